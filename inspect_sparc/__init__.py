@@ -1,0 +1,7 @@
+"""inspect-sparc: SPaRC and AlgoPuzzleVQA as Inspect AI tasks.
+
+Importing the package is cheap: the Inspect tasks live in `inspect_sparc.tasks` (and
+`inspect_sparc.algopuzzlevqa`) and are registered through the `_registry` entry point.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,89 @@
+"""Metrics that read `Score.value` dicts, so they stay right under `--epochs N`.
+
+Inspect reduces each key of a dict `Score.value` across epochs but keeps only the first epoch's
+`Score.metadata`; every metric here therefore reads a key of the (reduced) value, and groups by
+*sample* metadata, which does not change between epochs. Shared by every task in the package.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+
+def value_of(score: SampleScore, key: str) -> float:
+    """The float stored under `key` in a dict score value (0.0 when missing or not a number)."""
+    value = score.score.value
+    if isinstance(value, dict):
+        item = value.get(key)
+        if isinstance(item, bool | int | float):
+            return float(item)
+    return 0.0
+
+
+def mean_of(scores: Iterable[SampleScore], key: str) -> float:
+    """Mean of `key` over the scores (NaN when there are none)."""
+    values = [value_of(s, key) for s in scores]
+    return sum(values) / len(values) if values else math.nan
+
+
+def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
+    """Standard error of the mean of `key` (sample standard deviation / sqrt(n), as Inspect's)."""
+    values = [value_of(s, key) for s in scores]
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return math.sqrt(variance) / math.sqrt(n)
+
+
+@metric(name="accuracy")
+def accuracy(key: str = "correct") -> Metric:
+    """Share of samples whose value `key` is 1 (the headline metric)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return mean_of(scores, key)
+
+    return compute
+
+
+@metric(name="stderr")
+def stderr(key: str = "correct") -> Metric:
+    """Standard error of `accuracy(key)`."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return stderr_of(scores, key)
+
+    return compute
+
+
+@metric
+def grouped_accuracy(
+    group_key: str, key: str = "correct", name_template: str = "{group}"
+) -> Metric:
+    """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        groups: dict[object, list[SampleScore]] = {}
+        for score in scores:
+            group = (score.sample_metadata or {}).get(group_key)
+            groups.setdefault(group, []).append(score)
+        return {
+            name_template.format(group=group): mean_of(members, key)
+            for group, members in sorted(groups.items(), key=lambda item: str(item[0]))
+        }
+
+    return compute
+
+
+@metric
+def key_means(keys: list[str]) -> Metric:
+    """The mean of each listed value key, reported under the key's own name."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {key: mean_of(scores, key) for key in keys}
+
+    return compute

@@ -1,0 +1,226 @@
+"""A SPaRC puzzle parsed once from a published record: grid, endpoints, symbols, shapes, solutions.
+
+Coordinates are `(x, y)` into `puzzle_array[y][x]`, a (2h+1) x (2w+1) grid where even/even
+positions are nodes, positions with one odd coordinate are edges and odd/odd positions are cells.
+Pure logic: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Point = tuple[int, int]
+Path = tuple[Point, ...]
+
+#: Published record fields the package reads (others, like `text_visualization`, are ignored).
+REQUIRED_FIELDS = (
+    "id",
+    "difficulty_level",
+    "difficulty_score",
+    "grid_size",
+    "puzzle_array",
+    "polyshapes",
+    "solutions",
+)
+
+#: Cell symbol kinds by their letter in `kind-color[-shape]`.
+SYMBOL_KINDS = {
+    "o": "square",
+    "*": "star",
+    "A": "triangle",
+    "B": "triangle",
+    "C": "triangle",
+    "D": "triangle",
+    "P": "polyshape",
+    "Y": "ylop",
+}
+TRIANGLE_COUNTS = {"A": 1, "B": 2, "C": 3, "D": 4}
+COLORS = {"R", "B", "G", "Y", "W", "O", "P", "K"}
+
+
+class RecordError(ValueError):
+    """A dataset record that does not follow the published SPaRC schema."""
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A rule symbol in a cell: square, star, triangle, polyshape or ylop (negative polyshape)."""
+
+    kind: str
+    color: str
+    triangle_count: int = 0
+    shape_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle, parsed and checked; `grid` is the record's `puzzle_array` as tuples."""
+
+    id: str
+    level: int
+    difficulty_score: float
+    width: int
+    height: int
+    grid: tuple[tuple[str, ...], ...]
+    start: Point
+    end: Point
+    dots: frozenset[Point]
+    gaps: frozenset[Point]
+    symbols: Mapping[Point, Symbol]
+    polyshapes: Mapping[str, tuple[tuple[int, ...], ...]]
+    solutions: tuple[Path, ...]
+    record: Mapping[str, Any] = field(repr=False, compare=False, hash=False)
+
+    @property
+    def columns(self) -> int:
+        """Number of grid positions per row (2w+1)."""
+        return 2 * self.width + 1
+
+    @property
+    def rows(self) -> int:
+        """Number of grid rows (2h+1)."""
+        return 2 * self.height + 1
+
+    def in_grid(self, point: Point) -> bool:
+        """True if `point` lies inside the grid."""
+        x, y = point
+        return 0 <= x < self.columns and 0 <= y < self.rows
+
+    @staticmethod
+    def is_cell(point: Point) -> bool:
+        """True for odd/odd positions (rule cells, never on a path)."""
+        return point[0] % 2 == 1 and point[1] % 2 == 1
+
+
+def _fail(record_id: object, message: str) -> RecordError:
+    return RecordError(f"SPaRC record {record_id!r}: {message}")
+
+
+def _parse_symbol(record_id: object, text: str, point: Point) -> Symbol:
+    parts = text.split("-")
+    letter = parts[0]
+    if letter not in SYMBOL_KINDS or len(parts) < 2 or parts[1] not in COLORS:
+        raise _fail(record_id, f"unknown cell symbol {text!r} at {point}")
+    kind = SYMBOL_KINDS[letter]
+    if kind in ("polyshape", "ylop"):
+        if len(parts) != 3:
+            raise _fail(record_id, f"polyshape symbol {text!r} at {point} has no shape id")
+        return Symbol(kind, parts[1], shape_id=parts[2])
+    if len(parts) != 2:
+        raise _fail(record_id, f"unexpected cell symbol {text!r} at {point}")
+    return Symbol(kind, parts[1], triangle_count=TRIANGLE_COUNTS.get(letter, 0))
+
+
+def parse_polyshapes(record_id: object, raw: object) -> dict[str, tuple[tuple[int, ...], ...]]:
+    """Parse the record's `polyshapes` (a JSON string, or already a dict) into 0/1 matrices."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise _fail(record_id, f"polyshapes is not valid JSON ({error})") from None
+    if not isinstance(raw, dict):
+        raise _fail(record_id, "polyshapes must map shape ids to 0/1 matrices")
+    shapes: dict[str, tuple[tuple[int, ...], ...]] = {}
+    for shape_id, matrix in raw.items():
+        if not isinstance(matrix, list) or not all(isinstance(row, list) for row in matrix):
+            raise _fail(record_id, f"polyshape {shape_id} is not a matrix")
+        shapes[str(shape_id)] = tuple(tuple(1 if v else 0 for v in row) for row in matrix)
+    return shapes
+
+
+def _parse_path(record_id: object, raw: object, what: str) -> Path:
+    if not isinstance(raw, list):
+        raise _fail(record_id, f"{what} is not a list of points")
+    try:
+        return tuple((int(p["x"]), int(p["y"])) for p in raw)
+    except (TypeError, KeyError, ValueError):
+        raise _fail(record_id, f"{what} has a point without integer x and y") from None
+
+
+def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
+    """Parse and check one published record; raise `RecordError` naming the record and field."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"SPaRC record must be a JSON object, got {type(record).__name__}")
+    record_id = record.get("id", "<no id>")
+    missing = [name for name in REQUIRED_FIELDS if name not in record]
+    if missing:
+        raise _fail(record_id, f"missing field(s) {', '.join(missing)}")
+    size = record["grid_size"]
+    try:
+        width, height = int(size["width"]), int(size["height"])
+    except (TypeError, KeyError, ValueError):
+        raise _fail(record_id, "grid_size needs integer width and height") from None
+    array = record["puzzle_array"]
+    if (
+        not isinstance(array, list)
+        or len(array) != 2 * height + 1
+        or any(not isinstance(row, list) or len(row) != 2 * width + 1 for row in array)
+    ):
+        raise _fail(
+            record_id,
+            f"puzzle_array must be {2 * height + 1} rows of {2 * width + 1} entries "
+            f"for a {width}x{height} grid",
+        )
+    grid = tuple(tuple(str(v) for v in row) for row in array)
+    starts: list[Point] = []
+    ends: list[Point] = []
+    dots: set[Point] = set()
+    gaps: set[Point] = set()
+    symbols: dict[Point, Symbol] = {}
+    for y, row in enumerate(grid):
+        for x, value in enumerate(row):
+            point = (x, y)
+            if value == "S":
+                starts.append(point)
+            elif value == "E":
+                ends.append(point)
+            elif value == ".":
+                dots.add(point)
+            elif value == "G":
+                gaps.add(point)
+            elif value not in ("+", "N"):
+                symbols[point] = _parse_symbol(record_id, value, point)
+    if len(starts) != 1 or len(ends) != 1:
+        raise _fail(
+            record_id,
+            f"puzzle_array needs exactly one start 'S' and one end 'E' "
+            f"(found {len(starts)} and {len(ends)})",
+        )
+    start, end = starts[0], ends[0]
+    polyshapes = parse_polyshapes(record_id, record["polyshapes"])
+    for point, symbol in symbols.items():
+        if symbol.shape_id is not None and symbol.shape_id not in polyshapes:
+            raise _fail(record_id, f"shape {symbol.shape_id} at {point} is not in polyshapes")
+    raw_solutions = record["solutions"]
+    if not isinstance(raw_solutions, list) or not raw_solutions:
+        raise _fail(record_id, "solutions must be a non-empty list")
+    solutions = tuple(
+        _parse_path(record_id, s.get("path") if isinstance(s, Mapping) else None, f"solution {i}")
+        for i, s in enumerate(raw_solutions)
+    )
+    try:
+        level = int(record["difficulty_level"])
+        score = float(record["difficulty_score"])
+    except (TypeError, ValueError):
+        raise _fail(record_id, "difficulty_level and difficulty_score must be numbers") from None
+    return Puzzle(
+        id=str(record_id),
+        level=level,
+        difficulty_score=score,
+        width=width,
+        height=height,
+        grid=grid,
+        start=start,
+        end=end,
+        dots=frozenset(dots),
+        gaps=frozenset(gaps),
+        symbols=symbols,
+        polyshapes=polyshapes,
+        solutions=solutions,
+        record=record,
+    )
