@@ -1,0 +1,495 @@
+"""Check a candidate path against a SPaRC puzzle's rules and name every broken rule.
+
+Structural rules (`start`, `end`, `disconnected`, `revisit`, `off_grid`, `gap`, `rule_cell`) say
+whether the path is a proper line from S to E. They are stricter than the reference
+`sparc.validation.analyze_path`: whenever the reference calls a path not `fully_valid_path`, at
+least one structural rule is broken here (we also reject gaps, off-grid points and passing E early).
+
+Puzzle rules (`dot`, `square`, `star`, `triangle`, `polyshape`) say whether the line solves the
+puzzle. `dot` and `triangle` are local and are checked on the in-grid points of any path; the
+region rules (`square`, `star`, `polyshape`) are only checked when the path is structurally valid,
+because regions of a broken line are meaningless. `check` never raises.
+
+Pure logic: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_sparc.puzzle import Point, Puzzle
+
+STRUCTURAL_RULES: tuple[str, ...] = (
+    "start",
+    "end",
+    "disconnected",
+    "revisit",
+    "off_grid",
+    "gap",
+    "rule_cell",
+)
+REGION_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
+RULES: tuple[str, ...] = STRUCTURAL_RULES + REGION_RULES
+
+#: How many positions a message lists before eliding the rest.
+_MESSAGE_POINTS = 6
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: its name, the grid positions involved and a short human sentence."""
+
+    rule: str
+    positions: tuple[Point, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Every rule a path breaks; the path solves the puzzle when there are none."""
+
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when the path breaks no rule at all."""
+        return not self.violations
+
+    @property
+    def broken_rules(self) -> tuple[str, ...]:
+        """Names of the broken rules, unique and sorted."""
+        return tuple(sorted({v.rule for v in self.violations}))
+
+    @property
+    def structurally_valid(self) -> bool:
+        """True when the path is a proper line from S to E (rule symbols aside)."""
+        return not any(v.rule in STRUCTURAL_RULES for v in self.violations)
+
+    @property
+    def marked_positions(self) -> tuple[Point, ...]:
+        """All positions named by violations, in order, without repeats (for rendering)."""
+        return tuple(dict.fromkeys(p for v in self.violations for p in v.positions))
+
+
+def format_point(point: Point) -> str:
+    """Write a position the way prompts and answers do: `(x,y)`."""
+    return f"({point[0]},{point[1]})"
+
+
+def format_points(points: Sequence[Point]) -> str:
+    """Write a few positions, eliding long lists so messages stay short."""
+    shown = ", ".join(format_point(p) for p in points[:_MESSAGE_POINTS])
+    extra = len(points) - _MESSAGE_POINTS
+    return shown + (f" and {extra} more" if extra > 0 else "")
+
+
+def shape_offsets(matrix: Sequence[Sequence[int]]) -> tuple[Point, ...]:
+    """Cells of a shape matrix (`[row=y][col=x]`) relative to its top-left cell in reading order."""
+    cells = [(x, y) for y, row in enumerate(matrix) for x, v in enumerate(row) if v]
+    if not cells:
+        return ()
+    ax, ay = min(cells, key=lambda c: (c[1], c[0]))
+    return tuple(sorted(((x - ax, y - ay) for x, y in cells), key=lambda c: (c[1], c[0])))
+
+
+@dataclass
+class Board:
+    """Per-puzzle tables shared by the checker and the search (built once, cached)."""
+
+    puzzle: Puzzle
+    shapes: dict[str, tuple[Point, ...]]
+    placements: dict[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    fit_cache: dict[tuple[Any, ...], bool] = field(default_factory=dict)
+
+    @property
+    def cell_count(self) -> int:
+        """Number of rule cells (width x height)."""
+        return self.puzzle.width * self.puzzle.height
+
+    def cell_index(self, point: Point) -> int:
+        """Index of an odd/odd grid position among the cells, row-major."""
+        return (point[1] // 2) * self.puzzle.width + point[0] // 2
+
+    def shape_placements(self, shape_id: str) -> tuple[tuple[int, ...], ...]:
+        """Every translation of a shape inside the grid, as cell-index tuples (anchor first)."""
+        cached = self.placements.get(shape_id)
+        if cached is not None:
+            return cached
+        width, height = self.puzzle.width, self.puzzle.height
+        offsets = self.shapes[shape_id]
+        found = []
+        for ay in range(height):
+            for ax in range(width):
+                cells = [(ax + dx, ay + dy) for dx, dy in offsets]
+                if all(0 <= x < width and 0 <= y < height for x, y in cells):
+                    found.append(tuple(y * width + x for x, y in cells))
+        result = tuple(found)
+        self.placements[shape_id] = result
+        return result
+
+
+_BOARDS: dict[int, tuple[Puzzle, Board]] = {}
+
+
+def board_for(puzzle: Puzzle) -> Board:
+    """The cached `Board` of a puzzle (keyed by identity; the cache holds the puzzle alive)."""
+    entry = _BOARDS.get(id(puzzle))
+    if entry is not None and entry[0] is puzzle:
+        return entry[1]
+    if len(_BOARDS) > 4096:
+        _BOARDS.clear()
+    shapes = {sid: shape_offsets(matrix) for sid, matrix in puzzle.polyshapes.items()}
+    board = Board(puzzle=puzzle, shapes=shapes)
+    _BOARDS[id(puzzle)] = (puzzle, board)
+    return board
+
+
+# --- structural rules -------------------------------------------------------------------------
+
+
+def _as_points(path: Iterable[Any]) -> tuple[list[Point], list[str]]:
+    """Coerce a path to integer points; describe entries that are not (x, y) integer pairs."""
+    points: list[Point] = []
+    bad: list[str] = []
+    try:
+        entries = list(path)
+    except TypeError:
+        return [], ["path is not a sequence of points"]
+    for entry in entries:
+        try:
+            x, y = entry
+            if isinstance(x, bool) or isinstance(y, bool):
+                raise TypeError
+            points.append((int(x), int(y)) if int(x) == x and int(y) == y else _bad_point())
+        except (TypeError, ValueError, OverflowError):
+            bad.append(repr(entry)[:40])
+    return points, bad
+
+
+def _bad_point() -> Point:
+    """Signal a non-integer coordinate (caught by `_as_points`)."""
+    raise ValueError("coordinate is not an integer")
+
+
+def _endpoint_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]:
+    """`start` and `end`: the path runs from S to E and meets E only at its last point."""
+    if not points:
+        return [
+            Violation("start", (puzzle.start,), "path is empty, so it does not leave the start"),
+            Violation("end", (puzzle.end,), "path is empty, so it does not reach the end"),
+        ]
+    found = []
+    if points[0] != puzzle.start:
+        found.append(
+            Violation(
+                "start",
+                (points[0],),
+                f"path starts at {format_point(points[0])}, "
+                f"not at the start {format_point(puzzle.start)}",
+            )
+        )
+    if points[-1] != puzzle.end:
+        found.append(
+            Violation(
+                "end",
+                (points[-1],),
+                f"path ends at {format_point(points[-1])}, not at the end {format_point(puzzle.end)}",
+            )
+        )
+    elif puzzle.end in points[:-1]:
+        found.append(
+            Violation(
+                "end",
+                (puzzle.end,),
+                f"path passes through the end {format_point(puzzle.end)} before finishing",
+            )
+        )
+    return found
+
+
+def _step_violations(points: list[Point]) -> list[Violation]:
+    """`disconnected` and `revisit`: steps of length 1, no position twice."""
+    found = []
+    jumps: list[Point] = []
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        if abs(ax - bx) + abs(ay - by) != 1:
+            jumps.extend(((ax, ay), (bx, by)))
+    if jumps:
+        pairs = [f"{format_point(a)}->{format_point(b)}" for a, b in zip(jumps[::2], jumps[1::2])]
+        shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+        found.append(
+            Violation(
+                "disconnected",
+                tuple(dict.fromkeys(jumps)),
+                f"path jumps between non-adjacent positions: {shown}",
+            )
+        )
+    seen: set[Point] = set()
+    repeated: dict[Point, None] = {}
+    for point in points:
+        if point in seen:
+            repeated[point] = None
+        seen.add(point)
+    if repeated:
+        found.append(
+            Violation(
+                "revisit",
+                tuple(repeated),
+                f"path visits {format_points(list(repeated))} more than once",
+            )
+        )
+    return found
+
+
+def _placement_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]:
+    """`off_grid`, `gap` and `rule_cell`: every point is a usable in-grid node or edge."""
+    off = [p for p in dict.fromkeys(points) if not puzzle.in_grid(p)]
+    gaps = [p for p in dict.fromkeys(points) if p in puzzle.gaps]
+    cells = [p for p in dict.fromkeys(points) if puzzle.in_grid(p) and Puzzle.is_cell(p)]
+    found = []
+    if off:
+        found.append(
+            Violation(
+                "off_grid",
+                tuple(off),
+                f"path leaves the {puzzle.columns}x{puzzle.rows} grid at {format_points(off)}",
+            )
+        )
+    if gaps:
+        found.append(Violation("gap", tuple(gaps), f"path crosses a gap at {format_points(gaps)}"))
+    if cells:
+        found.append(
+            Violation(
+                "rule_cell",
+                tuple(cells),
+                f"path runs through rule cell(s) {format_points(cells)}",
+            )
+        )
+    return found
+
+
+# --- local rules --------------------------------------------------------------------------------
+
+
+def _dot_violations(puzzle: Puzzle, on_path: set[Point]) -> list[Violation]:
+    """`dot`: every dot lies on the path."""
+    return [
+        Violation("dot", (dot,), f"dot at {format_point(dot)} not on the path")
+        for dot in sorted(puzzle.dots, key=lambda p: (p[1], p[0]))
+        if dot not in on_path
+    ]
+
+
+def touched_edges(point: Point, on_path: set[Point]) -> int:
+    """How many of a cell's four edges lie on the path."""
+    x, y = point
+    return sum(p in on_path for p in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
+
+
+def _triangle_violations(puzzle: Puzzle, on_path: set[Point]) -> list[Violation]:
+    """`triangle`: each triangle cell has exactly its count of edges on the path."""
+    found = []
+    for point, symbol in sorted(puzzle.symbols.items(), key=lambda item: item[0][::-1]):
+        if symbol.kind != "triangle":
+            continue
+        touched = touched_edges(point, on_path)
+        if touched != symbol.triangle_count:
+            found.append(
+                Violation(
+                    "triangle",
+                    (point,),
+                    f"triangle at {format_point(point)} needs {symbol.triangle_count} "
+                    f"edge(s) on the path, has {touched}",
+                )
+            )
+    return found
+
+
+# --- regions ------------------------------------------------------------------------------------
+
+
+def regions(puzzle: Puzzle, on_path: set[Point]) -> list[list[Point]]:
+    """The symbol-bearing regions: 4-connected components of non-path positions, cells only."""
+    columns, rows = puzzle.columns, puzzle.rows
+    seen: set[Point] = set()
+    found: list[list[Point]] = []
+    for seed in sorted(puzzle.symbols, key=lambda p: (p[1], p[0])):
+        if seed in seen or seed in on_path:
+            continue
+        seen.add(seed)
+        stack = [seed]
+        cells: list[Point] = []
+        while stack:
+            x, y = stack.pop()
+            if x % 2 and y % 2:
+                cells.append((x, y))
+            for nxt in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                if (
+                    0 <= nxt[0] < columns
+                    and 0 <= nxt[1] < rows
+                    and nxt not in seen
+                    and nxt not in on_path
+                ):
+                    seen.add(nxt)
+                    stack.append(nxt)
+        found.append(sorted(cells, key=lambda p: (p[1], p[0])))
+    return found
+
+
+def region_violations(board: Board, cells: Sequence[Point]) -> list[Violation]:
+    """`square`, `star` and `polyshape` for one region given as its cells."""
+    symbols = board.puzzle.symbols
+    present = [(p, symbols[p]) for p in cells if p in symbols]
+    if not present:
+        return []
+    found: list[Violation] = []
+    squares = [(p, s) for p, s in present if s.kind == "square"]
+    square_colors = sorted({s.color for _, s in squares})
+    if len(square_colors) > 1:
+        found.append(
+            Violation(
+                "square",
+                tuple(p for p, _ in squares),
+                f"region with squares of colours {', '.join(square_colors)}",
+            )
+        )
+    color_counts: dict[str, int] = {}
+    for _, symbol in present:
+        color_counts[symbol.color] = color_counts.get(symbol.color, 0) + 1
+    for point, symbol in present:
+        if symbol.kind == "star" and color_counts[symbol.color] != 2:
+            found.append(
+                Violation(
+                    "star",
+                    (point,),
+                    f"star at {format_point(point)} has {color_counts[symbol.color]} symbol(s) "
+                    f"of colour {symbol.color} in its region, needs exactly 2",
+                )
+            )
+    shaped = [(p, s) for p, s in present if s.kind in ("polyshape", "ylop")]
+    if shaped:
+        positive = tuple(sorted(s.shape_id or "" for _, s in shaped if s.kind == "polyshape"))
+        negative = tuple(sorted(s.shape_id or "" for _, s in shaped if s.kind == "ylop"))
+        region_key = frozenset(board.cell_index(p) for p in cells)
+        problem = polyshape_problem(board, region_key, positive, negative)
+        if problem:
+            found.append(Violation("polyshape", tuple(p for p, _ in shaped), problem))
+    return found
+
+
+def polyshape_problem(
+    board: Board, region: frozenset[int], positive: tuple[str, ...], negative: tuple[str, ...]
+) -> str:
+    """Why the region's shapes cannot tile it (empty string when they can)."""
+    sizes = board.shapes
+    net = sum(len(sizes[s]) for s in positive) - sum(len(sizes[s]) for s in negative)
+    if net < 0:
+        return f"region's negative shapes outweigh its shapes ({net} cells net)"
+    if net > 0 and net != len(region):
+        return f"region of {len(region)} cell(s) but its shapes cover {net}"
+    key = (region, positive, negative)
+    fits = board.fit_cache.get(key)
+    if fits is None:
+        fits = _shapes_fit(board, region if net > 0 else frozenset(), positive, negative)
+        board.fit_cache[key] = fits
+    if fits:
+        return ""
+    return f"region's shapes ({', '.join(positive + negative)}) cannot be fitted to its cells"
+
+
+def _shapes_fit(
+    board: Board, region: frozenset[int], positive: tuple[str, ...], negative: tuple[str, ...]
+) -> bool:
+    """True if translated shapes cover `region` net once and every other cell net zero."""
+    target = [0] * board.cell_count
+    for index in region:
+        target[index] = 1
+    counts: dict[str, int] = {}
+    for shape_id in positive:
+        counts[shape_id] = counts.get(shape_id, 0) + 1
+    return _place_negatives(board, target, negative, 0, -1, counts)
+
+
+def _place_negatives(
+    board: Board,
+    target: list[int],
+    negative: tuple[str, ...],
+    index: int,
+    first_choice: int,
+    counts: dict[str, int],
+) -> bool:
+    """Try every placement of the remaining negative shapes, then cover what is left."""
+    if index == len(negative):
+        return _cover(board, target, counts)
+    shape_id = negative[index]
+    same_as_previous = index > 0 and negative[index - 1] == shape_id
+    for choice, cells in enumerate(board.shape_placements(shape_id)):
+        if same_as_previous and choice < first_choice:
+            continue
+        for cell in cells:
+            target[cell] += 1
+        if _place_negatives(board, target, negative, index + 1, choice, counts):
+            for cell in cells:
+                target[cell] -= 1
+            return True
+        for cell in cells:
+            target[cell] -= 1
+    return False
+
+
+def _cover(board: Board, target: list[int], counts: dict[str, int]) -> bool:
+    """Exact cover of `target` multiplicities by the remaining positive shapes (anchor trick)."""
+    first = next((i for i, v in enumerate(target) if v), -1)
+    if first < 0:
+        return not any(counts.values())
+    width, height = board.puzzle.width, board.puzzle.height
+    ax, ay = first % width, first // width
+    for shape_id, remaining in counts.items():
+        if not remaining:
+            continue
+        cells = []
+        for dx, dy in board.shapes[shape_id]:
+            x, y = ax + dx, ay + dy
+            if not (0 <= x < width and 0 <= y < height) or not target[y * width + x]:
+                break
+            cells.append(y * width + x)
+        else:
+            for cell in cells:
+                target[cell] -= 1
+            counts[shape_id] = remaining - 1
+            fits = _cover(board, target, counts)
+            counts[shape_id] = remaining
+            for cell in cells:
+                target[cell] += 1
+            if fits:
+                return True
+    return False
+
+
+# --- the verdict --------------------------------------------------------------------------------
+
+
+def check(puzzle: Puzzle, path: Iterable[Any]) -> Verdict:
+    """Check `path` (a sequence of (x, y) points) against every rule of `puzzle`; never raises."""
+    points, bad = _as_points(path)
+    violations: list[Violation] = []
+    if bad:
+        violations.append(
+            Violation("off_grid", (), f"path has entries that are not (x,y) points: {bad[0]}")
+        )
+    violations += _endpoint_violations(puzzle, points)
+    violations += _step_violations(points)
+    violations += _placement_violations(puzzle, points)
+    structural_ok = not violations
+    on_path = {p for p in points if puzzle.in_grid(p)}
+    violations += _dot_violations(puzzle, on_path)
+    if structural_ok:
+        board = board_for(puzzle)
+        for cells in regions(puzzle, on_path):
+            violations += region_violations(board, cells)
+    violations += _triangle_violations(puzzle, on_path)
+    order = {rule: i for i, rule in enumerate(RULES)}
+    violations.sort(key=lambda v: order[v.rule])
+    return Verdict(tuple(violations))
