@@ -1,0 +1,299 @@
+"""Fetch SPaRC records from ModelScope, Hugging Face, the bundled sample or a local file.
+
+Both hubs are read the same way: the pinned revision of the dataset repository is downloaded
+with the hub's own `snapshot_download` (into the hub's usual cache), then the data files of the
+requested config and split are read. A rerun first looks in that cache with
+`local_files_only=True`, so it works offline. Any failure becomes one `SourceError` that names
+the source and the ways out, within seconds: the hub clients' own retry loops (20 s and more)
+are skipped when a quick connection check shows the hub cannot be reached.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+#: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
+#: puzzles with only some rule types (the paper's per-rule results).
+SUBSETS = (
+    "all",
+    "dots",
+    "dots_stars_polys",
+    "gaps",
+    "gaps_dots_triangles",
+    "polys",
+    "polys_ylops",
+    "stars",
+    "stones",
+    "stones_stars",
+    "triangles",
+)
+SPLITS = ("test", "train")
+HUBS = ("modelscope", "huggingface")
+BUNDLED = "sample"
+DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
+SAMPLE_FILE = Path(__file__).parent / "data" / "sparc_sample.jsonl"
+CONNECT_TIMEOUT_S = 5.0
+
+
+class SourceError(RuntimeError):
+    """Records could not be loaded; the message names the source and the ways out."""
+
+
+@dataclass(frozen=True)
+class Hub:
+    """A dataset hub: repository, pinned revision, which configs it publishes, where it lives."""
+
+    name: str
+    repo_id: str
+    revision: str
+    subsets: tuple[str, ...]
+    default_endpoint: str
+    endpoint_env: str
+
+
+MODELSCOPE = Hub(
+    name="modelscope",
+    repo_id="evalscope/SPaRC",
+    revision="104103a0abae909a46b85f11fb2f949fc7448f87",
+    subsets=("all",),
+    default_endpoint="https://modelscope.cn",
+    endpoint_env="MODELSCOPE_DOMAIN",
+)
+HUGGINGFACE = Hub(
+    name="huggingface",
+    repo_id="lkaesberg/SPaRC",
+    revision="e2d908363190e9a244f931df2654a501facc90a7",
+    subsets=SUBSETS,
+    default_endpoint="https://huggingface.co",
+    endpoint_env="HF_ENDPOINT",
+)
+HUB_BY_NAME = {hub.name: hub for hub in (MODELSCOPE, HUGGINGFACE)}
+
+WAYS_OUT = (
+    "Ways out: try the other hub (-T source=huggingface or -T source=modelscope), "
+    "run once with network access so the hub cache is filled (later runs work offline), "
+    "use the bundled puzzles (-T source=sample), or pass a local file of records "
+    "(-T source=path/to/sparc_test.jsonl, .json or .parquet)."
+)
+
+
+def load_records(
+    source: str = "modelscope", split: str = "test", subset: str = "all"
+) -> list[dict]:
+    """Records of one config and split, in dataset order, from a hub, the sample or a file."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}; got {split!r}")
+    if subset not in SUBSETS:
+        raise ValueError(f"subset must be one of {', '.join(SUBSETS)}; got {subset!r}")
+    if source in HUB_BY_NAME:
+        return load_hub_records(HUB_BY_NAME[source], split, subset)
+    if source == BUNDLED:
+        return read_records_file(SAMPLE_FILE)
+    path = Path(source).expanduser()
+    if path.suffix.lower() in DATA_SUFFIXES or path.exists():
+        return read_records_file(path)
+    raise ValueError(
+        f"source must be one of {', '.join((*HUBS, BUNDLED))} or a path to a .json, .jsonl or "
+        f".parquet file of SPaRC records; got {source!r}"
+    )
+
+
+def read_records_file(path: Path) -> list[dict]:
+    """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file."""
+    if not path.is_file():
+        raise SourceError(f"SPaRC records file not found: {path}. {WAYS_OUT}")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            records = pq.read_table(path).to_pylist()
+        else:
+            records = _read_json_records(path.read_text(encoding="utf-8"))
+    except SourceError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any reader failure is a bad file
+        raise SourceError(f"Could not read SPaRC records from {path}: {error}") from error
+    if not records:
+        raise SourceError(f"{path} holds no SPaRC records")
+    bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
+    if bad is not None:
+        raise SourceError(f"{path}: record {bad + 1} is not a JSON object")
+    return records
+
+
+def _read_json_records(text: str) -> list[Any]:
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        data = json.loads(stripped)
+        return list(data)
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise SourceError(f"line {number} is not valid JSON ({error.msg})") from None
+    return records
+
+
+# --- hubs -------------------------------------------------------------------------------------
+
+
+def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
+    """Records of a pinned hub dataset: from the hub cache if present, else downloaded."""
+    if subset not in hub.subsets:
+        raise SourceError(
+            f"{hub.repo_id} on {hub.name} publishes only the config(s) {', '.join(hub.subsets)}; "
+            f"subset {subset!r} is on Hugging Face: use -T source=huggingface -T subset={subset}."
+        )
+    patterns = ["*.md", f"*{subset}*"]
+    folder = _snapshot(hub, patterns, local_only=True)
+    if folder is None:
+        _check_reachable(hub)
+        folder = _snapshot(hub, patterns, local_only=False)
+        if folder is None:  # pragma: no cover - the online call raises instead
+            raise SourceError(f"{hub.repo_id} could not be downloaded from {hub.name}. {WAYS_OUT}")
+    files = find_data_files(Path(folder), subset, split)
+    if not files:
+        raise SourceError(
+            f"No data files for config {subset!r}, split {split!r} in {hub.repo_id}@"
+            f"{hub.revision[:12]} ({folder}). {WAYS_OUT}"
+        )
+    records: list[dict] = []
+    for path in files:
+        records.extend(read_records_file(path))
+    return records
+
+
+def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
+    """Local folder of the pinned revision, or None when it is not cached (local_only)."""
+    download = _snapshot_function(hub)
+    try:
+        return download(
+            repo_id=hub.repo_id,
+            repo_type="dataset",
+            revision=hub.revision,
+            allow_patterns=patterns,
+            local_files_only=local_only,
+        )
+    except ImportError as error:
+        raise SourceError(f"The {hub.name} client is not installed ({error}). {WAYS_OUT}") from None
+    except Exception as error:  # noqa: BLE001 - hub clients raise many types; one clear error
+        if local_only:
+            return None
+        raise SourceError(
+            f"Could not download {hub.repo_id}@{hub.revision[:12]} from {hub.name}: "
+            f"{type(error).__name__}: {_first_line(error)}. {WAYS_OUT}"
+        ) from error
+
+
+def _snapshot_function(hub: Hub) -> Callable[..., str]:
+    """The hub client's `snapshot_download`, imported only when a hub is used."""
+    if hub.name == "modelscope":
+        from modelscope import snapshot_download
+    else:
+        from huggingface_hub import snapshot_download
+    return snapshot_download  # type: ignore[no-any-return]
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0][:300] if text else "no details"
+
+
+def _check_reachable(hub: Hub) -> None:
+    """Fail within seconds when the hub's host cannot be reached, instead of a 20 s retry loop.
+
+    Skipped behind a proxy (a direct connection would say nothing) and in offline mode.
+    """
+    if _offline_mode(hub):
+        raise SourceError(
+            f"{hub.repo_id}@{hub.revision[:12]} is not in the {hub.name} cache and offline mode "
+            f"is set. {WAYS_OUT}"
+        )
+    if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
+        return
+    endpoint = os.environ.get(hub.endpoint_env) or hub.default_endpoint
+    if "://" not in endpoint:
+        endpoint = "https://" + endpoint
+    url = urlparse(endpoint)
+    host = url.hostname or ""
+    port = url.port or (80 if url.scheme == "http" else 443)
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S):
+            pass
+    except OSError as error:
+        raise SourceError(
+            f"Cannot reach {hub.name} ({host}:{port}: {error}) to download "
+            f"{hub.repo_id}@{hub.revision[:12]}, and it is not in the local cache. {WAYS_OUT}"
+        ) from None
+
+
+def _offline_mode(hub: Hub) -> bool:
+    names = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE") if hub.name == "huggingface" else ()
+    names += ("MODELSCOPE_OFFLINE",) if hub.name == "modelscope" else ()
+    return any(os.environ.get(n, "").lower() in ("1", "true", "yes", "on") for n in names)
+
+
+# --- data files of a config -------------------------------------------------------------------
+
+
+def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
+    """Data files of one config and split in a downloaded dataset repository.
+
+    Uses the `configs:` section of the dataset card (README.md) when it names the files, and
+    otherwise the usual layout: files under a folder named after the config whose names start
+    with the split.
+    """
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES)
+    relative = {p: p.relative_to(folder).as_posix() for p in files}
+    patterns = card_data_files(folder / "README.md", subset, split)
+    if patterns:
+        return [p for p in files if any(fnmatch(relative[p], pat) for pat in patterns)]
+    return [
+        p
+        for p in files
+        if subset in p.relative_to(folder).parts[:-1] and p.name.startswith(split)
+    ]
+
+
+def card_data_files(card: Path, subset: str, split: str) -> list[str]:
+    """File patterns the dataset card's YAML header gives for one config and split."""
+    if not card.is_file():
+        return []
+    text = card.read_text(encoding="utf-8")
+    if not text.startswith("---"):
+        return []
+    header = text.split("---", 2)[1] if text.count("---") >= 2 else ""
+    try:
+        import yaml
+
+        meta = yaml.safe_load(header) or {}
+    except Exception:  # noqa: BLE001 - a malformed card falls back to the folder layout
+        return []
+    for config in meta.get("configs") or []:
+        if not isinstance(config, dict) or config.get("config_name") != subset:
+            continue
+        return _split_patterns(config.get("data_files"), split)
+    return []
+
+
+def _split_patterns(data_files: object, split: str) -> list[str]:
+    if isinstance(data_files, str):
+        return [data_files] if split == "train" else []
+    entries: Iterable[Any] = data_files if isinstance(data_files, list) else []
+    patterns: list[str] = []
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("split") == split:
+            path = entry.get("path")
+            patterns.extend([path] if isinstance(path, str) else list(path or []))
+    return patterns
