@@ -1,0 +1,49 @@
+"""The 18 AlgoPuzzleVQA puzzles and the `puzzle` task parameter."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+PUZZLES: tuple[str, ...] = (
+    "board_tile",
+    "calendar",
+    "chain_link",
+    "checker_move",
+    "clock",
+    "colour_hue",
+    "map",
+    "maze",
+    "move_box",
+    "n_queens",
+    "number_slide",
+    "rotting_kiwi",
+    "rubiks_cube",
+    "think_dot",
+    "tower_of_hanoi",
+    "water_jugs",
+    "wheel_of_fortune",
+    "wood_slide",
+)
+"""Puzzle names in the paper's (alphabetical) order; also the sample order of a round."""
+
+
+def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
+    """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list)."""
+    if puzzle is None:
+        return list(PUZZLES)
+    if isinstance(puzzle, str):
+        names = puzzle.split(",")
+    else:
+        names = []
+        for item in puzzle:
+            if not isinstance(item, str):
+                raise ValueError(f"puzzle must be a name or a list of names, got {item!r}")
+            names.extend(item.split(","))
+    wanted = {name.strip() for name in names if name.strip()}
+    unknown = sorted(wanted - set(PUZZLES))
+    if unknown or not wanted:
+        shown = ", ".join(unknown) if unknown else "(none)"
+        raise ValueError(
+            f"Unknown AlgoPuzzleVQA puzzle: {shown}. Valid puzzles: {', '.join(PUZZLES)}."
+        )
+    return [name for name in PUZZLES if name in wanted]
