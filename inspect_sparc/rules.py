@@ -195,7 +195,8 @@ def _endpoint_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]
             Violation(
                 "end",
                 (points[-1],),
-                f"path ends at {format_point(points[-1])}, not at the end {format_point(puzzle.end)}",
+                f"path ends at {format_point(points[-1])}, "
+                f"not at the end {format_point(puzzle.end)}",
             )
         )
     elif puzzle.end in points[:-1]:
@@ -212,17 +213,18 @@ def _endpoint_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]
 def _step_violations(points: list[Point]) -> list[Violation]:
     """`disconnected` and `revisit`: steps of length 1, no position twice."""
     found = []
-    jumps: list[Point] = []
-    for (ax, ay), (bx, by) in zip(points, points[1:]):
-        if abs(ax - bx) + abs(ay - by) != 1:
-            jumps.extend(((ax, ay), (bx, by)))
+    jumps = [
+        (points[i - 1], points[i])
+        for i in range(1, len(points))
+        if abs(points[i - 1][0] - points[i][0]) + abs(points[i - 1][1] - points[i][1]) != 1
+    ]
     if jumps:
-        pairs = [f"{format_point(a)}->{format_point(b)}" for a, b in zip(jumps[::2], jumps[1::2])]
+        pairs = [f"{format_point(a)}->{format_point(b)}" for a, b in jumps]
         shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
         found.append(
             Violation(
                 "disconnected",
-                tuple(dict.fromkeys(jumps)),
+                tuple(dict.fromkeys(p for jump in jumps for p in jump)),
                 f"path jumps between non-adjacent positions: {shown}",
             )
         )

@@ -1,0 +1,122 @@
+"""Draw a SPaRC puzzle, a path and marked positions as compact monospace text.
+
+Used inside score explanations, so it is plain ASCII: one text row per grid row, four characters
+per grid position, x coordinates on top and y coordinates on the left. Pure logic: no Inspect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from inspect_sparc.puzzle import Point, Puzzle
+
+#: Width of one grid position in the drawing.
+_WIDTH = 4
+
+#: Legend entries for cell symbol kinds, by kind.
+_KIND_LEGEND = {
+    "square": "o square",
+    "star": "* star",
+    "triangle": "A-D triangle (1-4 edges)",
+    "polyshape": "P shape",
+    "ylop": "Y negative shape",
+}
+
+
+def legend(puzzle: Puzzle, has_path: bool, has_marks: bool) -> str:
+    """One legend line naming only what the drawing shows."""
+    entries = ["S start", "E end"]
+    if has_path:
+        entries.append("# path")
+    if puzzle.dots:
+        entries += ["@ dot on path", ". dot"] if has_path else [". dot"]
+    if puzzle.gaps:
+        entries.append("G gap")
+    kinds = {s.kind for s in puzzle.symbols.values()}
+    entries += [text for kind, text in _KIND_LEGEND.items() if kind in kinds]
+    if kinds:
+        entries.append("2nd letter = colour")
+    if has_marks:
+        entries.append("[ ] violation")
+    return "legend: " + ", ".join(entries)
+
+
+def _cell_code(value: str) -> str:
+    """Two-character code of a cell symbol: its kind letter and colour (`P-R-1648` -> `PR`)."""
+    if value == "N":
+        return ""
+    parts = value.split("-")
+    return (parts[0] + (parts[1] if len(parts) > 1 else ""))[:2]
+
+
+def _free_code(point: Point, value: str) -> str:
+    """What an off-path node or edge shows: its symbol, or a lattice line."""
+    if value in ("S", "E", ".", "G"):
+        return value
+    x, y = point
+    if x % 2 == 0 and y % 2 == 0:
+        return "+"
+    return "-" if y % 2 == 0 else "|"
+
+
+def _path_code(value: str) -> str:
+    """What a node or edge on the path shows."""
+    if value in ("S", "E"):
+        return value
+    return "@" if value == "." else "#"
+
+
+def _token(code: str, marked: bool) -> str:
+    """A fixed-width token for one position, bracketed when marked."""
+    body = code.center(2) if len(code) <= 2 else code[:2]
+    return f"[{body}]" if marked else f" {body} "
+
+
+def _shape_lines(puzzle: Puzzle) -> list[str]:
+    """One line listing the polyshapes in use, each as its 4x4 matrix rows (`#` filled)."""
+    used = sorted({s.shape_id for s in puzzle.symbols.values() if s.shape_id is not None})
+    if not used:
+        return []
+    parts = []
+    for shape_id in used:
+        matrix = puzzle.polyshapes.get(shape_id, ())
+        rows = ["".join("#" if v else "." for v in row) for row in matrix]
+        parts.append(f"{shape_id}={'/'.join(rows)}")
+    return ["shapes (rows top to bottom): " + ", ".join(parts)]
+
+
+def render(
+    puzzle: Puzzle,
+    path: Sequence[Point] | None = None,
+    marks: Iterable[Point] = (),
+) -> str:
+    """Draw the grid with `path` traced and `marks` bracketed; off-grid positions are ignored."""
+    on_path = {(p[0], p[1]) for p in path or () if _is_point(p) and puzzle.in_grid(p)}
+    marked = {(p[0], p[1]) for p in marks if _is_point(p) and puzzle.in_grid(p)}
+    label_width = len(str(puzzle.rows - 1))
+    header = " " * (label_width + 1) + "".join(str(x).center(_WIDTH) for x in range(puzzle.columns))
+    lines = [header.rstrip()]
+    for y, row in enumerate(puzzle.grid):
+        tokens = []
+        for x, value in enumerate(row):
+            point = (x, y)
+            if x % 2 and y % 2:
+                code = _cell_code(value)
+            elif point in on_path:
+                code = _path_code(value)
+            else:
+                code = _free_code(point, value)
+            tokens.append(_token(code, point in marked))
+        lines.append(f"{str(y).rjust(label_width)} " + "".join(tokens).rstrip())
+    lines += _shape_lines(puzzle)
+    lines.append(legend(puzzle, bool(on_path), bool(marked)))
+    return "\n".join(lines)
+
+
+def _is_point(value: object) -> bool:
+    """True for an (x, y) pair of integers."""
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )

@@ -1,0 +1,69 @@
+"""Text drawing of puzzles, paths and violation marks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inspect_sparc.puzzle import parse_puzzle
+from inspect_sparc.render import render
+from inspect_sparc.rules import check
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+PUZZLES = [
+    parse_puzzle(json.loads(line)) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()
+]
+
+
+def _grid_lines(text: str, rows: int) -> list[str]:
+    """The drawn grid rows (after the x header)."""
+    return text.splitlines()[1 : 1 + rows]
+
+
+def test_first_puzzle_drawing() -> None:
+    puzzle = PUZZLES[0]
+    text = render(puzzle, puzzle.solutions[0])
+    lines = _grid_lines(text, puzzle.rows)
+    assert len(lines) == puzzle.rows
+    assert lines[4].split()[-1] == "S"
+    assert lines[2].split()[-1] == "E"
+    assert "oR" in lines[5]
+    assert "PR" in lines[3]
+    assert "G" in lines[1]
+    assert "@" in lines[0]
+    assert "1648=.#../.##./.##./...." in text
+    assert text.splitlines()[-1].startswith("legend: S start, E end, # path")
+
+
+def test_six_by_six_is_compact() -> None:
+    puzzle = next(p for p in PUZZLES if p.width == 6 and p.height == 6)
+    text = render(puzzle, puzzle.solutions[0])
+    lines = text.splitlines()
+    assert len(lines) <= puzzle.rows + 3
+    assert max(len(line) for line in lines[:-2]) <= 60
+
+
+def test_without_path_shows_no_path_marks() -> None:
+    puzzle = PUZZLES[1]
+    lines = _grid_lines(render(puzzle), puzzle.rows)
+    assert not any("#" in line for line in lines)
+    assert "# path" not in render(puzzle)
+
+
+def test_marks_bracket_violations_and_ignore_off_grid() -> None:
+    puzzle = next(p for p in PUZZLES if p.dots)
+    verdict = check(puzzle, [puzzle.start])
+    text = render(puzzle, [puzzle.start, (-5, 3), (99, 99)], verdict.marked_positions + ((-1, 0),))
+    dot_x, dot_y = sorted(puzzle.dots)[0]
+    row = _grid_lines(text, puzzle.rows)[dot_y]
+    prefix = len(str(puzzle.rows - 1)) + 1
+    token = row[prefix + 4 * dot_x : prefix + 4 * dot_x + 4]
+    assert token == "[. ]"
+    assert "[ ] violation" in text
+
+
+def test_every_fixture_renders_with_its_solution() -> None:
+    for puzzle in PUZZLES:
+        text = render(puzzle, puzzle.solutions[0])
+        assert len(_grid_lines(text, puzzle.rows)) == puzzle.rows
+        assert "#" in text
