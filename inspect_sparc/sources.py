@@ -96,6 +96,11 @@ def load_records(
     if source in HUB_BY_NAME:
         return load_hub_records(HUB_BY_NAME[source], split, subset)
     if source == BUNDLED:
+        if (split, subset) != ("test", "all"):
+            raise SourceError(
+                "The bundled sample holds only puzzles of the test split of config 'all'; "
+                "use -T source=huggingface (or modelscope, or a local file) for other data."
+            )
         return read_records_file(SAMPLE_FILE)
     path = Path(source).expanduser()
     if path.suffix.lower() in DATA_SUFFIXES or path.exists():

@@ -1,0 +1,98 @@
+"""SPaRC records -> Inspect Samples: prompts, targets, metadata, level filter, round-robin order."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+
+from inspect_sparc.answer import format_path
+from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
+from inspect_sparc.puzzle import REQUIRED_FIELDS, RecordError, parse_puzzle
+from inspect_sparc.sources import load_records
+
+LEVELS = (1, 2, 3, 4, 5)
+
+
+def parse_levels(level: object) -> tuple[int, ...] | None:
+    """Normalise the `level` task argument: None, 1-5, a list, or `-T level=1,2` (strings)."""
+    if level is None:
+        return None
+    items: Iterable[object]
+    if isinstance(level, str):
+        items = [part for part in level.split(",") if part.strip()]
+    elif isinstance(level, Sequence):
+        items = level
+    else:
+        items = [level]
+    levels: list[int] = []
+    for item in items:
+        value: object = item.strip() if isinstance(item, str) else item
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)
+        if isinstance(value, bool) or value not in LEVELS:
+            raise ValueError(
+                "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None "
+                f"for all levels; got {level!r}"
+            )
+        levels.append(int(value))  # type: ignore[call-overload]
+    if not levels:
+        raise ValueError(f"level must name at least one of 1, 2, 3, 4, 5; got {level!r}")
+    return tuple(sorted(set(levels)))
+
+
+def record_to_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
+    """One checked puzzle record as a Sample: system + user prompt, first solution as target."""
+    puzzle = parse_puzzle(record)
+    return Sample(
+        id=puzzle.id,
+        input=[
+            ChatMessageSystem(content=SYSTEM_PROMPT),
+            ChatMessageUser(content=user_prompt(record, prompt)),
+        ],
+        target=format_path(puzzle.solutions[0]),
+        metadata={
+            "level": puzzle.level,
+            "difficulty_score": puzzle.difficulty_score,
+            "solution_count": len(puzzle.solutions),
+            "grid_size": f"{puzzle.width}x{puzzle.height}",
+            "puzzle": {name: record[name] for name in REQUIRED_FIELDS},
+        },
+    )
+
+
+def round_robin_by_level(samples: Sequence[Sample]) -> list[Sample]:
+    """Interleave levels 1..5 (dataset order within a level) so `--limit 10` gives 2 per level."""
+    by_level: dict[int, list[Sample]] = {}
+    for sample in samples:
+        by_level.setdefault((sample.metadata or {})["level"], []).append(sample)
+    queues = [by_level[level] for level in sorted(by_level)]
+    longest = max((len(queue) for queue in queues), default=0)
+    return [queue[i] for i in range(longest) for queue in queues if i < len(queue)]
+
+
+def sparc_dataset(
+    source: str = "modelscope",
+    split: str = "test",
+    subset: str = "all",
+    levels: Sequence[int] | None = None,
+    prompt: str = "paper",
+) -> MemoryDataset:
+    """The Samples of one config and split, filtered to `levels`, in round-robin level order."""
+    records = load_records(source, split, subset)
+    samples = [record_to_sample(record, prompt) for record in records]
+    counts = Counter(sample.id for sample in samples)
+    duplicates = [sample_id for sample_id, count in counts.items() if count > 1]
+    if duplicates:
+        raise RecordError(f"{source}: duplicate puzzle id(s) {', '.join(map(str, duplicates[:5]))}")
+    if levels is not None:
+        samples = [s for s in samples if (s.metadata or {})["level"] in levels]
+        if not samples:
+            raise ValueError(f"{source} ({subset}/{split}) has no puzzles of level {list(levels)}")
+    name = "sparc" + ("" if subset == "all" else f"_{subset}") + f"_{split}"
+    if levels is not None:
+        name += "_level" + "".join(map(str, levels))
+    return MemoryDataset(round_robin_by_level(samples), name=name, location=source)

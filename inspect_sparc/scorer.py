@@ -1,0 +1,122 @@
+"""The SPaRC scorer: exact match and the reference's invalid-path verdict, plus why a path fails.
+
+Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`,
+`breaks_<rule>`), because Inspect reduces values across epochs but keeps only the first
+epoch's `Score.metadata`. The metadata and the explanation are for people reading a sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from inspect_sparc.analysis import is_solved, reference_analysis
+from inspect_sparc.answer import extract_path, format_path
+from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
+from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
+from inspect_sparc.render import render
+from inspect_sparc.rules import RULES, Verdict, check
+
+#: Score value keys of the per-rule metrics, e.g. `breaks_dot`.
+BREAK_KEYS = [f"breaks_{rule}" for rule in RULES]
+#: Points of an extracted path shown in the explanation before eliding the rest.
+SHOWN_POINTS = 80
+
+
+@metric
+def invalid_path_rate() -> Metric:
+    """Share of answers that are not a valid line from S to E (the paper's "invalid path")."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return mean_of(scores, "invalid_path")
+
+    return compute
+
+
+def sparc_metrics() -> list[Metric]:
+    """Headline accuracy first, then stderr, accuracy per level, invalid paths, rule breaks."""
+    return [
+        accuracy(),
+        stderr(),
+        grouped_accuracy("level", name_template="level_{group}"),
+        invalid_path_rate(),
+        key_means(BREAK_KEYS),
+    ]
+
+
+def score_answer(puzzle: Puzzle, completion: str) -> Score:
+    """Score one answer text against one puzzle (pure function; never raises on any text)."""
+    path = extract_path(completion, puzzle.end)
+    solved = is_solved(puzzle, path)
+    analysis = reference_analysis(puzzle, path)
+    verdict = check(puzzle, path or ())
+    broken = set(verdict.broken_rules)
+    unlisted_valid = verdict.valid and not solved
+    value: dict[str, int] = {
+        "correct": int(solved),
+        "invalid_path": int(not analysis["fully_valid_path"]),
+    }
+    value.update({f"breaks_{rule}": int(rule in broken) for rule in RULES})
+    return Score(
+        value=value,  # type: ignore[arg-type]
+        answer=format_path(path),
+        explanation=explain(puzzle, path, solved, analysis, verdict),
+        metadata={
+            "solved": solved,
+            "invalid_path": not analysis["fully_valid_path"],
+            "analysis": analysis,
+            "rule_violations": [
+                {"rule": v.rule, "message": v.message, "positions": [list(p) for p in v.positions]}
+                for v in verdict.violations
+            ],
+            "unlisted_valid": unlisted_valid,
+            "path_length": len(path) if path else 0,
+        },
+    )
+
+
+def explain(
+    puzzle: Puzzle,
+    path: Path | None,
+    solved: bool,
+    analysis: Mapping[str, bool],
+    verdict: Verdict,
+) -> str:
+    """What was extracted, the verdict and why, and the grid with the path drawn (Markdown)."""
+    lines: list[str] = []
+    if path is None:
+        lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
+    else:
+        shown = format_path(path[:SHOWN_POINTS])
+        more = f", ... ({len(path) - SHOWN_POINTS} more)" if len(path) > SHOWN_POINTS else ""
+        lines.append(f"Extracted path ({len(path)} points): {shown}{more}")
+    if solved:
+        stored = len(puzzle.solutions)
+        lines.append(f"**Solved**: the path is one of the {stored} stored solutions.")
+    elif verdict.valid:
+        lines.append(
+            "**Not solved**, although the path satisfies every rule: it is not among the stored "
+            "solutions (`unlisted_valid`, worth reporting to the dataset authors)."
+        )
+    else:
+        kind = "an invalid path" if not analysis["fully_valid_path"] else "a valid line"
+        failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
+        reason = f" (reference checks failed: {', '.join(failed)})" if failed else ""
+        lines.append(f"**Not solved**: {kind}{reason}. Broken rules:")
+        lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
+    drawing = render(puzzle, path or (), verdict.marked_positions)
+    lines += ["", "```", drawing, "```"]
+    return "\n".join(lines)
+
+
+@scorer(metrics=sparc_metrics())
+def sparc_scorer() -> Any:
+    """Exact match against every stored solution, with the reference invalid-path analysis."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return score_answer(parse_puzzle(state.metadata["puzzle"]), state.output.completion)
+
+    return score

@@ -1,0 +1,78 @@
+"""SPaRC: Spatial Pathfinding Reasoning Challenge, as Inspect tasks.
+
+Kaesberg, Wahle, Ruas, Gipp. "SPaRC: A Spatial Pathfinding Reasoning Challenge". EMNLP 2025.
+500 test puzzles in the style of the game The Witness, levels 1-5; a puzzle is solved when the
+answer's path equals one of its stored solutions (no judge). Prompts and verdicts are identical to
+the reference implementation (`sparc-puzzle` 0.7.0).
+
+    inspect eval inspect_sparc/sparc --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc -T level=5 --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc_hard --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc -T source=sample --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc -T source=./sparc_test.jsonl --model openai/gpt-4.1-mini
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Task, task
+from inspect_ai.solver import generate
+
+from inspect_sparc.dataset import parse_levels, sparc_dataset
+from inspect_sparc.prompts import PROMPT_KINDS
+from inspect_sparc.scorer import sparc_scorer
+from inspect_sparc.sources import SPLITS, SUBSETS
+
+#: `N-X`: N changes when results stop being comparable, X when the interface changes.
+TASK_VERSION = "1-A"
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+    return value
+
+
+@task
+def sparc(
+    level: int | list[int] | str | None = None,
+    prompt: Literal["paper", "corrected"] = "paper",
+    source: str = "modelscope",
+    split: Literal["test", "train"] = "test",
+    subset: str = "all",
+) -> Task:
+    """SPaRC puzzles (500 in the test split), accuracy overall and per level.
+
+    Args:
+        level: Only puzzles of these levels: 1-5, a list, or `-T level=1,2`; None for all.
+        prompt: "paper" (the paper's single-shot prompt) or "corrected" (the authors' later
+            wording of the star and polyshape rules).
+        source: "modelscope" (evalscope/SPaRC), "huggingface" (lkaesberg/SPaRC), "sample" (25
+            bundled test puzzles) or a path to a .json, .jsonl or .parquet file of records.
+        split: "test" (the benchmark) or "train".
+        subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
+            (published on Hugging Face).
+    """
+    levels = parse_levels(level)
+    _choice("prompt", prompt, PROMPT_KINDS)
+    _choice("split", split, SPLITS)
+    _choice("subset", subset, SUBSETS)
+    return Task(
+        dataset=sparc_dataset(source, split, subset, levels, prompt),
+        solver=generate(),
+        scorer=sparc_scorer(),
+        metadata={"prompt": prompt, "source": source, "split": split, "subset": subset},
+        version=TASK_VERSION,
+    )
+
+
+@task
+def sparc_hard(
+    prompt: Literal["paper", "corrected"] = "paper",
+    source: str = "modelscope",
+    split: Literal["test", "train"] = "test",
+    subset: str = "all",
+) -> Task:
+    """The paper's "hard" puzzles: level 5 only (89 in the test split)."""
+    return sparc(level=5, prompt=prompt, source=source, split=split, subset=subset)
