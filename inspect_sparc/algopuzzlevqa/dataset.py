@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable
 
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -13,6 +14,19 @@ from inspect_sparc.algopuzzlevqa.puzzles import select_puzzles
 from inspect_sparc.algopuzzlevqa.sources import resolve_source
 
 
+def image_reference(record: Record) -> str:
+    """The image as Inspect should read it: the file path, or a data URI for a PNG named `.jpg`.
+
+    Inspect inlines file images into requests and logs with a MIME type guessed from the
+    extension; the PNG images of some puzzles (named `.jpg` by the authors) are inlined here with
+    their true type, which providers that check media types require.
+    """
+    if record.image_mime_type == "image/jpeg":
+        return str(record.image_path)
+    data = base64.b64encode(record.image_path.read_bytes()).decode("ascii")
+    return f"data:{record.image_mime_type};base64,{data}"
+
+
 def record_to_sample(record: Record, prompt: str = "describe") -> Sample:
     """One sample: a user message with the image, then the question, options and cue."""
     letters = option_letters(len(record.options))
@@ -21,7 +35,7 @@ def record_to_sample(record: Record, prompt: str = "describe") -> Sample:
         input=[
             ChatMessageUser(
                 content=[
-                    ContentImage(image=str(record.image_path)),
+                    ContentImage(image=image_reference(record)),
                     ContentText(text=build_prompt(record.question, record.options, prompt)),
                 ]
             )

@@ -19,6 +19,21 @@ IMAGE_NAME = re.compile(r"(?:^|/)images/(?P<puzzle>[a-z_]+)/(?P<id>(?P=puzzle)_\
 """The relative image path of a record; its file name (less `.jpg`) is the sample id."""
 
 
+IMAGE_SIGNATURES: dict[bytes, str] = {
+    b"\xff\xd8\xff": "image/jpeg",
+    b"\x89PNG\r\n\x1a\n": "image/png",
+}
+"""Leading bytes of the image formats in the data (some `.jpg` files are PNG images)."""
+
+
+def image_mime_type(data: bytes) -> str | None:
+    """The MIME type of image bytes, judged by their leading bytes (None: not JPEG or PNG)."""
+    for signature, mime_type in IMAGE_SIGNATURES.items():
+        if data.startswith(signature):
+            return mime_type
+    return None
+
+
 @dataclass(frozen=True)
 class Record:
     """One AlgoPuzzleVQA instance as published by the authors."""
@@ -27,6 +42,7 @@ class Record:
     puzzle: str
     image: str
     image_path: Path
+    image_mime_type: str
     question: str
     options: list[str]
     answer: str
@@ -62,11 +78,16 @@ def parse_record(puzzle: str, raw: dict, folder: Path, where: str) -> Record:
     image_path = (folder / image).resolve()
     if not image_path.is_file():
         raise ValueError(f"{where}: image file {image_path} is missing.")
+    with image_path.open("rb") as file:
+        mime_type = image_mime_type(file.read(16))
+    if mime_type is None:
+        raise ValueError(f"{where}: {image_path} is neither a JPEG nor a PNG image.")
     return Record(
         id=match["id"],
         puzzle=puzzle,
         image=image,
         image_path=image_path,
+        image_mime_type=mime_type,
         question=raw["question"],
         options=options,
         answer=raw["answer"],

@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from inspect_sparc.algopuzzlevqa.layout import data_folder
+from inspect_sparc.algopuzzlevqa.layout import data_folder, image_mime_type
 from inspect_sparc.sources import SourceError
 
 __all__ = ["SourceError", "resolve_source"]
@@ -88,8 +88,8 @@ def download_image(folder: Path, image: str) -> None:
     if target.is_file():
         return
     data = fetch(raw_url(image))
-    if not data.startswith(b"\xff\xd8"):
-        raise ValueError(f"{raw_url(image)} is not a JPEG image (got {data[:40]!r}).")
+    if image_mime_type(data) is None:
+        raise ValueError(f"{raw_url(image)} is not a JPEG or PNG image (got {data[:40]!r}).")
     write_atomically(target, data)
 
 

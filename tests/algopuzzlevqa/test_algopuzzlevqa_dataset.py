@@ -1,0 +1,147 @@
+"""Samples from the shipped real instances: ids, images, prompts, gold answers, order, filters."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from algopuzzlevqa_helpers import fixture_records, image_bytes
+from inspect_ai.model import ContentImage, ContentText
+
+from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.algopuzzlevqa.sources import sample_folder
+
+
+def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
+    dataset = algopuzzlevqa_dataset(source=str(fixture_data))
+    samples = {sample.id: sample for sample in dataset}
+    records = fixture_records()
+    assert len(dataset) == len(records) == 36
+    for record in records:
+        sample = samples[Path(record["image"]).stem]
+        assert sample.target == record["answer"]
+        assert sample.metadata["puzzle"] == record["_puzzle"]
+        assert sample.metadata["options"] == record["options"]
+        assert sample.metadata["image"] == record["image"]
+        letter = "ABCD"[record["options"].index(record["answer"])]
+        assert sample.metadata["answer_letter"] == letter
+        image, text = sample.input[0].content
+        assert isinstance(image, ContentImage) and isinstance(text, ContentText)
+        assert image_bytes(image.image) == (fixture_data / record["image"]).read_bytes()
+        options = "\n".join(f"({'ABCD'[i]}) {o}" for i, o in enumerate(record["options"]))
+        assert text.text == (
+            f"Question: {record['question']}\nOptions:\n{options}\n\n"
+            "Answer: Let's describe the image first and think step by step."
+        )
+
+
+def test_png_images_named_jpg_travel_with_their_true_type(fixture_data: Path) -> None:
+    images = {s.id: s.input[0].content[0].image for s in algopuzzlevqa_dataset(source="sample")}
+    for sample_id, image in images.items():
+        if sample_id.startswith(("move_box", "rotting_kiwi")):  # PNG files named .jpg
+            assert image.startswith("data:image/png;base64,")
+        else:
+            assert Path(image).is_absolute() and image.endswith(f"{sample_id}.jpg")
+
+
+def test_ids_are_image_names_and_order_is_round_robin(fixture_data: Path) -> None:
+    ids = [sample.id for sample in algopuzzlevqa_dataset(source=str(fixture_data))]
+    assert ids[:3] == ["board_tile_0057", "calendar_0059", "chain_link_0057"]
+    assert [i.rsplit("_", 1)[0] for i in ids[:18]] == list(PUZZLES)
+    assert [i.rsplit("_", 1)[0] for i in ids[18:]] == list(PUZZLES)
+    assert ids[18] == "board_tile_0071"  # each puzzle in instance order
+
+
+def test_cot_prompt(fixture_data: Path) -> None:
+    sample = algopuzzlevqa_dataset(prompt="cot", source=str(fixture_data))[0]
+    assert sample.input[0].content[1].text.endswith("\n\nAnswer: Let's think step by step.")
+    assert sample.metadata["prompt"] == "cot"
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "expected"),
+    [
+        ("maze", ["maze"]),
+        (["maze", "clock"], ["clock", "maze"]),
+        ("maze,clock", ["clock", "maze"]),
+        ([" maze", "clock,board_tile"], ["board_tile", "clock", "maze"]),
+    ],
+)
+def test_puzzle_filter(puzzle: object, expected: list[str]) -> None:
+    dataset = algopuzzlevqa_dataset(puzzle=puzzle, source="sample")  # type: ignore[arg-type]
+    counts = Counter(sample.metadata["puzzle"] for sample in dataset)
+    assert sorted(counts) == expected and set(counts.values()) == {2}
+
+
+@pytest.mark.parametrize("puzzle", ["sudoku", ["maze", "tetris"], "", []])
+def test_unknown_puzzle_lists_valid_names(puzzle: object) -> None:
+    with pytest.raises(ValueError, match="Valid puzzles: board_tile, calendar,.*wood_slide"):
+        algopuzzlevqa_dataset(puzzle=puzzle, source="sample")  # type: ignore[arg-type]
+
+
+def test_unknown_prompt_and_source() -> None:
+    with pytest.raises(ValueError, match="Valid prompts: describe, cot"):
+        algopuzzlevqa_dataset(prompt="ecot", source="sample")
+    with pytest.raises(ValueError, match="Valid sources: 'github'.*'sample'"):
+        algopuzzlevqa_dataset(source="kaggle")
+
+
+def test_bundled_sample_is_the_shipped_real_data(fixture_data: Path) -> None:
+    bundled = sample_folder()
+    for path in fixture_data.rglob("*"):
+        if path.is_file():
+            assert (bundled / path.relative_to(fixture_data)).read_bytes() == path.read_bytes()
+    assert "MIT" in (bundled / "README.md").read_text()
+    assert len(algopuzzlevqa_dataset(source="sample")) == 36
+
+
+def test_folder_may_be_given_above_data(fixture_data: Path) -> None:
+    ids = [s.id for s in algopuzzlevqa_dataset(source=str(fixture_data.parent))]
+    assert len(ids) == 36
+
+
+def copy_data(fixture_data: Path, tmp_path: Path) -> Path:
+    """A writable copy of the shipped data folder."""
+    folder = tmp_path / "AlgoPuzzleVQA" / "data"
+    shutil.copytree(fixture_data, folder)
+    return folder
+
+
+def test_missing_puzzle_file_is_named(fixture_data: Path, tmp_path: Path) -> None:
+    folder = copy_data(fixture_data, tmp_path)
+    (folder / "maze.json").unlink()
+    with pytest.raises(ValueError, match="lacks maze.json"):
+        algopuzzlevqa_dataset(source=str(tmp_path))
+    assert len(algopuzzlevqa_dataset(puzzle="clock", source=str(tmp_path))) == 2
+
+
+def test_folder_without_puzzles_is_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="holds no <puzzle>.json"):
+        algopuzzlevqa_dataset(source=str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"answer": "12:00"}, "is not one of"),
+        ({"image": "images/maze/clock_0023.jpg"}, "is not images/clock/clock_NNNN.jpg"),
+        ({"image": "images/clock/clock_0999.jpg"}, "is missing"),
+        ({"options": "7:29"}, "'options' is missing or not a list"),
+        ({"image": "images/clock/clock_0042.jpg"}, "neither a JPEG nor a PNG"),
+    ],
+)
+def test_bad_records_are_rejected(
+    fixture_data: Path, tmp_path: Path, change: dict, message: str
+) -> None:
+    folder = copy_data(fixture_data, tmp_path)
+    (folder / "images/clock/clock_0042.jpg").write_bytes(b"GIF89a")
+    path = folder / "clock.json"
+    lines = path.read_text().splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), **change})
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=message):
+        algopuzzlevqa_dataset(puzzle="clock", source=str(folder))
