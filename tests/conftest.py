@@ -1,0 +1,35 @@
+"""Shared fixtures: the real SPaRC puzzles and model answers shipped in tests/fixtures/sparc."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SPARC_PUZZLES = FIXTURES / "sparc" / "puzzles.jsonl"
+SPARC_ANSWERS = FIXTURES / "sparc" / "answers.jsonl"
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Records of a JSON-lines file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.fixture(scope="session")
+def sparc_records() -> list[dict]:
+    """The 53 real test puzzles."""
+    return read_jsonl(SPARC_PUZZLES)
+
+
+@pytest.fixture(scope="session")
+def sparc_by_id(sparc_records: list[dict]) -> dict[str, dict]:
+    """The real test puzzles by id."""
+    return {record["id"]: record for record in sparc_records}
+
+
+@pytest.fixture(scope="session")
+def sparc_answers() -> list[dict]:
+    """60 real model answers with the reference verdicts."""
+    return read_jsonl(SPARC_ANSWERS)

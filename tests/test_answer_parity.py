@@ -1,0 +1,121 @@
+"""Extraction, exact match and invalid-path verdicts equal sparc.validation (0.7.0) on any text."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sparc.validation import analyze_path, extract_solution_path, validate_solution
+
+from inspect_sparc.analysis import is_solved, reference_analysis
+from inspect_sparc.answer import HUGE, MAX_DIGITS, extract_path
+from inspect_sparc.puzzle import parse_puzzle
+
+
+def reference_verdict(text: str, record: dict) -> tuple:
+    """(path, solved, analysis) as the reference computes them."""
+    path = extract_solution_path(text, record)
+    points = None if path is None else tuple((p["x"], p["y"]) for p in path)
+    return points, validate_solution(path, record), analyze_path(path, record)
+
+
+def our_verdict(text: str, record: dict) -> tuple:
+    """(path, solved, analysis) as this package computes them."""
+    puzzle = parse_puzzle(record)
+    path = extract_path(text, puzzle.end)
+    return path, is_solved(puzzle, path), reference_analysis(puzzle, path)
+
+
+def path_text(points, sep: str = ", ") -> str:
+    return sep.join(f"({x},{y})" for x, y in points)
+
+
+def crafted_answers(record: dict) -> list[str]:
+    """Answers built from the puzzle: right, nearly right, reformatted, broken and hostile."""
+    solutions = [[(p["x"], p["y"]) for p in s["path"]] for s in record["solutions"]]
+    first, last = solutions[0], solutions[-1]
+    rng = random.Random(record["id"])
+    junk = "".join(chr(rng.randrange(0, 0x2FF)) for _ in range(2000))
+    return [
+        "",
+        "####",
+        "no coordinates at all",
+        "#### " + path_text(first),
+        "####\n" + path_text(last, sep=" -> "),
+        "reasoning (9,9)\n####\n" + path_text(first, sep=",\n"),
+        "#### " + path_text(first) + " and then (0,0), (1,1)",
+        "#### " + path_text(first[:-1]),
+        "#### " + path_text(list(reversed(first))),
+        "#### " + path_text(first + first[-1:]),
+        "#### " + path_text(first[:1]),
+        "#### " + path_text(first).replace(",", ", ", 3),
+        "#### " + path_text(first).replace("(", "( "),
+        path_text(first) + "\n#### no path here",
+        "#### " + path_text(first) + "####" + path_text(last),
+        "(-1, 2), (3, -4), " + path_text(first),
+        "#### (٣, ٤), " + path_text(first),
+        "#### ((1,2)) (1,,2) (1 ,2) (1,2",
+        "#### (" + "9" * 400 + ", 0), " + path_text(first),
+        "#### (0000000000000000000001,0)",
+        "#### " * 3000 + path_text(first),
+        "(" * 100_000 + "1," * 100_000,
+        junk + "#### " + junk + path_text(first[:3]),
+        "\x00\x01#### " + path_text(first) + "\x00",
+    ]
+
+
+def test_real_model_answers_match_recorded_reference_verdicts(sparc_answers, sparc_by_id):
+    for answer in sparc_answers:
+        record = sparc_by_id[answer["puzzle_id"]]
+        path, solved, analysis = our_verdict(answer["response"], record)
+        expected = answer["reference"]
+        assert solved == expected["solved"]
+        assert (not analysis["fully_valid_path"]) == expected["invalid_path"]
+        assert analysis == expected["analysis"]
+        assert (None if path is None else [list(p) for p in path]) == expected["extracted_path"]
+
+
+def test_real_model_answers_match_the_live_reference(sparc_answers, sparc_by_id):
+    for answer in sparc_answers:
+        record = sparc_by_id[answer["puzzle_id"]]
+        assert our_verdict(answer["response"], record) == reference_verdict(
+            answer["response"], record
+        )
+
+
+def test_crafted_answers_match_the_reference_on_every_shipped_puzzle(sparc_records):
+    for record in sparc_records:
+        for text in crafted_answers(record):
+            assert our_verdict(text, record) == reference_verdict(text, record), (
+                record["id"],
+                text[:80],
+            )
+
+
+def test_every_stored_solution_is_solved(sparc_records):
+    for record in sparc_records:
+        for solution in record["solutions"]:
+            text = "#### " + path_text((p["x"], p["y"]) for p in solution["path"])
+            assert our_verdict(text, record)[1] is True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(" + "7" * (MAX_DIGITS + 1) + ", 1)",
+        "#### (1, " + "1" * 1_000_000 + ")",
+    ],
+)
+def test_numbers_too_long_for_int_do_not_raise(text: str, sparc_records):
+    puzzle = parse_puzzle(sparc_records[0])
+    path = extract_path(text, puzzle.end)
+    assert path is not None and HUGE in path[0]
+    assert reference_analysis(puzzle, path)["fully_valid_path"] is False
+
+
+def test_extraction_stops_at_the_end_node(sparc_records):
+    record = sparc_records[0]
+    puzzle = parse_puzzle(record)
+    end = puzzle.end
+    path = extract_path(f"#### (0,0), ({end[0]},{end[1]}), (5,5)", end)
+    assert path == ((0, 0), end)

@@ -1,0 +1,212 @@
+"""Sources: hub loading (with fake hub clients), the bundled sample, local files and errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from inspect_sparc import sources
+from inspect_sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
+
+CARD = """---
+configs:
+- config_name: all
+  data_files:
+  - split: train
+    path: all/train-*
+  - split: test
+    path: all/test-*
+- config_name: stars
+  data_files:
+  - split: test
+    path: stars/test-*
+---
+# SPaRC
+"""
+
+
+class FakeHub:
+    """Stands in for a hub client's snapshot_download: an empty cache, then a download."""
+
+    def __init__(self, root: Path, records: list[dict], cached: bool = False, fail: bool = False):
+        self.root, self.records, self.cached, self.fail = root, records, cached, fail
+        self.calls: list[dict] = []
+
+    def __call__(self, **kwargs) -> str:
+        self.calls.append(kwargs)
+        if kwargs["local_files_only"] and not self.cached:
+            raise FileNotFoundError("not in cache")
+        if self.fail:
+            raise ConnectionError("[E1020] Connection failed: Max retries exceeded")
+        folder = self.root / "snapshots" / kwargs["revision"]
+        (folder / "all").mkdir(parents=True, exist_ok=True)
+        (folder / "README.md").write_text(CARD)
+        pq.write_table(pa.Table.from_pylist(self.records), folder / "all" / "test-00000.parquet")
+        (folder / "all" / "train-00000.jsonl").write_text(json.dumps(self.records[0]))
+        self.cached = True
+        return str(folder)
+
+
+@pytest.fixture
+def reachable(monkeypatch):
+    """Pretend the hub host accepts connections."""
+
+    class Connection:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *args):
+            return False
+
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: Connection())
+
+
+@pytest.fixture
+def unreachable(monkeypatch):
+    """Pretend there is no network, as in CI."""
+
+    def refuse(*args, **kwargs):
+        raise OSError("[Errno -2] Name or service not known")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "HF_HUB_OFFLINE", "MODELSCOPE_OFFLINE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def use_fake(monkeypatch, fake: FakeHub) -> None:
+    monkeypatch.setattr(sources, "_snapshot_function", lambda hub: fake)
+
+
+@pytest.mark.parametrize("hub", [MODELSCOPE, HUGGINGFACE])
+def test_hub_download_reads_the_pinned_config_and_split(
+    hub, tmp_path, monkeypatch, reachable, sparc_records
+):
+    fake = FakeHub(tmp_path, sparc_records[:7])
+    use_fake(monkeypatch, fake)
+    records = load_records(hub.name, "test", "all")
+    assert [r["id"] for r in records] == [r["id"] for r in sparc_records[:7]]
+    assert records[0]["solutions"] == sparc_records[0]["solutions"]
+    assert all(c["repo_id"] == hub.repo_id and c["revision"] == hub.revision for c in fake.calls)
+    assert all(c["repo_type"] == "dataset" for c in fake.calls)
+    assert [c["local_files_only"] for c in fake.calls] == [True, False]
+    assert [r["id"] for r in load_records(hub.name, "train", "all")] == [sparc_records[0]["id"]]
+
+
+def test_rerun_uses_the_cache_without_touching_the_network(
+    tmp_path, monkeypatch, unreachable, sparc_records
+):
+    fake = FakeHub(tmp_path, sparc_records[:3], cached=True)
+    use_fake(monkeypatch, fake)
+    assert len(load_records("modelscope")) == 3
+    assert [c["local_files_only"] for c in fake.calls] == [True]
+
+
+@pytest.mark.parametrize("source", ["modelscope", "huggingface"])
+def test_unreachable_hub_fails_fast_with_the_ways_out(
+    source, tmp_path, monkeypatch, unreachable, sparc_records
+):
+    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
+    started = time.monotonic()
+    with pytest.raises(SourceError) as error:
+        load_records(source)
+    assert time.monotonic() - started < 5
+    message = str(error.value)
+    assert source in message and "source=sample" in message and ".jsonl" in message
+
+
+def test_download_failure_becomes_one_clear_error(
+    tmp_path, monkeypatch, reachable, sparc_records
+):
+    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records, fail=True))
+    with pytest.raises(SourceError, match="Could not download evalscope/SPaRC.*ConnectionError"):
+        load_records("modelscope")
+
+
+def test_offline_mode_without_cache_is_a_clear_error(tmp_path, monkeypatch, sparc_records):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
+    with pytest.raises(SourceError, match="offline mode"):
+        load_records("huggingface")
+
+
+def test_modelscope_names_where_per_rule_configs_are():
+    with pytest.raises(SourceError, match="source=huggingface -T subset=stars"):
+        load_records("modelscope", "test", "stars")
+
+
+def test_missing_config_files_in_snapshot_is_a_clear_error(
+    tmp_path, monkeypatch, reachable, sparc_records
+):
+    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
+    with pytest.raises(SourceError, match="No data files for config 'stars'"):
+        load_records("huggingface", "test", "stars")
+
+
+def test_folder_layout_is_used_when_the_card_names_no_files(tmp_path, sparc_records):
+    folder = tmp_path / "repo"
+    (folder / "all").mkdir(parents=True)
+    (folder / "all" / "test-00000-of-00001.jsonl").write_text(json.dumps(sparc_records[0]))
+    (folder / "all" / "train-00000-of-00001.jsonl").write_text(json.dumps(sparc_records[1]))
+    files = sources.find_data_files(folder, "all", "test")
+    assert [f.name for f in files] == ["test-00000-of-00001.jsonl"]
+
+
+def test_bundled_sample_needs_no_network():
+    records = load_records("sample")
+    assert len(records) == 25
+
+
+def test_bundled_sample_has_only_the_test_split():
+    with pytest.raises(SourceError, match="test split"):
+        load_records("sample", "train")
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".parquet"])
+def test_local_files(suffix, tmp_path, sparc_records):
+    path = tmp_path / f"records{suffix}"
+    if suffix == ".jsonl":
+        path.write_text("\n".join(json.dumps(r) for r in sparc_records) + "\n\n")
+    elif suffix == ".json":
+        path.write_text(json.dumps(sparc_records))
+    else:
+        pq.write_table(pa.Table.from_pylist(sparc_records), path)
+    records = load_records(str(path))
+    assert [r["id"] for r in records] == [r["id"] for r in sparc_records]
+    assert records[3]["puzzle_array"] == sparc_records[3]["puzzle_array"]
+
+
+def test_missing_file_names_the_path_and_the_ways_out(tmp_path):
+    with pytest.raises(SourceError, match="not found.*source=sample"):
+        load_records(str(tmp_path / "nope.jsonl"))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"id": 1}\n{broken', "line 2 is not valid JSON"),
+        ("", "no SPaRC records"),
+        ("[1, 2]", "record 1 is not a JSON object"),
+    ],
+)
+def test_malformed_files_are_clear_errors(tmp_path, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(SourceError, match=message):
+        load_records(str(path))
+
+
+def test_unknown_source_lists_the_choices():
+    with pytest.raises(ValueError, match="modelscope, huggingface, sample"):
+        load_records("kaggle")
+
+
+@pytest.mark.parametrize(("split", "subset"), [("dev", "all"), ("test", "everything")])
+def test_bad_split_or_subset(split, subset):
+    with pytest.raises(ValueError, match="must be one of"):
+        load_records("sample", split, subset)

@@ -1,0 +1,164 @@
+"""End-to-end: the sparc tasks run through inspect_ai.eval with mockllm, metrics and epochs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import defaultdict
+from importlib.metadata import entry_points
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import get_model
+from mock_outputs import mock_output
+
+from inspect_sparc.tasks import TASK_VERSION, sparc, sparc_hard
+
+
+def answers_by_prompt(task, answer_for) -> dict[str, list[str]]:
+    """Map each sample's user prompt to the answers the mock model gives it, in call order."""
+    return {s.input[1].content: answer_for(s) for s in task.dataset}
+
+
+def scripted_model(script: dict[str, list[str]]):
+    """A mockllm model that answers each prompt from its own queue (order-proof under epochs)."""
+    queues = {prompt: list(answers) for prompt, answers in script.items()}
+
+    def respond(messages, tools, tool_choice, config):
+        return mock_output(queues[messages[-1].text].pop(0))
+
+    return get_model("mockllm/model", custom_outputs=respond)
+
+
+def reversed_target(sample) -> str:
+    """The first solution walked backwards; extraction stops at its first point, E."""
+    return "#### " + ", ".join(reversed(sample.target.split(", ")))
+
+
+def plan(sample_index: int, sample) -> str:
+    """Correct, no path, or reversed, in turn."""
+    return ["#### " + sample.target, "I give up.", reversed_target(sample)][sample_index % 3]
+
+
+def run(task, model, tmp_path, **kwargs):
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)
+    assert log.status == "success", log.error
+    return log
+
+
+def metric_values(log) -> dict[str, float]:
+    [score] = log.results.scores
+    return {name: m.value for name, m in score.metrics.items()}
+
+
+def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
+    task = sparc(source="sample")
+    samples = list(task.dataset)
+    planned = {s.id: plan(i, s) for i, s in enumerate(samples)}
+    model = scripted_model(answers_by_prompt(task, lambda s: [planned[s.id]]))
+    log = run(task, model, tmp_path)
+    metrics = metric_values(log)
+
+    correct = {s.id: planned[s.id].startswith("#### " + s.target) for s in samples}
+    by_level = defaultdict(list)
+    for s in samples:
+        by_level[s.metadata["level"]].append(correct[s.id])
+    assert list(metrics)[:2] == ["accuracy", "stderr"]
+    assert metrics["accuracy"] == pytest.approx(sum(correct.values()) / len(samples))
+    for level, flags in by_level.items():
+        assert metrics[f"level_{level}"] == pytest.approx(sum(flags) / len(flags))
+    assert metrics["invalid_path_rate"] == pytest.approx(1 - metrics["accuracy"])
+    assert metrics["breaks_start"] == pytest.approx(1 - metrics["accuracy"])
+    assert metrics["breaks_dot"] >= 0 and "breaks_polyshape" in metrics
+    assert log.eval.task_version == TASK_VERSION
+    assert log.results.headline.metric == "accuracy"
+
+    by_id = {s.id: s for s in log.samples}
+    solved = next(s for s in samples if correct[s.id])
+    score = by_id[solved.id].scores["sparc_scorer"]
+    assert score.value["correct"] == 1 and score.answer == solved.target
+    assert "**Solved**" in score.explanation and score.metadata["rule_violations"] == []
+    empty = by_id[samples[1].id].scores["sparc_scorer"]
+    assert empty.answer == "" and "No `(x, y)` coordinates" in empty.explanation
+    backwards = by_id[samples[2].id].scores["sparc_scorer"]
+    assert backwards.metadata["invalid_path"] is True
+    assert backwards.answer == reversed_target(samples[2])[5:].split(", ")[0]
+    assert "start" in {v["rule"] for v in backwards.metadata["rule_violations"]}
+    assert "```" in backwards.explanation and "`start`" in backwards.explanation
+
+
+def test_metrics_are_right_under_epochs(tmp_path):
+    task = sparc(source="sample", level=1)
+    # Each puzzle is answered right once and with no path once: every rate must be 0.5 per
+    # sample, which metrics read from Score.metadata (first epoch only) would get wrong.
+    script = answers_by_prompt(task, lambda s: ["#### " + s.target, "no path"])
+    log = run(task, scripted_model(script), tmp_path, epochs=2)
+    metrics = metric_values(log)
+    assert metrics["accuracy"] == pytest.approx(0.5)
+    assert metrics["level_1"] == pytest.approx(0.5)
+    assert metrics["invalid_path_rate"] == pytest.approx(0.5)
+    assert metrics["breaks_start"] == pytest.approx(0.5)
+    assert metrics["stderr"] == pytest.approx(0.0)
+
+
+def test_limit_takes_two_puzzles_per_level(tmp_path):
+    task = sparc(source="sample")
+    log = run(task, scripted_model(answers_by_prompt(task, lambda s: ["x"])), tmp_path, limit=10)
+    levels = sorted(s.metadata["level"] for s in log.samples)
+    assert levels == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+
+
+def test_sparc_hard_is_level_five(tmp_path):
+    assert {s.metadata["level"] for s in sparc_hard(source="sample").dataset} == {5}
+    assert [s.id for s in sparc_hard(source="sample").dataset] == [
+        s.id for s in sparc(source="sample", level="5").dataset
+    ]
+
+
+def test_corrected_prompt_changes_only_the_user_message():
+    paper = list(sparc(source="sample").dataset)[0]
+    corrected = list(sparc(source="sample", prompt="corrected").dataset)[0]
+    assert paper.input[0].content == corrected.input[0].content
+    assert paper.input[1].content != corrected.input[1].content
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"prompt": "fancy"}, "prompt must be one of paper, corrected"),
+        ({"level": 9}, "level must be one of 1, 2, 3, 4, 5"),
+        ({"split": "dev"}, "split must be one of test, train"),
+        ({"subset": "mazes"}, "subset must be one of all, dots"),
+        ({"source": "kaggle"}, "source must be one of modelscope, huggingface, sample"),
+    ],
+)
+def test_bad_task_arguments_are_value_errors_listing_the_choices(args, message):
+    with pytest.raises(ValueError, match=message):
+        sparc(**{"source": "sample", **args})
+
+
+def test_tasks_are_registered_under_the_package_namespace(tmp_path):
+    names = [ep.name for ep in entry_points(group="inspect_ai")]
+    assert "inspect_sparc" in names
+    model = get_model("mockllm/model", custom_outputs=lambda *a: mock_output("#### (0,0)"))
+    [log] = eval(
+        "inspect_sparc/sparc",
+        task_args={"source": "sample", "level": "2"},
+        model=model,
+        limit=2,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and log.eval.task == "inspect_sparc/sparc"
+    assert metric_values(log)["accuracy"] == 0.0
+
+
+def test_registry_import_is_cheap():
+    code = (
+        "import sys, inspect_sparc._registry; "
+        "heavy = [m for m in ('datasets', 'modelscope', 'pyarrow', 'huggingface_hub') "
+        "if m in sys.modules]; print(','.join(heavy))"
+    )
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
