@@ -63,5 +63,6 @@ def algopuzzlevqa(
         solver=algopuzzlevqa_solver(),
         scorer=algopuzzlevqa_scorer(),
         config=GenerateConfig(temperature=0.0),
+        metadata={"prompt": prompt, "source": source},
         version=TASK_VERSION,
     )
