@@ -1,4 +1,8 @@
-"""What Inspect's entry point imports: the tasks and solvers of this package."""
+"""What Inspect's entry point imports: the tasks, solvers and scorers of this package."""
 
 # ruff: noqa: F401
+from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
+from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.scorer import sparc_scorer
 from inspect_sparc.tasks import sparc, sparc_hard

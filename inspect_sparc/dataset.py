@@ -11,7 +11,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from inspect_sparc.answer import format_path
 from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
-from inspect_sparc.puzzle import REQUIRED_FIELDS, RecordError, parse_puzzle
+from inspect_sparc.puzzle import REQUIRED_FIELDS, Puzzle, RecordError, parse_puzzle
 from inspect_sparc.sources import load_records
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -44,6 +44,13 @@ def parse_levels(level: object) -> tuple[int, ...] | None:
     return tuple(sorted(set(levels)))
 
 
+def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:
+    """The fields the scorer needs, with solutions as `(x,y), ...` text to keep logs small."""
+    compact = {name: record[name] for name in REQUIRED_FIELDS}
+    compact["solutions"] = [format_path(path) for path in puzzle.solutions]
+    return compact
+
+
 def record_to_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
     """One checked puzzle record as a Sample: system + user prompt, first solution as target."""
     puzzle = parse_puzzle(record)
@@ -58,8 +65,7 @@ def record_to_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample
             "level": puzzle.level,
             "difficulty_score": puzzle.difficulty_score,
             "solution_count": len(puzzle.solutions),
-            "grid_size": f"{puzzle.width}x{puzzle.height}",
-            "puzzle": {name: record[name] for name in REQUIRED_FIELDS},
+            "puzzle": compact_record(record, puzzle),
         },
     )
 

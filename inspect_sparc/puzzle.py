@@ -8,6 +8,7 @@ Pure logic: no Inspect imports.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,7 +134,13 @@ def parse_polyshapes(record_id: object, raw: object) -> dict[str, tuple[tuple[in
     return shapes
 
 
+POINT_TEXT = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+
+
 def _parse_path(record_id: object, raw: object, what: str) -> Path:
+    """A stored path: the published list of `{"x", "y"}` points, or compact `(x,y), ...` text."""
+    if isinstance(raw, str):
+        return tuple((int(x), int(y)) for x, y in POINT_TEXT.findall(raw))
     if not isinstance(raw, list):
         raise _fail(record_id, f"{what} is not a list of points")
     try:
@@ -200,7 +207,7 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
     if not isinstance(raw_solutions, list) or not raw_solutions:
         raise _fail(record_id, "solutions must be a non-empty list")
     solutions = tuple(
-        _parse_path(record_id, s.get("path") if isinstance(s, Mapping) else None, f"solution {i}")
+        _parse_path(record_id, s.get("path") if isinstance(s, Mapping) else s, f"solution {i}")
         for i, s in enumerate(raw_solutions)
     )
     try:

@@ -18,12 +18,11 @@ from inspect_sparc.answer import extract_path, format_path
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
 from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
 from inspect_sparc.render import render
-from inspect_sparc.rules import RULES, Verdict, check
+from inspect_sparc.rules import REGION_RULES, Verdict, check
 
-#: Score value keys of the per-rule metrics, e.g. `breaks_dot`.
-BREAK_KEYS = [f"breaks_{rule}" for rule in RULES]
-#: Points of an extracted path shown in the explanation before eliding the rest.
-SHOWN_POINTS = 80
+#: Score value keys of the per-rule metrics, one per puzzle rule, e.g. `breaks_dot`. Structural
+#: faults (start, end, revisit, ...) are summed up by `invalid_path` and named in the metadata.
+BREAK_KEYS = [f"breaks_{rule}" for rule in REGION_RULES]
 
 
 @metric
@@ -59,7 +58,7 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "correct": int(solved),
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
-    value.update({f"breaks_{rule}": int(rule in broken) for rule in RULES})
+    value.update({f"breaks_{rule}": int(rule in broken) for rule in REGION_RULES})
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
@@ -68,12 +67,8 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
             "solved": solved,
             "invalid_path": not analysis["fully_valid_path"],
             "analysis": analysis,
-            "rule_violations": [
-                {"rule": v.rule, "message": v.message, "positions": [list(p) for p in v.positions]}
-                for v in verdict.violations
-            ],
+            "rule_violations": list(verdict.broken_rules),
             "unlisted_valid": unlisted_valid,
-            "path_length": len(path) if path else 0,
         },
     )
 
@@ -90,9 +85,7 @@ def explain(
     if path is None:
         lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
     else:
-        shown = format_path(path[:SHOWN_POINTS])
-        more = f", ... ({len(path) - SHOWN_POINTS} more)" if len(path) > SHOWN_POINTS else ""
-        lines.append(f"Extracted path ({len(path)} points): {shown}{more}")
+        lines.append(f"Extracted a path of {len(path)} points (the score's answer).")
     if solved:
         stored = len(puzzle.solutions)
         lines.append(f"**Solved**: the path is one of the {stored} stored solutions.")
@@ -107,8 +100,8 @@ def explain(
         reason = f" (reference checks failed: {', '.join(failed)})" if failed else ""
         lines.append(f"**Not solved**: {kind}{reason}. Broken rules:")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
-    drawing = render(puzzle, path or (), verdict.marked_positions)
-    lines += ["", "```", drawing, "```"]
+    if path and not solved:
+        lines += ["", "```", render(puzzle, path, verdict.marked_positions), "```"]
     return "\n".join(lines)
 
 
