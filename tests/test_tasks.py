@@ -6,12 +6,14 @@ import subprocess
 import sys
 from collections import defaultdict
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 from mock_outputs import mock_output
 
+import inspect_sparc as sparc_module
 from inspect_sparc.tasks import TASK_VERSION, sparc, sparc_hard
 
 
@@ -167,3 +169,14 @@ def test_registry_import_is_cheap():
     command = [sys.executable, "-c", code]
     result = subprocess.run(command, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_eval_yaml_versions_match_the_tasks():
+    import yaml
+
+    from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+
+    card = yaml.safe_load((Path(sparc_module.__file__).parent / "eval.yaml").read_text())
+    versions = {t["name"]: t["version"] for t in card["tasks"]}
+    assert versions["sparc"] == versions["sparc_hard"] == TASK_VERSION
+    assert versions["algopuzzlevqa"] == algopuzzlevqa(source="sample").version
