@@ -7,17 +7,19 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
 - triangles: a cell whose touched-edge count already exceeds its number;
 - reachability: the *live* region is the set of non-path positions connected to E; the head must
   border it and every unvisited dot must lie in it;
+- lattice reachability: E and every unvisited dot must stay reachable from the head along free
+  nodes and edges (checked when the head comes near the path, a gap or a border split);
 - sealed regions: positions that drop out of the live region are final (the path can never reach
   them again), so they are checked at once with the region rules (squares, stars, triangles,
-  polyshapes). Free space can only split when the new node touches the border or the path, so
-  the flood fill runs only then.
+  polyshapes). Free space can only split when the head reaches the border (a line that does not
+  touch the border encloses nothing: the edge it cannot close stays open), so that flood fill runs
+  only when the free positions around a border node fall into two or more arcs.
 
 Every path found is confirmed by `inspect_sparc.rules.check`, the single arbiter. Pure logic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from inspect_sparc.puzzle import Path, Point, Puzzle
@@ -48,6 +50,12 @@ class _Layout:
     stars: list[tuple[int, int]]  # (star bit, mask of symbols of its colour)
     shapes: int
     region_cache: dict[int, bool] = field(default_factory=dict)
+    around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbours
+    near: dict[int, int] = field(default_factory=dict)  # node -> the nodes 2 steps away
+    lattice_always: int = 0  # nodes next to the border or a gap: always check reachability
+    moves: dict[int, tuple[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]], ...]] = (
+        field(default_factory=dict)
+    )
 
     def bit(self, point: Point) -> int:
         """Bit index of a grid position."""
@@ -122,7 +130,50 @@ def _layout(puzzle: Puzzle) -> _Layout:
         for x in range(0, puzzle.columns, 2):
             if layout.border_nodes & 1 << layout.bit((x, y)):
                 layout.rings[layout.bit((x, y))] = _ring(layout, (x, y))
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            _add_moves(layout, (x, y))
     return layout
+
+
+def _add_moves(layout: _Layout, point: Point) -> None:
+    """Record the moves, neighbours and reachability triggers of one node (or a mid-edge S)."""
+    puzzle = layout.puzzle
+    x, y = point
+    index = layout.bit(point)
+    moves = []
+    around = near = 0
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        edge, node = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)
+        if not puzzle.in_grid(edge):
+            continue
+        around |= 1 << layout.bit(edge)
+        if puzzle.in_grid(node):
+            near |= 1 << layout.bit(node)
+        if edge in puzzle.gaps:
+            layout.lattice_always |= 1 << index
+            continue
+        if Puzzle.is_cell(edge):
+            continue
+        triangles = layout.triangle_of_edge.get(layout.bit(edge), ())
+        if edge == puzzle.end:
+            moves.append((layout.bit(edge), 1 << layout.bit(edge), -1, 0, triangles, ()))
+        elif layout.usable >> layout.bit(node) & 1 if puzzle.in_grid(node) else False:
+            node_index = layout.bit(node)
+            ring = layout.rings.get(node_index, ())
+            moves.append(
+                (
+                    layout.bit(edge),
+                    1 << layout.bit(edge),
+                    node_index,
+                    1 << node_index,
+                    triangles,
+                    ring,
+                )
+            )
+    layout.around[index] = around
+    layout.near[index] = near
+    layout.moves[index] = tuple(moves)
 
 
 def _ring(layout: _Layout, node: Point) -> tuple[int, ...]:
@@ -155,6 +206,8 @@ class _Search:
         self.start = self.layout.bit(puzzle.start)
         self.end = self.layout.bit(puzzle.end)
         self.stride = self.layout.stride
+        self.end_bit = 1 << self.end
+        self.previous_bit = 0
 
     # --- regions ---------------------------------------------------------------------------
 
@@ -264,57 +317,55 @@ class _Search:
         if self.limit is not None and len(self.found) >= self.limit:
             raise _Stop
 
-    def step(self, path: list[int], used: int, live: int, touched: bool) -> None:
+    def step(self, path: list[int], used: int, live: int, split: bool) -> None:
         """Having arrived at the last node of `path`, prune, then try every continuation."""
         layout = self.layout
         head = path[-1]
-        if touched:
+        head_bit = 1 << head
+        if split:
             free = live & ~used
-            new_live = self.flood(1 << self.end, free)
-            stride = self.stride
-            head_bit = 1 << head
-            around = (head_bit << 1) | (head_bit >> 1) | (head_bit << stride) | (head_bit >> stride)
-            if not around & new_live:
+            live = self.flood(self.end_bit, free)
+            if not layout.around[head] & live or layout.dots & ~used & ~live:
                 return
-            if layout.dots & ~used & ~new_live:
+            if not self.sealed_ok(free & ~live):
                 return
-            if not self.sealed_ok(free & ~new_live):
+        if (
+            split
+            or layout.lattice_always & head_bit
+            or layout.near[head] & used & ~self.previous_bit
+        ):
+            reach = self.flood(self.end_bit, layout.usable & ~used)
+            if not layout.around[head] & reach or layout.dots & ~used & ~reach:
                 return
-            live = new_live
-        for delta in (1, -1, self.stride, -self.stride):
-            edge = head + delta
-            if edge < 0:
+        counts, need, end = self.counts, layout.triangle_need, self.end
+        previous_bit = self.previous_bit
+        for edge, edge_bit, node, node_bit, triangles, ring in layout.moves[head]:
+            if used & edge_bit or not live & edge_bit:
                 continue
-            edge_bit = 1 << edge
-            if not layout.usable & edge_bit & live or used & edge_bit:
+            if edge != end and used & node_bit:
                 continue
-            if edge == self.end:
-                self.walk_edge_to_end(path, used, live, edge)
-                continue
-            node = edge + delta
-            if node < 0:
-                continue
-            node_bit = 1 << node
-            if not layout.usable & node_bit or used & node_bit:
-                continue
-            if self.add_edge(edge):
-                path += (edge, node)
-                new_used = used | edge_bit | node_bit
-                if node == self.end:
-                    self.finish(path, new_used, live)
+            fits = True
+            for number in triangles:
+                counts[number] += 1
+                if counts[number] > need[number]:
+                    fits = False
+            if fits:
+                if edge == end:
+                    path.append(edge)
+                    self.finish(path, used | edge_bit, live)
+                    path.pop()
                 else:
-                    ring = layout.rings.get(node)
-                    self.step(path, new_used, live, ring is not None and _splits(ring, new_used))
-                del path[-2:]
-            self.remove_edge(edge)
-
-    def walk_edge_to_end(self, path: list[int], used: int, live: int, edge: int) -> None:
-        """Finish on a mid-edge E."""
-        if self.add_edge(edge):
-            path.append(edge)
-            self.finish(path, used | 1 << edge, live)
-            path.pop()
-        self.remove_edge(edge)
+                    path += (edge, node)
+                    new_used = used | edge_bit | node_bit
+                    if node == end:
+                        self.finish(path, new_used, live)
+                    else:
+                        self.previous_bit = head_bit
+                        self.step(path, new_used, live, bool(ring) and _splits(ring, new_used))
+                        self.previous_bit = previous_bit
+                    del path[-2:]
+            for number in triangles:
+                counts[number] -= 1
 
     def run(self) -> list[Path]:
         """Enumerate from S; S may be a node or a mid-edge on the border."""
@@ -350,8 +401,3 @@ def solve(puzzle: Puzzle, limit: int | None = None) -> list[Path]:
     if limit is not None and limit <= 0:
         return []
     return _Search(puzzle, limit).run()
-
-
-def iter_solutions(puzzle: Puzzle) -> Iterator[Path]:
-    """The solutions of `puzzle` one by one (computed eagerly, then yielded)."""
-    yield from solve(puzzle)
