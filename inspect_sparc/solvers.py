@@ -1,0 +1,54 @@
+"""Inspect solver that answers SPaRC puzzles by exhaustive search instead of calling a model.
+
+Useful as an upper-bound baseline and to check the scoring pipeline end to end:
+`inspect eval inspect_sparc/sparc --solver inspect_sparc/search_solver`.
+"""
+
+from __future__ import annotations
+
+import anyio
+from inspect_ai.model import ModelOutput, ModelUsage
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from inspect_sparc.puzzle import Puzzle, RecordError, parse_puzzle
+from inspect_sparc.rules import format_point
+from inspect_sparc.search import solve
+
+#: Model name recorded on the search solver's outputs.
+SEARCH_MODEL = "inspect_sparc/search"
+
+
+def search_answer(puzzle: Puzzle) -> str:
+    """The answer text for a puzzle: the first path found by search after `####`, or why not."""
+    found = solve(puzzle, limit=1)
+    if not found:
+        return "Exhaustive search found no path that satisfies every rule of this puzzle."
+    path = ", ".join(format_point(point) for point in found[0])
+    return f"Path found by exhaustive search (no model was called).\n####\n{path}"
+
+
+def _answer_for_metadata(metadata: dict[str, object]) -> str:
+    """Parse the sample's puzzle record and search it; explain instead of raising."""
+    record = metadata.get("puzzle")
+    if not isinstance(record, dict):
+        return "No puzzle record in the sample metadata, so there is nothing to search."
+    try:
+        puzzle = parse_puzzle(record)
+    except RecordError as error:
+        return f"The puzzle record could not be parsed: {error}"
+    return search_answer(puzzle)
+
+
+@solver
+def search_solver() -> Solver:
+    """Answer each SPaRC sample with the first rule-valid path found by search (no model call)."""
+
+    async def solve_sample(state: TaskState, generate: Generate) -> TaskState:
+        content = await anyio.to_thread.run_sync(_answer_for_metadata, state.metadata)
+        output = ModelOutput.from_content(model=SEARCH_MODEL, content=content)
+        output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+        state.output = output
+        state.messages.append(output.message)
+        return state
+
+    return solve_sample
