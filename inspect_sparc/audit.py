@@ -1,0 +1,198 @@
+"""Audit a SPaRC split: does exhaustive search reproduce each puzzle's stored solution set?
+
+`python -m inspect_sparc.audit [--source SOURCE] [--split test] [--subset all] [--level 1,2]
+[--limit N]` prints one row per puzzle and a summary; it exits 0 when every puzzle matches,
+1 on any mismatch (or unreadable record) and 2 when the records cannot be loaded.
+A mismatch means either our rules differ from the dataset's or the stored set is incomplete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from inspect_sparc.puzzle import RecordError, parse_puzzle
+from inspect_sparc.search import solve
+
+#: Print a progress line on stderr every this many puzzles (only for runs longer than that).
+PROGRESS_EVERY = 10
+HEADER = ("id", "level", "size", "stored", "found", "missing", "extra", "seconds", "status")
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """Outcome for one puzzle."""
+
+    puzzle_id: str
+    level: int | None
+    size: str
+    stored: int
+    found: int
+    missing: int
+    extra: int
+    seconds: float
+    status: str
+
+    @property
+    def ok(self) -> bool:
+        """True when search found exactly the stored solutions."""
+        return self.status == "ok"
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as table cells."""
+        return (
+            self.puzzle_id,
+            "" if self.level is None else str(self.level),
+            self.size,
+            str(self.stored),
+            str(self.found),
+            str(self.missing),
+            str(self.extra),
+            f"{self.seconds:.3f}",
+            self.status,
+        )
+
+
+def audit_record(record: dict[str, Any]) -> AuditRow:
+    """Search one record and compare with its stored solutions."""
+    try:
+        puzzle = parse_puzzle(record)
+    except RecordError as error:
+        record_id = str(record.get("id", "?")) if isinstance(record, dict) else "?"
+        return AuditRow(record_id, None, "?", 0, 0, 0, 0, 0.0, f"bad record: {error}")
+    began = time.perf_counter()
+    found = solve(puzzle)
+    seconds = time.perf_counter() - began
+    stored = set(puzzle.solutions)
+    found_set = set(found)
+    missing, extra = len(stored - found_set), len(found_set - stored)
+    status = "ok" if not missing and not extra else "MISMATCH"
+    return AuditRow(
+        puzzle.id,
+        puzzle.level,
+        f"{puzzle.width}x{puzzle.height}",
+        len(stored),
+        len(found_set),
+        missing,
+        extra,
+        seconds,
+        status,
+    )
+
+
+def parse_levels(values: Sequence[str]) -> set[int]:
+    """Levels from repeated and/or comma-separated `--level` values."""
+    levels: set[int] = set()
+    for value in values:
+        for part in value.split(","):
+            if part.strip():
+                try:
+                    levels.add(int(part))
+                except ValueError:
+                    raise argparse.ArgumentTypeError(
+                        f"level must be an integer: {part!r}"
+                    ) from None
+    return levels
+
+
+def select(records: list[dict], levels: set[int], limit: int | None) -> list[dict]:
+    """Records of the chosen levels (all when none chosen), at most `limit` of them."""
+    chosen = [r for r in records if not levels or _level_of(r) in levels]
+    return chosen if limit is None else chosen[:limit]
+
+
+def _level_of(record: dict) -> int | None:
+    """A record's difficulty level, or None when it is not a number."""
+    try:
+        return int(record.get("difficulty_level"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def format_table(rows: Sequence[AuditRow]) -> str:
+    """Rows as an aligned plain-text table."""
+    table = [HEADER] + [row.cells() for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        for line in table
+    )
+
+
+def summary(rows: Sequence[AuditRow]) -> str:
+    """One line: counts, total time and the slowest puzzle."""
+    total = sum(row.seconds for row in rows)
+    failed = sum(not row.ok for row in rows)
+    text = f"{len(rows)} puzzle(s): {len(rows) - failed} match, {failed} mismatch"
+    text += f"; search {total:.1f} s"
+    if rows:
+        slowest = max(rows, key=lambda row: row.seconds)
+        text += f"; slowest {slowest.puzzle_id} ({slowest.seconds:.2f} s)"
+    return text
+
+
+def run_audit(records: list[dict], progress: TextIO | None = None) -> list[AuditRow]:
+    """Audit every record, reporting progress on `progress` every few puzzles."""
+    rows = []
+    for number, record in enumerate(records, start=1):
+        rows.append(audit_record(record))
+        if (
+            progress is not None
+            and len(records) > PROGRESS_EVERY
+            and (number % PROGRESS_EVERY == 0 or number == len(records))
+        ):
+            print(f"audited {number}/{len(records)}", file=progress, flush=True)
+    return rows
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(
+        prog="python -m inspect_sparc.audit",
+        description="Check that exhaustive search reproduces every stored SPaRC solution set.",
+    )
+    parser.add_argument(
+        "--source",
+        default="modelscope",
+        help="modelscope, huggingface, sample, or a .json/.jsonl/.parquet file of records",
+    )
+    parser.add_argument("--split", default="test")
+    parser.add_argument("--subset", default="all")
+    parser.add_argument(
+        "--level",
+        action="append",
+        default=[],
+        help="difficulty level(s), e.g. 1 or 1,2 (repeatable)",
+    )
+    parser.add_argument("--limit", type=int, default=None, help="audit at most N puzzles")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the audit; return the exit code (0 all match, 1 mismatch, 2 records unavailable)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        levels = parse_levels(args.level)
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    from inspect_sparc.sources import SourceError, load_records
+
+    try:
+        records = load_records(source=args.source, split=args.split, subset=args.subset)
+    except (SourceError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    chosen = select(records, levels, args.limit)
+    rows = run_audit(chosen, progress=sys.stderr)
+    print(format_table(rows))
+    print(summary(rows))
+    return 0 if all(row.ok for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
