@@ -91,8 +91,8 @@ def render(
     marks: Iterable[Point] = (),
 ) -> str:
     """Draw the grid with `path` traced and `marks` bracketed; off-grid positions are ignored."""
-    on_path = {(p[0], p[1]) for p in path or () if _is_point(p) and puzzle.in_grid(p)}
-    marked = {(p[0], p[1]) for p in marks if _is_point(p) and puzzle.in_grid(p)}
+    on_path = _grid_points(puzzle, path or ())
+    marked = _grid_points(puzzle, marks)
     label_width = len(str(puzzle.rows - 1))
     header = " " * (label_width + 1) + "".join(str(x).center(_WIDTH) for x in range(puzzle.columns))
     lines = [header.rstrip()]
@@ -113,10 +113,20 @@ def render(
     return "\n".join(lines)
 
 
-def _is_point(value: object) -> bool:
-    """True for an (x, y) pair of integers."""
-    return (
-        isinstance(value, (tuple, list))
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
+def _grid_points(puzzle: Puzzle, points: Iterable[object]) -> set[Point]:
+    """The distinct (x, y) integer points among `points` that lie in the grid (lists allowed)."""
+    try:
+        unique = set(points)
+    except TypeError:  # unhashable entries, such as [x, y] lists
+        unique = {tuple(p) if isinstance(p, list) else p for p in points if not isinstance(p, dict)}
+    columns, rows = puzzle.columns, puzzle.rows
+    return {
+        p
+        for p in unique
+        if type(p) is tuple
+        and len(p) == 2
+        and type(p[0]) is int
+        and type(p[1]) is int
+        and 0 <= p[0] < columns
+        and 0 <= p[1] < rows
+    }

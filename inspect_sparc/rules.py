@@ -151,12 +151,16 @@ def board_for(puzzle: Puzzle) -> Board:
 
 def _as_points(path: Iterable[Any]) -> tuple[list[Point], list[str]]:
     """Coerce a path to integer points; describe entries that are not (x, y) integer pairs."""
-    points: list[Point] = []
-    bad: list[str] = []
     try:
         entries = list(path)
     except TypeError:
         return [], ["path is not a sequence of points"]
+    if all(type(e) is tuple and len(e) == 2 for e in entries) and all(
+        type(x) is int and type(y) is int for x, y in entries
+    ):
+        return entries, []  # the usual case (extracted answers): no per-entry work
+    points: list[Point] = []
+    bad: list[str] = []
     for entry in entries:
         try:
             x, y = entry
@@ -219,8 +223,8 @@ def _step_violations(points: list[Point]) -> list[Violation]:
         if abs(points[i - 1][0] - points[i][0]) + abs(points[i - 1][1] - points[i][1]) != 1
     ]
     if jumps:
-        pairs = [f"{format_point(a)}->{format_point(b)}" for a, b in jumps]
-        shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+        pairs = [f"{format_point(a)}->{format_point(b)}" for a, b in jumps[:3]]
+        shown = ", ".join(pairs) + (f" and {len(jumps) - 3} more" if len(jumps) > 3 else "")
         found.append(
             Violation(
                 "disconnected",
@@ -247,9 +251,12 @@ def _step_violations(points: list[Point]) -> list[Violation]:
 
 def _placement_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]:
     """`off_grid`, `gap` and `rule_cell`: every point is a usable in-grid node or edge."""
-    off = [p for p in dict.fromkeys(points) if not puzzle.in_grid(p)]
-    gaps = [p for p in dict.fromkeys(points) if p in puzzle.gaps]
-    cells = [p for p in dict.fromkeys(points) if puzzle.in_grid(p) and Puzzle.is_cell(p)]
+    columns, rows = puzzle.columns, puzzle.rows
+    unique = dict.fromkeys(points)
+    inside = [p for p in unique if 0 <= p[0] < columns and 0 <= p[1] < rows]
+    off = [p for p in unique if not (0 <= p[0] < columns and 0 <= p[1] < rows)]
+    gaps = [p for p in inside if p in puzzle.gaps]
+    cells = [p for p in inside if p[0] % 2 and p[1] % 2]
     found = []
     if off:
         found.append(
@@ -485,7 +492,8 @@ def check(puzzle: Puzzle, path: Iterable[Any]) -> Verdict:
     violations += _step_violations(points)
     violations += _placement_violations(puzzle, points)
     structural_ok = not violations
-    on_path = {p for p in points if puzzle.in_grid(p)}
+    columns, rows = puzzle.columns, puzzle.rows
+    on_path = {p for p in set(points) if 0 <= p[0] < columns and 0 <= p[1] < rows}
     violations += _dot_violations(puzzle, on_path)
     if structural_ok:
         board = board_for(puzzle)
