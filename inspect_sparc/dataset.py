@@ -11,7 +11,13 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from inspect_sparc.answer import format_path
 from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
-from inspect_sparc.puzzle import REQUIRED_FIELDS, Puzzle, RecordError, parse_puzzle
+from inspect_sparc.puzzle import (
+    REQUIRED_FIELDS,
+    Puzzle,
+    RecordError,
+    parse_puzzle,
+    path_to_moves,
+)
 from inspect_sparc.sources import load_records
 
 LEVELS = (1, 2, 3, 4, 5)
@@ -45,9 +51,15 @@ def parse_levels(level: object) -> tuple[int, ...] | None:
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:
-    """The fields the scorer needs, with solutions as `(x,y), ...` text to keep logs small."""
+    """The fields the scorer needs, each solution as its moves from S (`RRDL...`).
+
+    Moves are a seventh of the published point lists, which matters: Inspect stores sample
+    metadata twice per sample. A solution that is not unit steps from S keeps `(x,y), ...` text.
+    """
     compact = {name: record[name] for name in REQUIRED_FIELDS}
-    compact["solutions"] = [format_path(path) for path in puzzle.solutions]
+    compact["solutions"] = [
+        path_to_moves(path, puzzle.start) or format_path(path) for path in puzzle.solutions
+    ]
     return compact
 
 

@@ -80,10 +80,10 @@ def grouped_accuracy(
 
 
 @metric
-def key_means(keys: list[str]) -> Metric:
-    """The mean of each listed value key, reported under the key's own name."""
+def key_means(names: dict[str, str]) -> Metric:
+    """The mean of value keys, reported under the metric names given as `{name: key}`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {key: mean_of(scores, key) for key in keys}
+        return {name: mean_of(scores, key) for name, key in names.items()}
 
     return compute

@@ -135,11 +135,34 @@ def parse_polyshapes(record_id: object, raw: object) -> dict[str, tuple[tuple[in
 
 
 POINT_TEXT = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+#: One letter per unit step: the compact form of a stored solution (see `path_to_moves`).
+MOVES = {"R": (1, 0), "L": (-1, 0), "D": (0, 1), "U": (0, -1)}
+STEP_LETTERS = {step: letter for letter, step in MOVES.items()}
 
 
-def _parse_path(record_id: object, raw: object, what: str) -> Path:
-    """A stored path: the published list of `{"x", "y"}` points, or compact `(x,y), ...` text."""
+def path_to_moves(path: Path, start: Point) -> str | None:
+    """A path from `start` in unit steps as letters (`RRDL...`); None for any other path."""
+    if not path or path[0] != start:
+        return None
+    steps = zip(path, path[1:], strict=False)
+    letters = [STEP_LETTERS.get((b[0] - a[0], b[1] - a[1])) for a, b in steps]
+    return None if None in letters else "".join(letters)  # type: ignore[arg-type]
+
+
+def moves_to_path(moves: str, start: Point) -> Path:
+    """The path that `path_to_moves` encoded."""
+    points = [start]
+    for letter in moves:
+        dx, dy = MOVES[letter]
+        points.append((points[-1][0] + dx, points[-1][1] + dy))
+    return tuple(points)
+
+
+def _parse_path(record_id: object, raw: object, what: str, start: Point) -> Path:
+    """A stored path: the published `{"x", "y"}` points, or compact text (moves or `(x,y), ...`)."""
     if isinstance(raw, str):
+        if raw and set(raw) <= MOVES.keys():
+            return moves_to_path(raw, start)
         return tuple((int(x), int(y)) for x, y in POINT_TEXT.findall(raw))
     if not isinstance(raw, list):
         raise _fail(record_id, f"{what} is not a list of points")
@@ -207,7 +230,9 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
     if not isinstance(raw_solutions, list) or not raw_solutions:
         raise _fail(record_id, "solutions must be a non-empty list")
     solutions = tuple(
-        _parse_path(record_id, s.get("path") if isinstance(s, Mapping) else s, f"solution {i}")
+        _parse_path(
+            record_id, s.get("path") if isinstance(s, Mapping) else s, f"solution {i}", start
+        )
         for i, s in enumerate(raw_solutions)
     )
     try:

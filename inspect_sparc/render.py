@@ -1,7 +1,9 @@
 """Draw a SPaRC puzzle, a path and marked positions as compact monospace text.
 
-Used inside score explanations, so it is plain ASCII: one text row per grid row, four characters
-per grid position, x coordinates on top and y coordinates on the left. Pure logic: no Inspect.
+Used inside score explanations (stored several times in every log), so it is plain, compact
+ASCII: one text row per grid row, three characters per grid position (a code of one or two
+characters, then `!` where a rule broke), x coordinates on top and y coordinates on the left.
+Pure logic: no Inspect.
 """
 
 from __future__ import annotations
@@ -11,33 +13,22 @@ from collections.abc import Iterable, Sequence
 from inspect_sparc.puzzle import Point, Puzzle
 
 #: Width of one grid position in the drawing.
-_WIDTH = 4
+_WIDTH = 3
 
-#: Legend entries for cell symbol kinds, by kind.
-_KIND_LEGEND = {
-    "square": "o square",
-    "star": "* star",
-    "triangle": "A-D triangle (1-4 edges)",
-    "polyshape": "P shape",
-    "ylop": "Y negative shape",
-}
+#: The character after a position's code that marks a broken rule.
+MARK = "!"
 
 
 def legend(puzzle: Puzzle, has_path: bool, has_marks: bool) -> str:
-    """One legend line naming only what the drawing shows."""
-    entries = ["S start", "E end"]
+    """One short legend line; grid symbols (S, E, ., G, cells as kind + colour) are the prompt's."""
+    entries = []
     if has_path:
         entries.append("# path")
-    if puzzle.dots:
-        entries += ["@ dot on path", ". dot"] if has_path else [". dot"]
-    if puzzle.gaps:
-        entries.append("G gap")
-    kinds = {s.kind for s in puzzle.symbols.values()}
-    entries += [text for kind, text in _KIND_LEGEND.items() if kind in kinds]
-    if kinds:
-        entries.append("2nd letter = colour")
+        if puzzle.dots:
+            entries.append("@ dot on path")
     if has_marks:
-        entries.append("[ ] violation")
+        entries.append(f"{MARK} broken rule")
+    entries.append("cells: symbol + colour letter")
     return "legend: " + ", ".join(entries)
 
 
@@ -67,9 +58,8 @@ def _path_code(value: str) -> str:
 
 
 def _token(code: str, marked: bool) -> str:
-    """A fixed-width token for one position, bracketed when marked."""
-    body = code.center(2) if len(code) <= 2 else code[:2]
-    return f"[{body}]" if marked else f" {body} "
+    """A fixed-width token for one position: its code, then the mark when a rule broke there."""
+    return (code[:2] + (MARK if marked else "")).ljust(_WIDTH)
 
 
 def _shape_lines(puzzle: Puzzle) -> list[str]:
@@ -89,12 +79,16 @@ def render(
     puzzle: Puzzle,
     path: Sequence[Point] | None = None,
     marks: Iterable[Point] = (),
+    shapes: bool = True,
 ) -> str:
-    """Draw the grid with `path` traced and `marks` bracketed; off-grid positions are ignored."""
+    """Draw the grid with `path` traced and `marks` flagged; off-grid positions are ignored.
+
+    `shapes` adds a line with the 4x4 matrix of each polyshape in use.
+    """
     on_path = _grid_points(puzzle, path or ())
     marked = _grid_points(puzzle, marks)
     label_width = len(str(puzzle.rows - 1))
-    header = " " * (label_width + 1) + "".join(str(x).center(_WIDTH) for x in range(puzzle.columns))
+    header = " " * (label_width + 1) + "".join(str(x).ljust(_WIDTH) for x in range(puzzle.columns))
     lines = [header.rstrip()]
     for y, row in enumerate(puzzle.grid):
         tokens = []
@@ -108,7 +102,8 @@ def render(
                 code = _free_code(point, value)
             tokens.append(_token(code, point in marked))
         lines.append(f"{str(y).rjust(label_width)} " + "".join(tokens).rstrip())
-    lines += _shape_lines(puzzle)
+    if shapes:
+        lines += _shape_lines(puzzle)
     lines.append(legend(puzzle, bool(on_path), bool(marked)))
     return "\n".join(lines)
 

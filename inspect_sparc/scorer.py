@@ -1,7 +1,7 @@
 """The SPaRC scorer: exact match and the reference's invalid-path verdict, plus why a path fails.
 
 Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`,
-`breaks_<rule>`), because Inspect reduces values across epochs but keeps only the first
+one key per puzzle rule), because Inspect reduces values across epochs but keeps only the first
 epoch's `Score.metadata`. The metadata and the explanation are for people reading a sample.
 """
 
@@ -20,9 +20,10 @@ from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
 from inspect_sparc.render import render
 from inspect_sparc.rules import REGION_RULES, Verdict, check
 
-#: Score value keys of the per-rule metrics, one per puzzle rule, e.g. `breaks_dot`. Structural
-#: faults (start, end, revisit, ...) are summed up by `invalid_path` and named in the metadata.
-BREAK_KEYS = [f"breaks_{rule}" for rule in REGION_RULES]
+#: Per-rule metric names, one per puzzle rule (`breaks_dot`, ...), read from the value key named
+#: after the rule (`dot`, ...). Structural faults (start, end, revisit, ...) are what
+#: `invalid_path` counts, and are named in the metadata.
+BREAK_METRICS = {f"breaks_{rule}": rule for rule in REGION_RULES}
 
 
 @metric
@@ -42,7 +43,7 @@ def sparc_metrics() -> list[Metric]:
         stderr(),
         grouped_accuracy("level", name_template="level_{group}"),
         invalid_path_rate(),
-        key_means(BREAK_KEYS),
+        key_means(BREAK_METRICS),
     ]
 
 
@@ -58,14 +59,12 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "correct": int(solved),
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
-    value.update({f"breaks_{rule}": int(rule in broken) for rule in REGION_RULES})
+    value.update({rule: int(rule in broken) for rule in REGION_RULES})
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
         explanation=explain(puzzle, path, solved, analysis, verdict),
         metadata={
-            "solved": solved,
-            "invalid_path": not analysis["fully_valid_path"],
             "analysis": analysis,
             "rule_violations": list(verdict.broken_rules),
             "unlisted_valid": unlisted_valid,
@@ -101,7 +100,10 @@ def explain(
         lines.append(f"**Not solved**: {kind}{reason}. Broken rules:")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
     if path and not solved:
-        lines += ["", "```", render(puzzle, path, verdict.marked_positions), "```"]
+        drawing = render(
+            puzzle, path, verdict.marked_positions, shapes="polyshape" in verdict.broken_rules
+        )
+        lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
 
 

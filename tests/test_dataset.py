@@ -34,6 +34,22 @@ def test_record_to_sample_on_a_real_record(sparc_records):
     assert parse_puzzle(sample.metadata["puzzle"]).solutions == parse_puzzle(record).solutions
 
 
+def test_metadata_solutions_are_moves_from_start_and_round_trip(sparc_records):
+    for record in sparc_records:
+        sample = record_to_sample(record)
+        moves = sample.metadata["puzzle"]["solutions"]
+        assert all(set(m) <= set("RLUD") for m in moves)
+        assert parse_puzzle(sample.metadata["puzzle"]).solutions == parse_puzzle(record).solutions
+
+
+def test_metadata_keeps_points_for_a_solution_that_is_not_moves_from_start(sparc_records):
+    record = copy.deepcopy(sparc_records[0])
+    record["solutions"].append({"index": 1, "path": [{"x": 0, "y": 0}, {"x": 2, "y": 0}]})
+    sample = record_to_sample(record)
+    assert sample.metadata["puzzle"]["solutions"][-1] == "(0,0), (2,0)"
+    assert parse_puzzle(sample.metadata["puzzle"]).solutions[-1] == ((0, 0), (2, 0))
+
+
 @pytest.mark.parametrize(
     ("given", "expected"),
     [

@@ -32,7 +32,7 @@ def test_first_puzzle_drawing() -> None:
     assert "G" in lines[1]
     assert "@" in lines[0]
     assert "1648=.#../.##./.##./...." in text
-    assert text.splitlines()[-1].startswith("legend: S start, E end, # path")
+    assert text.splitlines()[-1].startswith("legend: # path, @ dot on path")
 
 
 def test_six_by_six_is_compact() -> None:
@@ -50,16 +50,16 @@ def test_without_path_shows_no_path_marks() -> None:
     assert "# path" not in render(puzzle)
 
 
-def test_marks_bracket_violations_and_ignore_off_grid() -> None:
+def test_marks_flag_violations_and_ignore_off_grid() -> None:
     puzzle = next(p for p in PUZZLES if p.dots)
     verdict = check(puzzle, [puzzle.start])
     text = render(puzzle, [puzzle.start, (-5, 3), (99, 99)], verdict.marked_positions + ((-1, 0),))
     dot_x, dot_y = sorted(puzzle.dots)[0]
     row = _grid_lines(text, puzzle.rows)[dot_y]
     prefix = len(str(puzzle.rows - 1)) + 1
-    token = row[prefix + 4 * dot_x : prefix + 4 * dot_x + 4]
-    assert token == "[. ]"
-    assert "[ ] violation" in text
+    token = row[prefix + 3 * dot_x : prefix + 3 * dot_x + 3]
+    assert token == ".! "
+    assert "! broken rule" in text
 
 
 def test_every_fixture_renders_with_its_solution() -> None:

@@ -85,7 +85,7 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
     empty = by_id[samples[1].id].scores["sparc_scorer"]
     assert empty.answer == "" and "No `(x, y)` coordinates" in empty.explanation
     backwards = by_id[samples[2].id].scores["sparc_scorer"]
-    assert backwards.metadata["invalid_path"] is True
+    assert backwards.value["invalid_path"] == 1
     assert backwards.answer == reversed_target(samples[2])[5:].split(", ")[0]
     assert "start" in backwards.metadata["rule_violations"]
     assert "```" in backwards.explanation and "`start`" in backwards.explanation
