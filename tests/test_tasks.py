@@ -180,3 +180,14 @@ def test_eval_yaml_versions_match_the_tasks():
     versions = {t["name"]: t["version"] for t in card["tasks"]}
     assert versions["sparc"] == versions["sparc_hard"] == TASK_VERSION
     assert versions["algopuzzlevqa"] == algopuzzlevqa(source="sample").version
+
+
+def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
+    from inspect_sparc.solvers import search_solver
+
+    model = get_model("mockllm/model", custom_outputs=lambda *a: pytest.fail("model called"))
+    log = run(sparc(source="sample"), model, tmp_path, solver=search_solver())
+    metrics = metric_values(log)
+    assert metrics["accuracy"] == 1.0 and metrics["invalid_path_rate"] == 0.0
+    assert all(metrics[f"level_{level}"] == 1.0 for level in range(1, 6))
+    assert all(s.scores["sparc_scorer"].metadata["rule_violations"] == [] for s in log.samples)
