@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal, get_args
 
-PUZZLES: tuple[str, ...] = (
+PuzzleName = Literal[
     "board_tile",
     "calendar",
     "chain_link",
@@ -23,7 +24,10 @@ PUZZLES: tuple[str, ...] = (
     "water_jugs",
     "wheel_of_fortune",
     "wood_slide",
-)
+]
+"""A puzzle name, as a type for the `puzzle` task parameter."""
+
+PUZZLES: tuple[str, ...] = get_args(PuzzleName)
 """Puzzle names in the paper's (alphabetical) order; also the sample order of a round."""
 
 

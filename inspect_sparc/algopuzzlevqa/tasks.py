@@ -17,29 +17,9 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
 from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+from inspect_sparc.algopuzzlevqa.puzzles import PuzzleName
 from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
-
-PuzzleName = Literal[
-    "board_tile",
-    "calendar",
-    "chain_link",
-    "checker_move",
-    "clock",
-    "colour_hue",
-    "map",
-    "maze",
-    "move_box",
-    "n_queens",
-    "number_slide",
-    "rotting_kiwi",
-    "rubiks_cube",
-    "think_dot",
-    "tower_of_hanoi",
-    "water_jugs",
-    "wheel_of_fortune",
-    "wood_slide",
-]
 
 TASK_VERSION = "1-A"
 
