@@ -11,6 +11,8 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import itemgetter, sub
 from typing import Any
 
 Point = tuple[int, int]
@@ -144,8 +146,9 @@ def path_to_moves(path: Path, start: Point) -> str | None:
     """A path from `start` in unit steps as letters (`RRDL...`); None for any other path."""
     if not path or path[0] != start:
         return None
-    steps = zip(path, path[1:], strict=False)
-    letters = [STEP_LETTERS.get((b[0] - a[0], b[1] - a[1])) for a, b in steps]
+    xs, ys = zip(*path, strict=True)
+    steps = zip(map(sub, xs[1:], xs), map(sub, ys[1:], ys), strict=False)
+    letters = list(map(STEP_LETTERS.get, steps))  # C-level loops: this runs per solution
     return None if None in letters else "".join(letters)  # type: ignore[arg-type]
 
 
@@ -158,6 +161,9 @@ def moves_to_path(moves: str, start: Point) -> Path:
     return tuple(points)
 
 
+_XY = itemgetter("x", "y")
+
+
 def _parse_path(record_id: object, raw: object, what: str, start: Point) -> Path:
     """A stored path: the published `{"x", "y"}` points, or compact text (moves or `(x,y), ...`)."""
     if isinstance(raw, str):
@@ -167,9 +173,12 @@ def _parse_path(record_id: object, raw: object, what: str, start: Point) -> Path
     if not isinstance(raw, list):
         raise _fail(record_id, f"{what} is not a list of points")
     try:
-        return tuple((int(p["x"]), int(p["y"])) for p in raw)
-    except (TypeError, KeyError, ValueError):
-        raise _fail(record_id, f"{what} has a point without integer x and y") from None
+        points = tuple(map(_XY, raw))
+    except (TypeError, KeyError):
+        points = ()
+    if not points and raw or not set(map(type, chain.from_iterable(points))) <= {int}:
+        raise _fail(record_id, f"{what} has a point without integer x and y")
+    return points
 
 
 def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
