@@ -56,6 +56,13 @@ class _Layout:
     moves: dict[int, tuple[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]], ...]] = (
         field(default_factory=dict)
     )
+    perimeter: tuple[int, ...] = ()  # border positions in clockwise order
+    perimeter_mask: int = 0
+    perimeter_cell: dict[int, int] = field(default_factory=dict)  # border edge -> its cell
+    sides: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    cw_left: dict[tuple[int, int], bool] = field(default_factory=dict)
+    walls_cache: dict[tuple[int, int, int, int], int | None] = field(default_factory=dict)
+    conflict_cache: dict[int, bool] = field(default_factory=dict)
 
     def bit(self, point: Point) -> int:
         """Bit index of a grid position."""
@@ -133,7 +140,69 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for y in range(0, puzzle.rows, 2):
         for x in range(0, puzzle.columns, 2):
             _add_moves(layout, (x, y))
+    last_x, last_y = puzzle.columns - 1, puzzle.rows - 1
+    cycle = (
+        [(x, 0) for x in range(last_x)]
+        + [(last_x, y) for y in range(last_y)]
+        + [(x, last_y) for x in range(last_x, 0, -1)]
+        + [(0, y) for y in range(last_y, 0, -1)]
+    )
+    layout.perimeter = tuple(layout.bit(p) for p in cycle)
+    for index in layout.perimeter:
+        layout.perimeter_mask |= 1 << index
+    for number, (x, y) in enumerate(cycle):
+        if (x + y) % 2:
+            cell = next(
+                c for c in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+                if puzzle.in_grid(c) and Puzzle.is_cell(c)
+            )
+            layout.perimeter_cell[layout.perimeter[number]] = 1 << layout.bit(cell)
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            _add_sides(layout, (x, y))
     return layout
+
+
+_RING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+
+def _add_sides(layout: _Layout, node: Point) -> None:
+    """Record, for every way through a node, the positions around it on each side of the path.
+
+    Keyed by (incoming edge, outgoing edge); a path's first node has no incoming edge and
+    uses ~node instead. Walking the ring of 8 positions from the
+    outgoing edge away from it, "left" goes against ring order (ring order is clockwise on screen),
+    "right" with it; each walk stops at the incoming edge or the grid's edge. For a border node
+    also record whether the clockwise border direction lies on the left of the outgoing edge.
+    """
+    puzzle = layout.puzzle
+    x, y = node
+    ring = [
+        layout.bit((x + dx, y + dy)) if puzzle.in_grid((x + dx, y + dy)) else -1
+        for dx, dy in _RING
+    ]
+    index = layout.bit(node)
+    position = layout.perimeter.index(index) if index in layout.perimeter else -1
+    for out in range(0, 8, 2):
+        if ring[out] < 0:
+            continue
+        for incoming in (-1, 0, 2, 4, 6):
+            if incoming == out or (incoming >= 0 and ring[incoming] < 0):
+                continue
+            masks = []
+            for direction in (-1, 1):
+                mask, k = 0, (out + direction) % 8
+                while k != incoming and k != out and ring[k] >= 0:
+                    mask |= 1 << ring[k]
+                    k = (k + direction) % 8
+                masks.append(mask)
+            key = (ring[incoming] if incoming >= 0 else ~index, ring[out])
+            layout.sides[key] = (masks[0], masks[1])
+        if position >= 0:
+            dx, dy = _RING[out]
+            cx, cy = layout.point(layout.perimeter[(position + 1) % len(layout.perimeter)])
+            cx, cy = cx - x, cy - y
+            layout.cw_left[(index, ring[out])] = cx * dy - cy * dx > 0
 
 
 def _add_moves(layout: _Layout, point: Point) -> None:
@@ -323,11 +392,95 @@ class _Search:
         if self.limit is not None and len(self.found) >= self.limit:
             raise _Stop
 
-    def step(self, path: list[int], used: int, live: int, split: bool) -> None:
+    def conflict(self, group: int) -> bool:
+        """True if positions bound to share one region already break the square or star rule."""
+        layout = self.layout
+        group &= layout.symbols
+        cached = layout.conflict_cache.get(group)
+        if cached is None:
+            cached = sum(1 for mask in layout.square_masks if group & mask) > 1 or any(
+                group & star and (group & same_color).bit_count() > 2
+                for star, same_color in layout.stars
+            )
+            layout.conflict_cache[group] = cached
+        return cached
+
+    def landing_walls(self, touch: int, free: int, cw: int, ccw: int) -> int | None:
+        """Border nodes where the excursion that left the border at `touch` may not land.
+
+        Landing at border node b seals the side bounded by the excursion and the border arc from
+        `touch` to b that avoids E: every free live position on that arc, and the excursion's
+        strip on that side (`cw` or `ccw`), end up in one region. So b is a wall when that arc
+        holds an unvisited dot before b, or when the arc's cells and the strip already break the
+        square or star rule. None when a strip alone breaks them (no landing can help).
+        `free` is the live free set; walls are 0 (no pruning) when E is not on the border.
+        """
+        layout = self.layout
+        perimeter = layout.perimeter_mask
+        key = (touch, free & perimeter, cw & layout.symbols, ccw & layout.symbols)
+        if key in layout.walls_cache:
+            return layout.walls_cache[key]
+        walls: int | None = 0
+        if self.conflict(cw) or self.conflict(ccw):
+            walls = None
+        elif (1 << self.end) & perimeter:
+            allowed = self._landings(touch, free, cw, 1) | self._landings(touch, free, ccw, -1)
+            walls = layout.border_nodes & ~allowed
+        layout.walls_cache[key] = walls
+        return walls
+
+    def _landings(self, touch: int, free: int, group: int, direction: int) -> int:
+        """Border nodes reachable from `touch` along the border in `direction` (see walls)."""
+        layout = self.layout
+        order, end, nodes, dots = layout.perimeter, self.end, layout.border_nodes, layout.dots
+        size = len(order)
+        position = order.index(touch)
+        allowed = 0
+        for _ in range(size - 1):
+            position = (position + direction) % size
+            index = order[position]
+            bit = 1 << index
+            if index == end:
+                allowed |= bit & nodes
+                break
+            if not free & bit:
+                continue
+            if bit & nodes:
+                allowed |= bit
+            else:
+                group |= layout.perimeter_cell[index]
+                if self.conflict(group):
+                    break
+            if bit & dots:
+                break
+        return allowed
+
+    def step(
+        self,
+        path: list[int],
+        used: int,
+        live: int,
+        split: bool,
+        touch: int = -1,
+        cw: int = 0,
+        ccw: int = 0,
+        cw_left: bool = True,
+    ) -> None:
         """Having arrived at the last node of `path`, prune, then try every continuation."""
         layout = self.layout
         head = path[-1]
         head_bit = 1 << head
+        on_border = head_bit & layout.border_nodes
+        if not on_border and touch >= 0:
+            walls = self.landing_walls(touch, live & ~used, cw, ccw)
+            if walls is None:
+                return
+            if walls:
+                reach = self.flood(
+                    layout.border_nodes & ~walls & ~used, layout.usable & ~used & ~walls
+                )
+                if not layout.around[head] & reach:
+                    return
         if split:
             free = live & ~used
             live = self.flood(self.end_bit, free)
@@ -345,6 +498,8 @@ class _Search:
                 return
         counts, need, end = self.counts, layout.triangle_need, self.end
         previous_bit = self.previous_bit
+        incoming = path[-2] if len(path) > 1 else ~head
+        sides, dots = layout.sides, layout.dots
         for edge, edge_bit, node, node_bit, triangles, ring in layout.moves[head]:
             if used & edge_bit or not live & edge_bit:
                 continue
@@ -363,11 +518,30 @@ class _Search:
                 else:
                     path += (edge, node)
                     new_used = used | edge_bit | node_bit
-                    if node == end:
+                    left, right = sides[(incoming, edge)]
+                    if (left | right) & dots & ~new_used:
+                        pass  # a dot beside the finished node can no longer be reached
+                    elif node == end:
                         self.finish(path, new_used, live)
                     else:
                         self.previous_bit = head_bit
-                        self.step(path, new_used, live, bool(ring) and _splits(ring, new_used))
+                        if on_border:
+                            child_left = layout.cw_left.get((head, edge), True)
+                            child_cw, child_ccw = (left, right) if child_left else (right, left)
+                        else:
+                            child_left = cw_left
+                            child_cw = cw | (left if cw_left else right)
+                            child_ccw = ccw | (right if cw_left else left)
+                        self.step(
+                            path,
+                            new_used,
+                            live,
+                            bool(ring) and _splits(ring, new_used),
+                            head if on_border else touch,
+                            child_cw,
+                            child_ccw,
+                            child_left,
+                        )
                         self.previous_bit = previous_bit
                     del path[-2:]
             for number in triangles:
