@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 from inspect_sparc.puzzle import Path, Point, Puzzle
 from inspect_sparc.rules import board_for, check, polyshape_problem
 
+#: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
+#: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).
+_Move = tuple[int, int, int, int, tuple[int, ...], tuple[int, dict[int, bool]]]
+
 
 class _Stop(Exception):
     """Raised inside the search once `limit` paths have been found."""
@@ -42,20 +46,19 @@ class _Layout:
     symbols: int
     dots: int
     border_nodes: int
-    rings: dict[int, tuple[int, ...]]  # border node -> its 8 surrounding positions (-1: off grid)
+    rings: dict[int, tuple[int, dict[int, bool]]]  # border node -> (ring mask, split table)
     triangle_of_edge: dict[int, tuple[int, ...]]  # edge bit index -> triangle numbers
     triangle_bits: list[int]
     triangle_need: list[int]
     square_masks: list[int]
     stars: list[tuple[int, int]]  # (star bit, mask of symbols of its colour)
     shapes: int
+    shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
     region_cache: dict[int, bool] = field(default_factory=dict)
     around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbours
     near: dict[int, int] = field(default_factory=dict)  # node -> the nodes 2 steps away
     lattice_always: int = 0  # nodes next to the border or a gap: always check reachability
-    moves: dict[int, tuple[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]], ...]] = (
-        field(default_factory=dict)
-    )
+    moves: dict[int, tuple[_Move, ...]] = field(default_factory=dict)
     perimeter: tuple[int, ...] = ()  # border positions in clockwise order
     perimeter_mask: int = 0
     perimeter_cell: dict[int, int] = field(default_factory=dict)  # border edge -> its cell
@@ -121,6 +124,8 @@ def _layout(puzzle: Puzzle) -> _Layout:
             squares_by_color[symbol.color] = squares_by_color.get(symbol.color, 0) | 1 << index
         elif symbol.kind in ("polyshape", "ylop"):
             layout.shapes |= 1 << index
+            size = sum(map(sum, puzzle.polyshapes[symbol.shape_id or ""]))
+            layout.shape_area[1 << index] = size if symbol.kind == "polyshape" else -size
         elif symbol.kind == "triangle":
             triangles.append(point)
     for point, symbol in puzzle.symbols.items():
@@ -136,7 +141,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for y in range(0, puzzle.rows, 2):
         for x in range(0, puzzle.columns, 2):
             if layout.border_nodes & 1 << layout.bit((x, y)):
-                layout.rings[layout.bit((x, y))] = _ring(layout, (x, y))
+                layout.rings[layout.bit((x, y))] = _split_table(_ring(layout, (x, y)))
     for y in range(0, puzzle.rows, 2):
         for x in range(0, puzzle.columns, 2):
             _add_moves(layout, (x, y))
@@ -153,7 +158,8 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for number, (x, y) in enumerate(cycle):
         if (x + y) % 2:
             cell = next(
-                c for c in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
+                c
+                for c in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
                 if puzzle.in_grid(c) and Puzzle.is_cell(c)
             )
             layout.perimeter_cell[layout.perimeter[number]] = 1 << layout.bit(cell)
@@ -178,8 +184,7 @@ def _add_sides(layout: _Layout, node: Point) -> None:
     puzzle = layout.puzzle
     x, y = node
     ring = [
-        layout.bit((x + dx, y + dy)) if puzzle.in_grid((x + dx, y + dy)) else -1
-        for dx, dy in _RING
+        layout.bit((x + dx, y + dy)) if puzzle.in_grid((x + dx, y + dy)) else -1 for dx, dy in _RING
     ]
     index = layout.bit(node)
     position = layout.perimeter.index(index) if index in layout.perimeter else -1
@@ -226,10 +231,10 @@ def _add_moves(layout: _Layout, point: Point) -> None:
             continue
         triangles = layout.triangle_of_edge.get(layout.bit(edge), ())
         if edge == puzzle.end:
-            moves.append((layout.bit(edge), 1 << layout.bit(edge), -1, 0, triangles, ()))
+            moves.append((layout.bit(edge), 1 << layout.bit(edge), -1, 0, triangles, (0, {})))
         elif layout.usable >> layout.bit(node) & 1 if puzzle.in_grid(node) else False:
             node_index = layout.bit(node)
-            ring = layout.rings.get(node_index, ())
+            ring = layout.rings.get(node_index, (0, {}))
             moves.append(
                 (
                     layout.bit(edge),
@@ -253,6 +258,17 @@ def _ring(layout: _Layout, node: Point) -> tuple[int, ...]:
         layout.bit((x + dx, y + dy)) if layout.puzzle.in_grid((x + dx, y + dy)) else -1
         for dx, dy in around
     )
+
+
+def _split_table(ring: tuple[int, ...]) -> tuple[int, dict[int, bool]]:
+    """The ring's mask and `_splits` for every way the path can occupy it (looked up per move)."""
+    bits = [index for index in ring if index >= 0]
+    mask = sum(1 << index for index in bits)
+    table = {}
+    for pattern in range(1 << len(bits)):
+        used = sum(1 << index for number, index in enumerate(bits) if pattern >> number & 1)
+        table[used] = _splits(ring, used)
+    return mask, table
 
 
 def _splits(ring: tuple[int, ...], used: int) -> bool:
@@ -323,8 +339,15 @@ class _Search:
         return True
 
     def _shapes_ok(self, region: int) -> bool:
-        """Polyshape rule of one region, via the checker's fitting."""
+        """Polyshape rule of one region: net area first (cheap), then the checker's fitting."""
         layout, board = self.layout, self.board
+        net, bits = 0, region & layout.shapes
+        while bits:
+            low = bits & -bits
+            net += layout.shape_area[low]
+            bits ^= low
+        if net < 0 or (net > 0 and net != (region & layout.cells).bit_count()):
+            return False
         cells: list[int] = []
         positive: list[str] = []
         negative: list[str] = []
@@ -465,17 +488,28 @@ class _Search:
         cw: int = 0,
         ccw: int = 0,
         cw_left: bool = True,
+        walls_above: int = -1,
     ) -> None:
-        """Having arrived at the last node of `path`, prune, then try every continuation."""
+        """Having arrived at the last node of `path`, prune, then try every continuation.
+
+        `touch` is the border node the current excursion left from (-1 before the path first
+        meets the border), `cw`/`ccw` the excursion's strips on the side of the clockwise and
+        counter-clockwise border arcs (`cw_left`: the clockwise side is the path's left), and
+        `walls_above` the landing walls the previous node was checked against (-1: none).
+        """
         layout = self.layout
         head = path[-1]
         head_bit = 1 << head
         on_border = head_bit & layout.border_nodes
+        near_path = (
+            layout.lattice_always & head_bit or layout.near[head] & used & ~self.previous_bit
+        )
+        walls = -1
         if not on_border and touch >= 0:
             walls = self.landing_walls(touch, live & ~used, cw, ccw)
             if walls is None:
                 return
-            if walls:
+            if walls and (walls != walls_above or near_path or layout.near[head] & walls):
                 reach = self.flood(
                     layout.border_nodes & ~walls & ~used, layout.usable & ~used & ~walls
                 )
@@ -488,11 +522,7 @@ class _Search:
                 return
             if not self.sealed_ok(free & ~live):
                 return
-        if (
-            split
-            or layout.lattice_always & head_bit
-            or layout.near[head] & used & ~self.previous_bit
-        ):
+        if split or near_path:
             reach = self.flood(self.end_bit, layout.usable & ~used)
             if not layout.around[head] & reach or layout.dots & ~used & ~reach:
                 return
@@ -500,7 +530,7 @@ class _Search:
         previous_bit = self.previous_bit
         incoming = path[-2] if len(path) > 1 else ~head
         sides, dots = layout.sides, layout.dots
-        for edge, edge_bit, node, node_bit, triangles, ring in layout.moves[head]:
+        for edge, edge_bit, node, node_bit, triangles, (ring, table) in layout.moves[head]:
             if used & edge_bit or not live & edge_bit:
                 continue
             if edge != end and used & node_bit:
@@ -536,11 +566,12 @@ class _Search:
                             path,
                             new_used,
                             live,
-                            bool(ring) and _splits(ring, new_used),
+                            ring and table[new_used & ring],
                             head if on_border else touch,
                             child_cw,
                             child_ccw,
                             child_left,
+                            walls,
                         )
                         self.previous_bit = previous_bit
                     del path[-2:]
