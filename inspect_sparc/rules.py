@@ -6,9 +6,11 @@ whether the path is a proper line from S to E. They are stricter than the refere
 least one structural rule is broken here (we also reject gaps, off-grid points and passing E early).
 
 Puzzle rules (`dot`, `square`, `star`, `triangle`, `polyshape`) say whether the line solves the
-puzzle. `dot` and `triangle` are local and are checked on the in-grid points of any path; the
-region rules (`square`, `star`, `polyshape`) are only checked when the path is structurally valid,
-because regions of a broken line are meaningless. `check` never raises.
+puzzle. They are checked when the path is a line from S to E in the reference's sense (right
+ends, unit steps, no revisit, no rule cell), that is, whenever `analyze_path` calls it a fully
+valid path; a gap or an off-grid point does not stop them (regions are flood-filled over the
+in-grid positions off the path). Rules of anything less than a line would be noise: an empty
+answer does not "miss every dot". `check` never raises.
 
 Pure logic: no Inspect imports.
 """
@@ -32,6 +34,9 @@ STRUCTURAL_RULES: tuple[str, ...] = (
 )
 REGION_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
 RULES: tuple[str, ...] = STRUCTURAL_RULES + REGION_RULES
+#: Structural faults that make a path no line at all (the reference's `fully_valid_path` fails);
+#: puzzle rules are checked only for paths without them.
+LINE_RULES: tuple[str, ...] = ("start", "end", "disconnected", "revisit", "rule_cell")
 
 #: How many positions a message lists before eliding the rest.
 _MESSAGE_POINTS = 6
@@ -162,19 +167,23 @@ def _as_points(path: Iterable[Any]) -> tuple[list[Point], list[str]]:
     points: list[Point] = []
     bad: list[str] = []
     for entry in entries:
-        try:
-            x, y = entry
-            if isinstance(x, bool) or isinstance(y, bool):
-                raise TypeError
-            points.append((int(x), int(y)) if int(x) == x and int(y) == y else _bad_point())
-        except (TypeError, ValueError, OverflowError):
+        point = _integer_point(entry)
+        if point is None:
             bad.append(repr(entry)[:40])
+        else:
+            points.append(point)
     return points, bad
 
 
-def _bad_point() -> Point:
-    """Signal a non-integer coordinate (caught by `_as_points`)."""
-    raise ValueError("coordinate is not an integer")
+def _integer_point(entry: Any) -> Point | None:
+    """`entry` as an (x, y) pair of ints, or None if it is not a pair of integral numbers."""
+    try:
+        x, y = entry
+        if isinstance(x, bool) or isinstance(y, bool) or int(x) != x or int(y) != y:
+            return None
+        return (int(x), int(y))
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def _endpoint_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation]:
@@ -491,15 +500,14 @@ def check(puzzle: Puzzle, path: Iterable[Any]) -> Verdict:
     violations += _endpoint_violations(puzzle, points)
     violations += _step_violations(points)
     violations += _placement_violations(puzzle, points)
-    structural_ok = not violations
-    columns, rows = puzzle.columns, puzzle.rows
-    on_path = {p for p in set(points) if 0 <= p[0] < columns and 0 <= p[1] < rows}
-    violations += _dot_violations(puzzle, on_path)
-    if structural_ok:
+    if not any(v.rule in LINE_RULES for v in violations):
+        columns, rows = puzzle.columns, puzzle.rows
+        on_path = {p for p in set(points) if 0 <= p[0] < columns and 0 <= p[1] < rows}
+        violations += _dot_violations(puzzle, on_path)
         board = board_for(puzzle)
         for cells in regions(puzzle, on_path):
             violations += region_violations(board, cells)
-    violations += _triangle_violations(puzzle, on_path)
+        violations += _triangle_violations(puzzle, on_path)
     order = {rule: i for i, rule in enumerate(RULES)}
     violations.sort(key=lambda v: order[v.rule])
     return Verdict(tuple(violations))

@@ -20,10 +20,14 @@ from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
 from inspect_sparc.render import render
 from inspect_sparc.rules import REGION_RULES, Verdict, check
 
-#: Per-rule metric names, one per puzzle rule (`breaks_dot`, ...), read from the value key named
-#: after the rule (`dot`, ...). Structural faults (start, end, revisit, ...) are what
-#: `invalid_path` counts, and are named in the metadata.
-BREAK_METRICS = {f"breaks_{rule}": rule for rule in REGION_RULES}
+#: Rules counted per answer among lines the reference calls valid: the puzzle rules, and the
+#: two structural faults such a line can still have (crossing a gap, stepping off the grid).
+#: Every other fault makes the path invalid, which `invalid_path` counts.
+COUNTED_RULES = ("gap", "off_grid", *REGION_RULES)
+#: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
+MAX_ANSWER_POINTS = 200
+#: Metric name (`breaks_dot`, ...) -> score value key (`dot`, ...).
+BREAK_METRICS = {f"breaks_{rule}": rule for rule in COUNTED_RULES}
 
 
 @metric
@@ -47,6 +51,14 @@ def sparc_metrics() -> list[Metric]:
     ]
 
 
+def answer_text(path: Path | None) -> str:
+    """The extracted path for `Score.answer`, cut short past any real path's length."""
+    if path is None or len(path) <= MAX_ANSWER_POINTS:
+        return format_path(path)
+    more = len(path) - MAX_ANSWER_POINTS
+    return f"{format_path(path[:MAX_ANSWER_POINTS])}, ... ({more} more points)"
+
+
 def score_answer(puzzle: Puzzle, completion: str) -> Score:
     """Score one answer text against one puzzle (pure function; never raises on any text)."""
     path = extract_path(completion, puzzle.end)
@@ -59,10 +71,11 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "correct": int(solved),
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
-    value.update({rule: int(rule in broken) for rule in REGION_RULES})
+    line = analysis["fully_valid_path"]
+    value.update({rule: int(line and rule in broken) for rule in COUNTED_RULES})
     return Score(
         value=value,  # type: ignore[arg-type]
-        answer=format_path(path),
+        answer=answer_text(path),
         explanation=explain(puzzle, path, solved, analysis, verdict),
         metadata={
             "analysis": analysis,
@@ -94,10 +107,11 @@ def explain(
             "solutions (`unlisted_valid`, worth reporting to the dataset authors)."
         )
     else:
-        kind = "an invalid path" if not analysis["fully_valid_path"] else "a valid line"
-        failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
-        reason = f" (reference checks failed: {', '.join(failed)})" if failed else ""
-        lines.append(f"**Not solved**: {kind}{reason}. Broken rules:")
+        if analysis["fully_valid_path"]:
+            lines.append("**Not solved**: a line from S to E, but it breaks the puzzle's rules:")
+        else:
+            failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
+            lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
     if path and not solved:
         drawing = render(

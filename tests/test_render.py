@@ -7,7 +7,6 @@ from pathlib import Path
 
 from inspect_sparc.puzzle import parse_puzzle
 from inspect_sparc.render import render
-from inspect_sparc.rules import check
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 PUZZLES = [
@@ -52,8 +51,8 @@ def test_without_path_shows_no_path_marks() -> None:
 
 def test_marks_flag_violations_and_ignore_off_grid() -> None:
     puzzle = next(p for p in PUZZLES if p.dots)
-    verdict = check(puzzle, [puzzle.start])
-    text = render(puzzle, [puzzle.start, (-5, 3), (99, 99)], verdict.marked_positions + ((-1, 0),))
+    marks = (sorted(puzzle.dots)[0], (-1, 0))
+    text = render(puzzle, [puzzle.start, (-5, 3), (99, 99)], marks)
     dot_x, dot_y = sorted(puzzle.dots)[0]
     row = _grid_lines(text, puzzle.rows)[dot_y]
     prefix = len(str(puzzle.rows - 1)) + 1

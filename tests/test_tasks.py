@@ -14,6 +14,10 @@ from inspect_ai.model import get_model
 from mock_outputs import mock_output
 
 import inspect_sparc as sparc_module
+from inspect_sparc.answer import format_path
+from inspect_sparc.puzzle import parse_puzzle
+from inspect_sparc.rules import check
+from inspect_sparc.search import solve
 from inspect_sparc.tasks import TASK_VERSION, sparc, sparc_hard
 
 
@@ -72,7 +76,7 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
     assert metrics["invalid_path_rate"] == pytest.approx(1 - metrics["accuracy"])
     rule_metrics = [name for name in metrics if name.startswith("breaks_")]
     assert rule_metrics == [
-        f"breaks_{r}" for r in ("dot", "square", "star", "triangle", "polyshape")
+        f"breaks_{r}" for r in ("gap", "off_grid", "dot", "square", "star", "triangle", "polyshape")
     ]
     assert log.eval.task_version == TASK_VERSION
     assert log.results.headline.metric == "accuracy"
@@ -91,21 +95,41 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
     assert "```" in backwards.explanation and "`start`" in backwards.explanation
 
 
+def rule_breaking_line(record: dict) -> tuple[tuple[int, int], ...] | None:
+    """A line from S to E that the reference calls valid but that misses a dot, if any."""
+    grid = [["+" if v == "." else v for v in row] for row in record["puzzle_array"]]
+    stored = set(parse_puzzle(record).solutions)
+    relaxed = parse_puzzle(dict(record, puzzle_array=grid))
+    return next((p for p in solve(relaxed, limit=50) if p not in stored), None)
+
+
 def test_metrics_are_right_under_epochs(tmp_path):
     task = sparc(source="sample", level=1)
-    # Each puzzle is answered right once and with no path once: every rate must be 0.5 per
-    # sample, which metrics read from Score.metadata (first epoch only) would get wrong.
-    script = answers_by_prompt(task, lambda s: ["#### " + s.target, "no path"])
+    samples = list(task.dataset)
+    with_dots, line = next(
+        (s, line) for s in samples if (line := rule_breaking_line(s.metadata["puzzle"]))
+    )
+    broken = set(check(parse_puzzle(with_dots.metadata["puzzle"]), line).broken_rules)
+    always_right = next(s for s in samples if s is not with_dots)
+    # Answers differ between the two epochs, so metrics read from Score.metadata (which keeps
+    # the first epoch only) would be wrong; per-sample accuracies differ, so stderr is not 0.
+    plans = {s.id: ["#### " + s.target, "no path"] for s in samples}
+    plans[with_dots.id] = ["#### " + with_dots.target, "#### " + format_path(line)]
+    plans[always_right.id] = ["#### " + always_right.target] * 2
+    script = answers_by_prompt(task, lambda s: plans[s.id])
     log = run(task, scripted_model(script), tmp_path, epochs=2)
     metrics = metric_values(log)
-    assert metrics["accuracy"] == pytest.approx(0.5)
-    assert metrics["level_1"] == pytest.approx(0.5)
-    assert metrics["invalid_path_rate"] == pytest.approx(0.5)
-    with_dots = [
-        any("." in row for row in s.metadata["puzzle"]["puzzle_array"]) for s in task.dataset
-    ]
-    assert metrics["breaks_dot"] == pytest.approx(0.5 * sum(with_dots) / len(with_dots))
-    assert metrics["stderr"] == pytest.approx(0.0)
+    per_sample = [1.0] + [0.5] * (len(samples) - 1)
+    mean = sum(per_sample) / len(per_sample)
+    spread = sum((v - mean) ** 2 for v in per_sample) / (len(per_sample) - 1)
+    assert metrics["accuracy"] == pytest.approx(mean)
+    assert metrics["level_1"] == pytest.approx(mean)
+    assert metrics["stderr"] == pytest.approx((spread / len(per_sample)) ** 0.5)
+    assert metrics["invalid_path_rate"] == pytest.approx(0.5 * (len(samples) - 2) / len(samples))
+    assert "dot" in broken
+    for rule in ("gap", "off_grid", "dot", "square", "star", "triangle", "polyshape"):
+        expected = 0.5 / len(samples) if rule in broken else 0.0
+        assert metrics[f"breaks_{rule}"] == pytest.approx(expected), rule
 
 
 def test_limit_takes_two_puzzles_per_level(tmp_path):
