@@ -55,9 +55,14 @@ class _Layout:
     shapes: int
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
     region_cache: dict[int, bool] = field(default_factory=dict)
-    around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbours
-    near: dict[int, int] = field(default_factory=dict)  # node -> the nodes 2 steps away
-    lattice_always: int = 0  # nodes next to the border or a gap: always check reachability
+    around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbouring positions
+    nodes: int = 0  # usable nodes
+    right_ok: int = 0  # usable nodes whose right edge and right neighbour are usable
+    down_ok: int = 0  # usable nodes whose lower edge and lower neighbour are usable
+    link: dict[int, int] = field(default_factory=dict)  # node -> nodes one usable edge away
+    cut_tables: dict[int, tuple[int, dict[int, bool]]] = field(default_factory=dict)
+    end_seeds: int = 0  # E, or the usable ends of E when E is an edge
+    end_nodes: int = 0  # the nodes next to E when E is an edge
     moves: dict[int, tuple[_Move, ...]] = field(default_factory=dict)
     perimeter: tuple[int, ...] = ()  # border positions in clockwise order
     perimeter_mask: int = 0
@@ -166,7 +171,78 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for y in range(0, puzzle.rows, 2):
         for x in range(0, puzzle.columns, 2):
             _add_sides(layout, (x, y))
+    _add_lattice(layout)
     return layout
+
+
+def _add_lattice(layout: _Layout) -> None:
+    """Node-lattice masks for reachability: links, E's seeds and per-node cut tables."""
+    puzzle = layout.puzzle
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            index = layout.bit((x, y))
+            if not layout.usable >> index & 1:
+                continue
+            layout.nodes |= 1 << index
+            link = 0
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if _linked(layout, (x, y), (x + 2 * dx, y + 2 * dy)):
+                    link |= 1 << layout.bit((x + 2 * dx, y + 2 * dy))
+            layout.link[index] = link
+            if _linked(layout, (x, y), (x + 2, y)):
+                layout.right_ok |= 1 << index
+            if _linked(layout, (x, y), (x, y + 2)):
+                layout.down_ok |= 1 << index
+            layout.cut_tables[index] = _cut_table(layout, (x, y))
+    ex, ey = puzzle.end
+    if ex % 2 == 0 and ey % 2 == 0:
+        layout.end_seeds = 1 << layout.bit(puzzle.end)
+    else:
+        for node in ((ex - 1, ey), (ex + 1, ey), (ex, ey - 1), (ex, ey + 1)):
+            if puzzle.in_grid(node) and node[0] % 2 == 0 and node[1] % 2 == 0:
+                layout.end_nodes |= 1 << layout.bit(node)
+        layout.end_seeds = layout.end_nodes & layout.nodes
+
+
+def _linked(layout: _Layout, a: Point, b: Point) -> bool:
+    """True if nodes `a` and `b` are in the grid, usable and joined by a usable edge."""
+    puzzle = layout.puzzle
+    edge = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    return (
+        all(puzzle.in_grid(p) and layout.usable >> layout.bit(p) & 1 for p in (a, b, edge))
+        and edge != puzzle.end
+    )
+
+
+def _cut_table(layout: _Layout, node: Point) -> tuple[int, dict[int, bool]]:
+    """For each way the 8 lattice nodes around `node` can be blocked: may `node` be a cut vertex?
+
+    Removing `node` keeps every other node's connectivity when its free neighbours are joined to
+    each other around it (through the ring of 8 surrounding nodes); otherwise it may cut, and the
+    caller floods again. Returns the ring's mask and the table keyed by `blocked & mask`.
+    """
+    x, y = node
+    ring = [(x + 2 * dx, y + 2 * dy) for dx, dy in _RING]
+    present = [_linked(layout, p, p) for p in ring]  # in the grid and usable
+    bits = [layout.bit(p) for p, ok in zip(ring, present, strict=True) if ok]
+    mask = sum(1 << index for index in bits)
+    table = {}
+    for pattern in range(1 << len(bits)):
+        blocked = sum(1 << index for number, index in enumerate(bits) if pattern >> number & 1)
+        free = [
+            ok and not blocked >> layout.bit(p) & 1 for p, ok in zip(ring, present, strict=True)
+        ]
+        group = list(range(8))
+        for k in range(8):
+            after = (k + 1) % 8
+            if free[k] and free[after] and _linked(layout, ring[k], ring[after]):
+                old, new = group[after], group[k]
+                group = [new if g == old else g for g in group]
+        neighbours = {
+            group[k] for k in range(0, 8, 2) if free[k] and _linked(layout, node, ring[k])
+        }
+        table[blocked] = len(neighbours) > 1
+    return mask, table
 
 
 _RING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -211,23 +287,18 @@ def _add_sides(layout: _Layout, node: Point) -> None:
 
 
 def _add_moves(layout: _Layout, point: Point) -> None:
-    """Record the moves, neighbours and reachability triggers of one node (or a mid-edge S)."""
+    """Record the moves and neighbouring positions of one node (or a mid-edge S)."""
     puzzle = layout.puzzle
     x, y = point
     index = layout.bit(point)
     moves = []
-    around = near = 0
+    around = 0
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         edge, node = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)
         if not puzzle.in_grid(edge):
             continue
         around |= 1 << layout.bit(edge)
-        if puzzle.in_grid(node):
-            near |= 1 << layout.bit(node)
-        if edge in puzzle.gaps:
-            layout.lattice_always |= 1 << index
-            continue
-        if Puzzle.is_cell(edge):
+        if edge in puzzle.gaps or Puzzle.is_cell(edge):
             continue
         triangles = layout.triangle_of_edge.get(layout.bit(edge), ())
         if edge == puzzle.end:
@@ -246,7 +317,6 @@ def _add_moves(layout: _Layout, point: Point) -> None:
                 )
             )
     layout.around[index] = around
-    layout.near[index] = near
     layout.moves[index] = tuple(moves)
 
 
@@ -292,7 +362,6 @@ class _Search:
         self.end = self.layout.bit(puzzle.end)
         self.stride = self.layout.stride
         self.end_bit = 1 << self.end
-        self.previous_bit = 0
 
     # --- regions ---------------------------------------------------------------------------
 
@@ -478,43 +547,66 @@ class _Search:
                 break
         return allowed
 
+    def node_flood(self, seed: int, allowed: int) -> int:
+        """Nodes of `allowed` joined to `seed` along usable edges (lattice reachability)."""
+        layout = self.layout
+        right, down, rows = layout.right_ok, layout.down_ok, 2 * self.stride
+        reach = seed & allowed
+        while True:
+            grown = reach | allowed & (
+                (reach & right) << 2
+                | (reach >> 2) & right
+                | (reach & down) << rows
+                | (reach >> rows) & down
+            )
+            if grown == reach:
+                return reach
+            reach = grown
+
+    def dots_reachable(self, reach: int, used: int, head_bit: int) -> bool:
+        """Every unvisited dot can still be visited: a node dot lies in `reach`, an edge dot has
+        both ends in `reach` or at the head (the path must run through it end to end)."""
+        layout = self.layout
+        dots = layout.dots & ~used
+        if dots & layout.nodes & ~reach:
+            return False
+        if dots & ~layout.nodes:
+            ends = reach | head_bit
+            stride = self.stride
+            through = (ends & ends >> 2) << 1 | (ends & ends >> 2 * stride) << stride
+            if dots & ~layout.nodes & ~through:
+                return False
+        return True
+
     def step(
         self,
         path: list[int],
         used: int,
         live: int,
         split: bool,
+        reach: int = -1,
         touch: int = -1,
         cw: int = 0,
         ccw: int = 0,
         cw_left: bool = True,
         walls_above: int = -1,
+        wall_reach: int = -1,
     ) -> None:
         """Having arrived at the last node of `path`, prune, then try every continuation.
 
-        `touch` is the border node the current excursion left from (-1 before the path first
-        meets the border), `cw`/`ccw` the excursion's strips on the side of the clockwise and
-        counter-clockwise border arcs (`cw_left`: the clockwise side is the path's left), and
-        `walls_above` the landing walls the previous node was checked against (-1: none).
+        `reach` is the lattice component of E among free nodes as of the previous node (-1:
+        unknown); it only needs a new flood when the head may be a cut vertex. `touch` is the
+        border node the current excursion left from (-1 before the path first meets the
+        border), `cw`/`ccw` the excursion's strips on the side of the clockwise and
+        counter-clockwise border arcs (`cw_left`: the clockwise side is the path's left),
+        `walls_above` the landing walls the previous node was checked against (-1: none) and
+        `wall_reach` the free nodes that could reach a landing then.
         """
         layout = self.layout
         head = path[-1]
         head_bit = 1 << head
         on_border = head_bit & layout.border_nodes
-        near_path = (
-            layout.lattice_always & head_bit or layout.near[head] & used & ~self.previous_bit
-        )
-        walls = -1
-        if not on_border and touch >= 0:
-            walls = self.landing_walls(touch, live & ~used, cw, ccw)
-            if walls is None:
-                return
-            if walls and (walls != walls_above or near_path or layout.near[head] & walls):
-                reach = self.flood(
-                    layout.border_nodes & ~walls & ~used, layout.usable & ~used & ~walls
-                )
-                if not layout.around[head] & reach:
-                    return
+        ring_mask, may_cut = layout.cut_tables[head]
         if split:
             free = live & ~used
             live = self.flood(self.end_bit, free)
@@ -522,18 +614,35 @@ class _Search:
                 return
             if not self.sealed_ok(free & ~live):
                 return
-        if split or near_path:
-            reach = self.flood(self.end_bit, layout.usable & ~used)
-            if not layout.around[head] & reach or layout.dots & ~used & ~reach:
+        if split or reach < 0 or may_cut[used & ring_mask]:
+            reach = self.node_flood(layout.end_seeds, layout.nodes & ~used)
+            if not self.dots_reachable(reach, used, head_bit):
                 return
+        else:
+            reach &= ~head_bit
+        if not (layout.link[head] & reach or head_bit & layout.end_nodes):
+            return
+        walls = -1
+        if not on_border and touch >= 0:
+            walls = self.landing_walls(touch, live & ~used, cw, ccw)
+            if walls is None:
+                return
+            if walls:
+                if walls != walls_above or wall_reach < 0 or may_cut[(used | walls) & ring_mask]:
+                    free_nodes = layout.nodes & ~used & ~walls
+                    wall_reach = self.node_flood(layout.border_nodes & free_nodes, free_nodes)
+                else:
+                    wall_reach &= ~head_bit
+                if not layout.link[head] & wall_reach:
+                    return
         counts, need, end = self.counts, layout.triangle_need, self.end
-        previous_bit = self.previous_bit
         incoming = path[-2] if len(path) > 1 else ~head
         sides, dots = layout.sides, layout.dots
+        blocked = used | walls if walls > 0 else used  # landing on a wall is doomed
         for edge, edge_bit, node, node_bit, triangles, (ring, table) in layout.moves[head]:
             if used & edge_bit or not live & edge_bit:
                 continue
-            if edge != end and used & node_bit:
+            if edge != end and blocked & node_bit:
                 continue
             fits = True
             for number in triangles:
@@ -554,7 +663,6 @@ class _Search:
                     elif node == end:
                         self.finish(path, new_used, live)
                     else:
-                        self.previous_bit = head_bit
                         if on_border:
                             child_left = layout.cw_left.get((head, edge), True)
                             child_cw, child_ccw = (left, right) if child_left else (right, left)
@@ -567,13 +675,14 @@ class _Search:
                             new_used,
                             live,
                             ring and table[new_used & ring],
+                            reach,
                             head if on_border else touch,
                             child_cw,
                             child_ccw,
                             child_left,
                             walls,
+                            wall_reach,
                         )
-                        self.previous_bit = previous_bit
                     del path[-2:]
             for number in triangles:
                 counts[number] -= 1
