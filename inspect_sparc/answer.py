@@ -2,9 +2,9 @@
 
 The text after the last `####` (the whole text if there is none) is searched for `(x, y)` pairs;
 extraction stops at the first pair equal to the puzzle's end node. The reference regex is kept
-(it is linear: no nested quantifiers) and a coordinate too long for `int()` (over 4,300 digits,
-where the reference raises) becomes `HUGE`, a value off every grid, so any answer text is read
-quickly and without raising.
+(it is linear: no nested quantifiers), and a coordinate with more digits than `int()` accepts
+(4,300 by default, see `sys.set_int_max_str_digits`; the reference raises there) becomes `HUGE`,
+a value off every grid, so any answer text is read quickly and without raising.
 Pure logic: no Inspect imports.
 """
 
@@ -16,7 +16,6 @@ from inspect_sparc.puzzle import Path, Point
 
 MARKER = "####"
 COORDINATE = re.compile(r"\((\d+),\s*(\d+)\)")
-MAX_DIGITS = 4300
 #: Stand-in for a coordinate longer than Python converts; lies off every grid.
 HUGE = 10**18
 
@@ -28,11 +27,10 @@ def answer_section(text: str) -> str:
 
 def to_int(digits: str) -> int:
     """`int(digits)`, or `HUGE` for a number too long to convert (the reference raises there)."""
-    if len(digits) > MAX_DIGITS:
-        digits = digits.lstrip("0") or "0"
-        if len(digits) > MAX_DIGITS:
-            return HUGE
-    return int(digits)
+    try:
+        return int(digits)
+    except ValueError:
+        return HUGE
 
 
 def extract_path(text: str, end: Point | None) -> Path | None:

@@ -12,6 +12,7 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_sparc.answer import format_path
 from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
 from inspect_sparc.puzzle import (
+    LEVELS,
     REQUIRED_FIELDS,
     Puzzle,
     RecordError,
@@ -19,8 +20,6 @@ from inspect_sparc.puzzle import (
     path_to_moves,
 )
 from inspect_sparc.sources import load_records
-
-LEVELS = (1, 2, 3, 4, 5)
 
 
 def parse_levels(level: object) -> tuple[int, ...] | None:
@@ -37,7 +36,7 @@ def parse_levels(level: object) -> tuple[int, ...] | None:
     levels: list[int] = []
     for item in items:
         value: object = item.strip() if isinstance(item, str) else item
-        if isinstance(value, str) and value.isdigit():
+        if isinstance(value, str) and value.isdecimal() and value.isascii():
             value = int(value)
         if isinstance(value, bool) or value not in LEVELS:
             raise ValueError(

@@ -42,6 +42,7 @@ SYMBOL_KINDS = {
 }
 TRIANGLE_COUNTS = {"A": 1, "B": 2, "C": 3, "D": 4}
 COLORS = {"R", "B", "G", "Y", "W", "O", "P", "K"}
+LEVELS = (1, 2, 3, 4, 5)
 
 
 class RecordError(ValueError):
@@ -164,21 +165,36 @@ def moves_to_path(moves: str, start: Point) -> Path:
 _XY = itemgetter("x", "y")
 
 
+def _integral(value: object) -> int | None:
+    """An int, or a float with an integral value (parquet may give 2.0), as int; else None."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
 def _parse_path(record_id: object, raw: object, what: str, start: Point) -> Path:
     """A stored path: the published `{"x", "y"}` points, or compact text (moves or `(x,y), ...`)."""
     if isinstance(raw, str):
         if raw and set(raw) <= MOVES.keys():
             return moves_to_path(raw, start)
-        return tuple((int(x), int(y)) for x, y in POINT_TEXT.findall(raw))
-    if not isinstance(raw, list):
-        raise _fail(record_id, f"{what} is not a list of points")
+        points = tuple((int(x), int(y)) for x, y in POINT_TEXT.findall(raw))
+        if not points:
+            raise _fail(record_id, f"{what} is text with no moves or (x,y) points: {raw[:40]!r}")
+        return points
+    if not isinstance(raw, list) or not raw:
+        raise _fail(record_id, f"{what} is not a non-empty list of points")
     try:
         points = tuple(map(_XY, raw))
     except (TypeError, KeyError):
-        points = ()
-    if not points and raw or not set(map(type, chain.from_iterable(points))) <= {int}:
+        raise _fail(record_id, f"{what} has a point without x and y") from None
+    if set(map(type, chain.from_iterable(points))) <= {int}:
+        return points  # the usual case, checked without a Python loop
+    converted = tuple((_integral(x), _integral(y)) for x, y in points)
+    if any(x is None or y is None for x, y in converted):
         raise _fail(record_id, f"{what} has a point without integer x and y")
-    return points
+    return converted  # type: ignore[return-value]
 
 
 def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
@@ -189,6 +205,8 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
     missing = [name for name in REQUIRED_FIELDS if name not in record]
     if missing:
         raise _fail(record_id, f"missing field(s) {', '.join(missing)}")
+    if isinstance(record_id, bool) or not isinstance(record_id, str | int) or record_id == "":
+        raise _fail(record_id, "id must be a non-empty string")
     size = record["grid_size"]
     try:
         width, height = int(size["width"]), int(size["height"])
@@ -244,15 +262,17 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
         )
         for i, s in enumerate(raw_solutions)
     )
-    try:
-        level = int(record["difficulty_level"])
-        score = float(record["difficulty_score"])
-    except (TypeError, ValueError):
-        raise _fail(record_id, "difficulty_level and difficulty_score must be numbers") from None
+    level = _integral(record["difficulty_level"])
+    if level not in LEVELS:
+        given = record["difficulty_level"]
+        raise _fail(record_id, f"difficulty_level must be one of 1-5, got {given!r}")
+    score = record["difficulty_score"]
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise _fail(record_id, f"difficulty_score must be a number, got {score!r}")
     return Puzzle(
         id=str(record_id),
         level=level,
-        difficulty_score=score,
+        difficulty_score=float(score),
         width=width,
         height=height,
         grid=grid,

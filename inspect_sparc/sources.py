@@ -89,6 +89,11 @@ def load_records(
     source: str = "modelscope", split: str = "test", subset: str = "all"
 ) -> list[dict]:
     """Records of one config and split, in dataset order, from a hub, the sample or a file."""
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(
+            f"source must be one of {', '.join((*HUBS, BUNDLED))} or a path to a .json, .jsonl "
+            f"or .parquet file of SPaRC records; got {source!r}"
+        )
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}; got {split!r}")
     if subset not in SUBSETS:
@@ -123,10 +128,11 @@ def read_records_file(path: Path) -> list[dict]:
             records = pq.read_table(path).to_pylist()
         else:
             records = _read_json_records(path.read_text(encoding="utf-8"))
-    except SourceError:
-        raise
     except Exception as error:  # noqa: BLE001 - any reader failure is a bad file
-        raise SourceError(f"Could not read SPaRC records from {path}: {error}") from error
+        raise SourceError(
+            f"Could not read SPaRC records from {path} (expected a JSON list of records, JSON "
+            f"lines or parquet): {error}"
+        ) from error
     if not records:
         raise SourceError(f"{path} holds no SPaRC records")
     bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
@@ -162,12 +168,13 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
         )
     patterns = ["*.md", f"*{subset}*"]
     folder = _snapshot(hub, patterns, local_only=True)
-    if folder is None:
+    files = find_data_files(Path(folder), subset, split) if folder else []
+    if not files:  # not cached, or cached for other configs only
         _check_reachable(hub)
         folder = _snapshot(hub, patterns, local_only=False)
         if folder is None:  # pragma: no cover - the online call raises instead
             raise SourceError(f"{hub.repo_id} could not be downloaded from {hub.name}. {WAYS_OUT}")
-    files = find_data_files(Path(folder), subset, split)
+        files = find_data_files(Path(folder), subset, split)
     if not files:
         raise SourceError(
             f"No data files for config {subset!r}, split {split!r} in {hub.repo_id}@"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
 from inspect_sparc.analysis import is_solved, reference_analysis
-from inspect_sparc.answer import HUGE, MAX_DIGITS, extract_path
+from inspect_sparc.answer import HUGE, extract_path
 from inspect_sparc.puzzle import parse_puzzle
 
 
@@ -102,7 +103,7 @@ def test_every_stored_solution_is_solved(sparc_records):
 @pytest.mark.parametrize(
     "text",
     [
-        "(" + "7" * (MAX_DIGITS + 1) + ", 1)",
+        "(" + "7" * (sys.get_int_max_str_digits() + 1) + ", 1)",
         "#### (1, " + "1" * 1_000_000 + ")",
     ],
 )
@@ -111,6 +112,33 @@ def test_numbers_too_long_for_int_do_not_raise(text: str, sparc_records):
     path = extract_path(text, puzzle.end)
     assert path is not None and HUGE in path[0]
     assert reference_analysis(puzzle, path)["fully_valid_path"] is False
+
+
+def test_a_lower_int_digit_limit_set_elsewhere_does_not_make_scoring_raise(sparc_records):
+    puzzle = parse_puzzle(sparc_records[0])
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        path = extract_path("#### (1, " + "3" * 700 + ")", puzzle.end)
+    finally:
+        sys.set_int_max_str_digits(before)
+    assert path == ((1, HUGE),)
+
+
+def test_parity_holds_on_the_trimmed_record_the_scorer_reads(sparc_records):
+    from inspect_sparc.dataset import record_to_sample
+
+    for record in sparc_records:
+        trimmed = record_to_sample(record).metadata["puzzle"]
+        for text in crafted_answers(record)[:12]:
+            path, solved, analysis = reference_verdict(text, record)
+            puzzle = parse_puzzle(trimmed)
+            ours = extract_path(text, puzzle.end)
+            assert (ours, is_solved(puzzle, ours), reference_analysis(puzzle, ours)) == (
+                path,
+                solved,
+                analysis,
+            )
 
 
 def test_extraction_stops_at_the_end_node(sparc_records):

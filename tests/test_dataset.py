@@ -66,7 +66,7 @@ def test_level_argument_forms(given, expected):
     assert parse_levels(given) == expected
 
 
-@pytest.mark.parametrize("bad", [0, 6, "hard", [1, 9], True, 2.5, [], "", ["x"]])
+@pytest.mark.parametrize("bad", [0, 6, "hard", [1, 9], True, 2.5, [], "", ["x"], "¹", "٣"])
 def test_bad_level_is_a_value_error_naming_the_choices(bad):
     with pytest.raises(ValueError, match="1, 2, 3, 4, 5"):
         parse_levels(bad)
@@ -111,7 +111,8 @@ def test_bundled_sample_has_five_puzzles_per_level():
         (lambda r: r.update(grid_size="big"), "grid_size"),
         (lambda r: r["puzzle_array"][1].__setitem__(1, "Q-R"), "unknown cell symbol"),
         (lambda r: r.update(polyshapes="{not json"), "polyshapes"),
-        (lambda r: r["solutions"][0]["path"].append({"x": "a"}), "integer x and y"),
+        (lambda r: r["solutions"][0]["path"].append({"x": "a", "y": 1}), "integer x and y"),
+        (lambda r: r["solutions"][0]["path"].append({"x": 1}), "without x and y"),
     ],
 )
 def test_malformed_record_is_a_clear_error_naming_the_record(sparc_records, mutate, message):

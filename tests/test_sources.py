@@ -210,3 +210,30 @@ def test_unknown_source_lists_the_choices():
 def test_bad_split_or_subset(split, subset):
     with pytest.raises(ValueError, match="must be one of"):
         load_records("sample", split, subset)
+
+
+def test_a_cache_without_the_requested_config_downloads_it(
+    tmp_path, monkeypatch, reachable, sparc_records
+):
+    fake = FakeHub(tmp_path, sparc_records[:2], cached=True)
+    use_fake(monkeypatch, fake)
+    folder = tmp_path / "snapshots" / HUGGINGFACE.revision
+    (folder / "stars").mkdir(parents=True)
+    fake(local_files_only=False, revision=HUGGINGFACE.revision)  # the cache holds `all` only
+
+    def download_stars(**kwargs):
+        fake.calls.append(kwargs)
+        if not kwargs["local_files_only"]:
+            (folder / "stars" / "test-0.jsonl").write_text(json.dumps(sparc_records[5]))
+        return str(folder)
+
+    monkeypatch.setattr(sources, "_snapshot_function", lambda hub: download_stars)
+    records = load_records("huggingface", "test", "stars")
+    assert [r["id"] for r in records] == [sparc_records[5]["id"]]
+    assert [c["local_files_only"] for c in fake.calls[-2:]] == [True, False]
+
+
+@pytest.mark.parametrize("source", [None, "", "  ", 5])
+def test_empty_or_non_text_source_is_a_value_error(source):
+    with pytest.raises(ValueError, match="source must be one of"):
+        load_records(source)  # type: ignore[arg-type]

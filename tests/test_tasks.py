@@ -161,6 +161,7 @@ def test_corrected_prompt_changes_only_the_user_message():
         ({"split": "dev"}, "split must be one of test, train"),
         ({"subset": "mazes"}, "subset must be one of all, dots"),
         ({"source": "kaggle"}, "source must be one of modelscope, huggingface, sample"),
+        ({"source": None}, "source must be one of modelscope, huggingface, sample"),
     ],
 )
 def test_bad_task_arguments_are_value_errors_listing_the_choices(args, message):

@@ -35,14 +35,15 @@ def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
     """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list)."""
     if puzzle is None:
         return list(PUZZLES)
-    if isinstance(puzzle, str):
-        names = puzzle.split(",")
+    items = [puzzle] if isinstance(puzzle, str) else puzzle
+    items = list(items) if isinstance(items, Iterable) else [items]
+    if all(isinstance(item, str) for item in items):
+        names = [name for item in items for name in item.split(",")]
     else:
-        names = []
-        for item in puzzle:
-            if not isinstance(item, str):
-                raise ValueError(f"puzzle must be a name or a list of names, got {item!r}")
-            names.extend(item.split(","))
+        raise ValueError(
+            f"puzzle must be a name or a list of names, got {puzzle!r}. "
+            f"Valid puzzles: {', '.join(PUZZLES)}."
+        )
     wanted = {name.strip() for name in names if name.strip()}
     unknown = sorted(wanted - set(PUZZLES))
     if unknown or not wanted:

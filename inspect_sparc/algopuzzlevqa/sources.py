@@ -143,8 +143,8 @@ def resolve_source(source: str, puzzles: list[str]) -> Path:
         return download_github(puzzles)
     if source == "sample":
         return sample_folder()
-    path = Path(source).expanduser()
-    if not path.is_dir():
+    path = Path(source).expanduser() if isinstance(source, str) and source.strip() else None
+    if path is None or not path.is_dir():
         raise ValueError(
             f"Unknown AlgoPuzzleVQA source {source!r}. Valid sources: 'github' (default; the "
             f"authors' files at {GITHUB_REPO}@{GITHUB_COMMIT[:7]}, cached), 'sample' (36 bundled "

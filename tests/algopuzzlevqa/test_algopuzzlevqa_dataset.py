@@ -77,7 +77,7 @@ def test_puzzle_filter(puzzle: object, expected: list[str]) -> None:
     assert sorted(counts) == expected and set(counts.values()) == {2}
 
 
-@pytest.mark.parametrize("puzzle", ["sudoku", ["maze", "tetris"], "", []])
+@pytest.mark.parametrize("puzzle", ["sudoku", ["maze", "tetris"], "", [], 5, [5]])
 def test_unknown_puzzle_lists_valid_names(puzzle: object) -> None:
     with pytest.raises(ValueError, match="Valid puzzles: board_tile, calendar,.*wood_slide"):
         algopuzzlevqa_dataset(puzzle=puzzle, source="sample")  # type: ignore[arg-type]
@@ -86,8 +86,9 @@ def test_unknown_puzzle_lists_valid_names(puzzle: object) -> None:
 def test_unknown_prompt_and_source() -> None:
     with pytest.raises(ValueError, match="Valid prompts: describe, cot"):
         algopuzzlevqa_dataset(prompt="ecot", source="sample")
-    with pytest.raises(ValueError, match="Valid sources: 'github'.*'sample'"):
-        algopuzzlevqa_dataset(source="kaggle")
+    for source in ("kaggle", None, "", 5):
+        with pytest.raises(ValueError, match="Valid sources: 'github'.*'sample'"):
+            algopuzzlevqa_dataset(source=source)  # type: ignore[arg-type]
 
 
 def test_bundled_sample_is_the_shipped_real_data(fixture_data: Path) -> None:
