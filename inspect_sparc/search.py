@@ -8,12 +8,22 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
 - reachability: the *live* region is the set of non-path positions connected to E; the head must
   border it and every unvisited dot must lie in it;
 - lattice reachability: E and every unvisited dot must stay reachable from the head along free
-  nodes and edges (checked when the head comes near the path, a gap or a border split);
+  nodes and edges (an edge dot needs both its ends). The component of E among free nodes is
+  carried down the search and flooded again only when the new head may be a cut vertex (its
+  free neighbours are not joined around it: a per-node table of the 8 surrounding nodes);
+- dead dots: an edge dot beside a node the path has passed can never be visited;
 - sealed regions: positions that drop out of the live region are final (the path can never reach
   them again), so they are checked at once with the region rules (squares, stars, triangles,
   polyshapes). Free space can only split when the head reaches the border (a line that does not
   touch the border encloses nothing: the edge it cannot close stays open), so that flood fill runs
-  only when the free positions around a border node fall into two or more arcs.
+  only when the free positions around a border node fall into two or more arcs;
+- excursions: between two border visits the path makes an excursion through the interior. Its
+  left and right *strips* (the positions around its passed nodes) can never join the path, so
+  each lies in one final region: a strip holding squares of two colours, or a star with more
+  than two symbols of its colour, is dead at once. Landing at border node b seals the strip on
+  one side together with the border arc from the excursion's start to b that avoids E, so b is
+  a *wall* when that arc holds an unvisited dot or its cells and the strip break the square or
+  star rule. The head never steps onto a wall and must still reach a landing that is not one.
 
 Every path found is confirmed by `inspect_sparc.rules.check`, the single arbiter. Pure logic.
 """

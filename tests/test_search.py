@@ -13,25 +13,45 @@ from inspect_sparc.rules import check
 from inspect_sparc.search import solve
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
-PUZZLES = [
-    parse_puzzle(json.loads(line)) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()
-]
-#: Puzzles that take seconds to enumerate in pure Python (the 6x6 grids).
-SLOW = {p.id for p in PUZZLES if p.width * p.height >= 36}
+SAMPLE = Path(__file__).parent.parent / "inspect_sparc" / "data" / "sparc_sample.jsonl"
 
 
-def _params() -> list[object]:
-    """Every shipped puzzle, the slow ones marked."""
+def _read(path: Path) -> list[Puzzle]:
+    """Every puzzle of a JSON-lines records file."""
+    return [parse_puzzle(json.loads(line)) for line in path.read_text().splitlines() if line]
+
+
+PUZZLES = _read(FIXTURES / "puzzles.jsonl")
+#: Puzzles that still take seconds to enumerate in pure Python (a 6x6 grid full of polyshapes).
+SLOW = {"7f017c48853b5bdf"}
+
+
+def _params(puzzles: list[Puzzle]) -> list[object]:
+    """Every given puzzle, the slow ones marked."""
     return [
-        pytest.param(p, id=p.id, marks=[pytest.mark.slow] if p.id in SLOW else []) for p in PUZZLES
+        pytest.param(p, id=p.id, marks=[pytest.mark.slow] if p.id in SLOW else []) for p in puzzles
     ]
 
 
-@pytest.mark.parametrize("puzzle", _params())
+@pytest.mark.parametrize("puzzle", _params(PUZZLES))
 def test_search_finds_exactly_the_stored_solutions(puzzle: Puzzle) -> None:
     found = solve(puzzle)
     assert len(found) == len(set(found))
     assert set(found) == set(puzzle.solutions)
+
+
+@pytest.mark.parametrize("puzzle", _params(_read(SAMPLE)))
+def test_search_matches_the_bundled_sample(puzzle: Puzzle) -> None:
+    assert set(solve(puzzle)) == set(puzzle.solutions)
+
+
+def test_limit_is_a_prefix_on_a_large_grid() -> None:
+    """A 4x6 level-5 grid with several solutions: every limit cuts the same fixed order."""
+    puzzle = next(p for p in PUZZLES if p.id == "a454bd9c3ad0168a")
+    everything = solve(puzzle)
+    assert len(everything) == len(puzzle.solutions) > 2
+    for limit in range(1, len(everything) + 1):
+        assert solve(puzzle, limit=limit) == everything[:limit]
 
 
 def test_order_is_deterministic_and_limit_is_a_prefix() -> None:
