@@ -15,11 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from inspect_sparc.puzzle import RecordError, parse_puzzle
+from inspect_sparc.puzzle import RecordError, parse_levels, parse_puzzle
 from inspect_sparc.search import solve
 
-#: Print a progress line on stderr every this many puzzles (only for runs longer than that).
+#: Runs of more puzzles than this show progress on stderr.
 PROGRESS_EVERY = 10
+#: Width of the progress bar, in characters.
+BAR_WIDTH = 30
 HEADER = ("id", "level", "size", "stored", "found", "missing", "extra", "seconds", "status")
 
 
@@ -84,24 +86,28 @@ def audit_record(record: dict[str, Any]) -> AuditRow:
     )
 
 
-def parse_levels(values: Sequence[str]) -> set[int]:
-    """Levels from repeated and/or comma-separated `--level` values."""
-    levels: set[int] = set()
-    for value in values:
-        for part in value.split(","):
-            if part.strip():
-                try:
-                    levels.add(int(part))
-                except ValueError:
-                    raise argparse.ArgumentTypeError(
-                        f"level must be an integer: {part!r}"
-                    ) from None
-    return levels
+def level_argument(values: Sequence[str]) -> tuple[int, ...] | None:
+    """Levels from repeated and/or comma-separated `--level` values (None: all levels)."""
+    parts = [part for value in values for part in value.split(",") if part.strip()]
+    return parse_levels(parts) if values else None
 
 
-def select(records: list[dict], levels: set[int], limit: int | None) -> list[dict]:
-    """Records of the chosen levels (all when none chosen), at most `limit` of them."""
-    chosen = [r for r in records if not levels or _level_of(r) in levels]
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def select(
+    records: list[dict], levels: Sequence[int] | None, limit: int | None
+) -> list[dict]:
+    """Records of the chosen levels (all when None), at most `limit` of them."""
+    chosen = [r for r in records if levels is None or _level_of(r) in levels]
     return chosen if limit is None else chosen[:limit]
 
 
@@ -135,17 +141,30 @@ def summary(rows: Sequence[AuditRow]) -> str:
     return text
 
 
+def progress_bar(done: int, total: int, seconds: float) -> str:
+    """`[#####.....] 120/500 puzzles, 12.3 s`."""
+    filled = BAR_WIDTH * done // total if total else BAR_WIDTH
+    bar = "#" * filled + "." * (BAR_WIDTH - filled)
+    return f"[{bar}] {done}/{total} puzzles, {seconds:.1f} s"
+
+
 def run_audit(records: list[dict], progress: TextIO | None = None) -> list[AuditRow]:
-    """Audit every record, reporting progress on `progress` every few puzzles."""
+    """Audit every record, with a progress bar on `progress` for long runs.
+
+    On a terminal the bar redraws in place after every puzzle; elsewhere (a log file, CI) it
+    is printed as a line every `PROGRESS_EVERY` puzzles.
+    """
     rows = []
+    began = time.perf_counter()
+    show = progress is not None and len(records) > PROGRESS_EVERY
+    live = show and progress.isatty()  # type: ignore[union-attr]
     for number, record in enumerate(records, start=1):
         rows.append(audit_record(record))
-        if (
-            progress is not None
-            and len(records) > PROGRESS_EVERY
-            and (number % PROGRESS_EVERY == 0 or number == len(records))
-        ):
-            print(f"audited {number}/{len(records)}", file=progress, flush=True)
+        last = number == len(records)
+        if live or (show and (number % PROGRESS_EVERY == 0 or last)):
+            bar = progress_bar(number, len(records), time.perf_counter() - began)
+            end = ("\n" if last else "\r") if live else "\n"
+            print(bar, end=end, file=progress, flush=True)
     return rows
 
 
@@ -168,7 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="difficulty level(s), e.g. 1 or 1,2 (repeatable)",
     )
-    parser.add_argument("--limit", type=int, default=None, help="audit at most N puzzles")
+    parser.add_argument(
+        "--limit", type=positive_int, default=None, help="audit at most N puzzles"
+    )
     return parser
 
 
@@ -177,8 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        levels = parse_levels(args.level)
-    except argparse.ArgumentTypeError as error:
+        levels = level_argument(args.level)
+    except ValueError as error:
         parser.error(str(error))
     from inspect_sparc.sources import SourceError, load_records
 
@@ -188,6 +209,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     chosen = select(records, levels, args.limit)
+    if not chosen:
+        print(f"error: no puzzles of level {list(levels or [])} in {args.source}", file=sys.stderr)
+        return 1
     rows = run_audit(chosen, progress=sys.stderr)
     print(format_table(rows))
     print(summary(rows))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -12,7 +12,6 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_sparc.answer import format_path
 from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
 from inspect_sparc.puzzle import (
-    LEVELS,
     REQUIRED_FIELDS,
     Puzzle,
     RecordError,
@@ -20,33 +19,6 @@ from inspect_sparc.puzzle import (
     path_to_moves,
 )
 from inspect_sparc.sources import load_records
-
-
-def parse_levels(level: object) -> tuple[int, ...] | None:
-    """Normalise the `level` task argument: None, 1-5, a list, or `-T level=1,2` (strings)."""
-    if level is None:
-        return None
-    items: Iterable[object]
-    if isinstance(level, str):
-        items = [part for part in level.split(",") if part.strip()]
-    elif isinstance(level, Sequence):
-        items = level
-    else:
-        items = [level]
-    levels: list[int] = []
-    for item in items:
-        value: object = item.strip() if isinstance(item, str) else item
-        if isinstance(value, str) and value.isdecimal() and value.isascii():
-            value = int(value)
-        if isinstance(value, bool) or value not in LEVELS:
-            raise ValueError(
-                "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None "
-                f"for all levels; got {level!r}"
-            )
-        levels.append(int(value))  # type: ignore[call-overload]
-    if not levels:
-        raise ValueError(f"level must name at least one of 1, 2, 3, 4, 5; got {level!r}")
-    return tuple(sorted(set(levels)))
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter, sub
@@ -43,6 +43,33 @@ SYMBOL_KINDS = {
 TRIANGLE_COUNTS = {"A": 1, "B": 2, "C": 3, "D": 4}
 COLORS = {"R", "B", "G", "Y", "W", "O", "P", "K"}
 LEVELS = (1, 2, 3, 4, 5)
+
+
+def parse_levels(level: object) -> tuple[int, ...] | None:
+    """Normalise the `level` task argument: None, 1-5, a list, or `-T level=1,2` (strings)."""
+    if level is None:
+        return None
+    items: Iterable[object]
+    if isinstance(level, str):
+        items = [part for part in level.split(",") if part.strip()]
+    elif isinstance(level, Sequence):
+        items = level
+    else:
+        items = [level]
+    levels: list[int] = []
+    for item in items:
+        value: object = item.strip() if isinstance(item, str) else item
+        if isinstance(value, str) and value.isdecimal() and value.isascii():
+            value = int(value)
+        if isinstance(value, bool) or value not in LEVELS:
+            raise ValueError(
+                "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None "
+                f"for all levels; got {level!r}"
+            )
+        levels.append(int(value))  # type: ignore[call-overload]
+    if not levels:
+        raise ValueError(f"level must name at least one of 1, 2, 3, 4, 5; got {level!r}")
+    return tuple(sorted(set(levels)))
 
 
 class RecordError(ValueError):

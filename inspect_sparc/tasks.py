@@ -19,8 +19,9 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
-from inspect_sparc.dataset import parse_levels, sparc_dataset
+from inspect_sparc.dataset import sparc_dataset
 from inspect_sparc.prompts import PROMPT_KINDS
+from inspect_sparc.puzzle import parse_levels
 from inspect_sparc.scorer import sparc_scorer
 from inspect_sparc.sources import SPLITS, SUBSETS
 

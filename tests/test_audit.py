@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.audit import audit_record, main, parse_levels
+from inspect_sparc.audit import audit_record, level_argument, main, progress_bar
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 PUZZLES_FILE = FIXTURES / "puzzles.jsonl"
@@ -38,7 +38,28 @@ def test_level_filter_matches_and_exits_zero(capsys: pytest.CaptureFixture[str])
 
 
 def test_repeated_level_option() -> None:
-    assert parse_levels(["1", "2,3", " 4 ,"]) == {1, 2, 3, 4}
+    assert level_argument(["1", "2,3", " 4 ,"]) == (1, 2, 3, 4)
+    assert level_argument([]) is None
+
+
+@pytest.mark.parametrize("argv", [["--level", "9"], ["--level", "x"], ["--limit", "-1"]])
+def test_bad_options_are_usage_errors(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--source", "sample", *argv])
+    assert stop.value.code == 2
+
+
+def test_no_selected_puzzle_is_a_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text((FIXTURES / "puzzles.jsonl").read_text().splitlines()[0])
+    assert main(["--source", str(path), "--level", "5"]) == 1
+    assert "no puzzles" in capsys.readouterr().err
+
+
+def test_progress_bar() -> None:
+    assert progress_bar(15, 30, 2.0) == "[" + "#" * 15 + "." * 15 + "] 15/30 puzzles, 2.0 s"
 
 
 def test_mismatch_exits_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
