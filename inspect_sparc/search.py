@@ -70,7 +70,7 @@ class _Layout:
     right_ok: int = 0  # usable nodes whose right edge and right neighbour are usable
     down_ok: int = 0  # usable nodes whose lower edge and lower neighbour are usable
     link: dict[int, int] = field(default_factory=dict)  # node -> nodes one usable edge away
-    cut_tables: dict[int, tuple[int, dict[int, bool]]] = field(default_factory=dict)
+    cut_tables: dict[int, tuple[int, _CutTable]] = field(default_factory=dict)
     end_seeds: int = 0  # E, or the usable ends of E when E is an edge
     end_nodes: int = 0  # the nodes next to E when E is an edge
     moves: dict[int, tuple[_Move, ...]] = field(default_factory=dict)
@@ -224,35 +224,45 @@ def _linked(layout: _Layout, a: Point, b: Point) -> bool:
     )
 
 
-def _cut_table(layout: _Layout, node: Point) -> tuple[int, dict[int, bool]]:
-    """For each way the 8 lattice nodes around `node` can be blocked: may `node` be a cut vertex?
+class _CutTable(dict[int, bool]):
+    """For each way the 8 lattice nodes around a node can be blocked: may the node cut?
 
-    Removing `node` keeps every other node's connectivity when its free neighbours are joined to
-    each other around it (through the ring of 8 surrounding nodes); otherwise it may cut, and the
-    caller floods again. Returns the ring's mask and the table keyed by `blocked & mask`.
+    Removing the node keeps every other node's connectivity when its free neighbours are joined
+    to each other around it (through the ring of 8 surrounding nodes); otherwise it may cut, and
+    the caller floods again. Keyed by `blocked & mask`; entries are filled in on first use (a
+    puzzle meets only a few of the 256 patterns per node, and small puzzles must stay cheap).
     """
-    x, y = node
-    ring = [(x + 2 * dx, y + 2 * dy) for dx, dy in _RING]
-    present = [_linked(layout, p, p) for p in ring]  # in the grid and usable
-    bits = [layout.bit(p) for p, ok in zip(ring, present, strict=True) if ok]
-    mask = sum(1 << index for index in bits)
-    table = {}
-    for pattern in range(1 << len(bits)):
-        blocked = sum(1 << index for number, index in enumerate(bits) if pattern >> number & 1)
-        free = [
-            ok and not blocked >> layout.bit(p) & 1 for p, ok in zip(ring, present, strict=True)
-        ]
+
+    def __init__(self, ring: list[int], around: list[bool], links: list[bool]) -> None:
+        super().__init__()
+        self.ring = ring  # bit index of each ring node, -1 when absent (off grid or unusable)
+        self.around = around  # ring[k] joined to ring[k + 1] by a usable edge
+        self.links = links  # the node joined to ring[0], ring[2], ring[4], ring[6]
+        self.mask = sum(1 << index for index in ring if index >= 0)
+
+    def __missing__(self, blocked: int) -> bool:
+        free = [index >= 0 and not blocked >> index & 1 for index in self.ring]
         group = list(range(8))
         for k in range(8):
             after = (k + 1) % 8
-            if free[k] and free[after] and _linked(layout, ring[k], ring[after]):
+            if free[k] and free[after] and self.around[k]:
                 old, new = group[after], group[k]
                 group = [new if g == old else g for g in group]
-        neighbours = {
-            group[k] for k in range(0, 8, 2) if free[k] and _linked(layout, node, ring[k])
-        }
-        table[blocked] = len(neighbours) > 1
-    return mask, table
+        neighbours = {group[k] for k in range(0, 8, 2) if free[k] and self.links[k // 2]}
+        cuts = len(neighbours) > 1
+        self[blocked] = cuts
+        return cuts
+
+
+def _cut_table(layout: _Layout, node: Point) -> tuple[int, _CutTable]:
+    """The ring mask and (lazy) cut table of one node, from its static neighbourhood."""
+    x, y = node
+    points = [(x + 2 * dx, y + 2 * dy) for dx, dy in _RING]
+    ring = [layout.bit(p) if _linked(layout, p, p) else -1 for p in points]
+    around = [_linked(layout, points[k], points[(k + 1) % 8]) for k in range(8)]
+    links = [_linked(layout, node, points[k]) for k in range(0, 8, 2)]
+    table = _CutTable(ring, around, links)
+    return table.mask, table
 
 
 _RING = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
