@@ -20,7 +20,7 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from inspect_sparc.dataset import sparc_dataset
-from inspect_sparc.prompts import PROMPT_KINDS
+from inspect_sparc.prompts import PROMPT_KINDS, PromptKind
 from inspect_sparc.puzzle import parse_levels
 from inspect_sparc.scorer import sparc_scorer
 from inspect_sparc.sources import SPLITS, SUBSETS
@@ -38,7 +38,7 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
 @task
 def sparc(
     level: int | list[int] | str | None = None,
-    prompt: Literal["paper", "corrected"] = "paper",
+    prompt: PromptKind = "paper",
     source: str = "modelscope",
     split: Literal["test", "train"] = "test",
     subset: str = "all",
@@ -70,7 +70,7 @@ def sparc(
 
 @task
 def sparc_hard(
-    prompt: Literal["paper", "corrected"] = "paper",
+    prompt: PromptKind = "paper",
     source: str = "modelscope",
     split: Literal["test", "train"] = "test",
     subset: str = "all",

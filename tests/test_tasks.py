@@ -188,7 +188,8 @@ def test_tasks_are_registered_under_the_package_namespace(tmp_path):
 def test_registry_import_is_cheap():
     code = (
         "import sys, inspect_sparc._registry; "
-        "heavy = [m for m in ('datasets', 'modelscope', 'pyarrow', 'huggingface_hub') "
+        "heavy = [m for m in ('datasets', 'modelscope', 'pyarrow', 'huggingface_hub', 'PIL', "
+        "'numpy') "
         "if m in sys.modules]; print(','.join(heavy))"
     )
     command = [sys.executable, "-c", code]
