@@ -18,16 +18,17 @@ from inspect_sparc.answer import extract_path, format_path
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
 from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
 from inspect_sparc.render import render
-from inspect_sparc.rules import REGION_RULES, Verdict, check
+from inspect_sparc.rules import LINE_RULES, RULES, Verdict, check
 
-#: Rules counted per answer among lines the reference calls valid: the puzzle rules, and the
-#: two structural faults such a line can still have (crossing a gap, stepping off the grid).
-#: Every other fault makes the path invalid, which `invalid_path` counts.
-COUNTED_RULES = ("gap", "off_grid", *REGION_RULES)
+#: One score value key and one `breaks_<rule>` metric per rule. The faults that make a path no
+#: line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are counted over
+#: every answer: they say why `invalid_path` is 1. The others (gap, off_grid and the puzzle
+#: rules) are counted only for lines the reference calls valid, so an empty answer does not
+#: "miss every dot".
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
 #: Metric name (`breaks_dot`, ...) -> score value key (`dot`, ...).
-BREAK_METRICS = {f"breaks_{rule}": rule for rule in COUNTED_RULES}
+BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
 
 
 @metric
@@ -72,7 +73,9 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
-    value.update({rule: int(line and rule in broken) for rule in COUNTED_RULES})
+    value.update(
+        {rule: int(rule in broken and (line or rule in LINE_RULES)) for rule in RULES}
+    )
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=answer_text(path),

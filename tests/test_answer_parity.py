@@ -147,3 +147,18 @@ def test_extraction_stops_at_the_end_node(sparc_records):
     end = puzzle.end
     path = extract_path(f"#### (0,0), ({end[0]},{end[1]}), (5,5)", end)
     assert path == ((0, 0), end)
+
+
+def test_rule_engine_calls_a_path_a_line_exactly_when_the_reference_does(
+    sparc_records, sparc_answers, sparc_by_id
+):
+    from inspect_sparc.rules import LINE_RULES, check
+
+    cases = [(sparc_by_id[a["puzzle_id"]], a["response"]) for a in sparc_answers]
+    cases += [(record, text) for record in sparc_records for text in crafted_answers(record)]
+    for record, text in cases:
+        puzzle = parse_puzzle(record)
+        path = extract_path(text, puzzle.end)
+        line = not set(LINE_RULES) & set(check(puzzle, path or ()).broken_rules)
+        valid = reference_analysis(puzzle, path)["fully_valid_path"]
+        assert line == valid, (record["id"], text[:60])

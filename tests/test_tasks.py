@@ -16,7 +16,7 @@ from mock_outputs import mock_output
 import inspect_sparc as sparc_module
 from inspect_sparc.answer import format_path
 from inspect_sparc.puzzle import parse_puzzle
-from inspect_sparc.rules import check
+from inspect_sparc.rules import RULES, check
 from inspect_sparc.search import solve
 from inspect_sparc.tasks import TASK_VERSION, sparc, sparc_hard
 
@@ -75,9 +75,8 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
         assert metrics[f"level_{level}"] == pytest.approx(sum(flags) / len(flags))
     assert metrics["invalid_path_rate"] == pytest.approx(1 - metrics["accuracy"])
     rule_metrics = [name for name in metrics if name.startswith("breaks_")]
-    assert rule_metrics == [
-        f"breaks_{r}" for r in ("gap", "off_grid", "dot", "square", "star", "triangle", "polyshape")
-    ]
+    assert rule_metrics == [f"breaks_{r}" for r in RULES]
+    assert metrics["breaks_start"] == pytest.approx(metrics["invalid_path_rate"])
     assert log.eval.task_version == TASK_VERSION
     assert log.results.headline.metric == "accuracy"
 
@@ -130,6 +129,8 @@ def test_metrics_are_right_under_epochs(tmp_path):
     for rule in ("gap", "off_grid", "dot", "square", "star", "triangle", "polyshape"):
         expected = 0.5 / len(samples) if rule in broken else 0.0
         assert metrics[f"breaks_{rule}"] == pytest.approx(expected), rule
+    # "no path" answers (one epoch of every other sample but the always-right one) break start
+    assert metrics["breaks_start"] == pytest.approx(metrics["invalid_path_rate"])
 
 
 def test_limit_takes_two_puzzles_per_level(tmp_path):
