@@ -1,7 +1,7 @@
 """The SPaRC scorer: exact match and the reference's invalid-path verdict, plus why a path fails.
 
 Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`,
-one key per puzzle rule), because Inspect reduces values across epochs but keeps only the first
+one key per rule), because Inspect reduces values across epochs but keeps only the first
 epoch's `Score.metadata`. The metadata and the explanation are for people reading a sample.
 """
 
@@ -20,14 +20,13 @@ from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
 from inspect_sparc.render import render
 from inspect_sparc.rules import LINE_RULES, RULES, Verdict, check
 
-#: One score value key and one `breaks_<rule>` metric per rule. The faults that make a path no
-#: line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are counted over
-#: every answer: they say why `invalid_path` is 1. The others (gap, off_grid and the puzzle
-#: rules) are counted only for lines the reference calls valid, so an empty answer does not
-#: "miss every dot".
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
-#: Metric name (`breaks_dot`, ...) -> score value key (`dot`, ...).
+#: One score value key and one `breaks_<rule>` metric per rule: metric name -> value key. The
+#: faults that make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit,
+#: rule_cell) are counted over every answer: they say why `invalid_path` is 1. The others (gap,
+#: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
+#: empty answer does not "miss every dot".
 BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
 
 
