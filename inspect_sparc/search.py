@@ -24,6 +24,12 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   one side together with the border arc from the excursion's start to b that avoids E, so b is
   a *wall* when that arc holds an unvisited dot or its cells and the strip break the square or
   star rule. The head never steps onto a wall and must still reach a landing that is not one.
+- area walls (polyshapes, no ylops): the side sealed by landing at b also holds every live cell
+  beside the border arc (path or not) and the live side of each finished excursion with both
+  ends on the arc (`blocks`); it lies within the live cells off the other strip and off the
+  rest of the border. If it holds a shape, its cell count must equal the shapes' area, so b is
+  a wall when even every shape it could take in cannot make up the known cells, or its known
+  shapes outgrow its room.
 
 Every path found is confirmed by `inspect_sparc.rules.check`, the single arbiter. Pure logic.
 """
@@ -38,6 +44,27 @@ from inspect_sparc.rules import board_for, check, polyshape_problem
 #: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
 #: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).
 _Move = tuple[int, int, int, int, tuple[int, ...], tuple[int, dict[int, bool]]]
+
+
+class _Areas(dict[int, int]):
+    """Total area of a set of polyshapes (a mask of their cells), filled in on first use."""
+
+    def __init__(self, sizes: dict[int, int]) -> None:
+        super().__init__()
+        self.sizes = sizes  # shape bit -> its size
+
+    def __missing__(self, shapes: int) -> int:
+        total, bits = 0, shapes
+        while bits:
+            low = bits & -bits
+            total += self.sizes[low]
+            bits ^= low
+        self[shapes] = total
+        return total
+
+
+#: A landing for the area rule: (its bit, cells known to be sealed with it, cells that may be).
+_Landing = tuple[int, int, int]
 
 
 class _Stop(Exception):
@@ -80,6 +107,14 @@ class _Layout:
     sides: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     cw_left: dict[tuple[int, int], bool] = field(default_factory=dict)
     walls_cache: dict[tuple[int, int, int, int], int | None] = field(default_factory=dict)
+    # Area bound on landings (only when the puzzle has polyshapes and no ylops):
+    area_rule: bool = False  # polyshapes, no ylops and E on the border
+    border_cells: int = 0  # cells with a border edge
+    border_edges_of: dict[int, int] = field(default_factory=dict)  # border cell -> its edges
+    area_tables: dict[tuple[int, ...], tuple[tuple[_Landing, ...], tuple[_Landing, ...]]] = field(
+        default_factory=dict
+    )
+    area_of: _Areas = field(default_factory=lambda: _Areas({}))  # shapes -> their total area
     conflict_cache: dict[int, bool] = field(default_factory=dict)
 
     def bit(self, point: Point) -> int:
@@ -177,7 +212,18 @@ def _layout(puzzle: Puzzle) -> _Layout:
                 for c in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
                 if puzzle.in_grid(c) and Puzzle.is_cell(c)
             )
-            layout.perimeter_cell[layout.perimeter[number]] = 1 << layout.bit(cell)
+            cell_bit = 1 << layout.bit(cell)
+            layout.perimeter_cell[layout.perimeter[number]] = cell_bit
+            layout.border_cells |= cell_bit
+            layout.border_edges_of[cell_bit] = (
+                layout.border_edges_of.get(cell_bit, 0) | 1 << layout.perimeter[number]
+            )
+    layout.area_rule = (
+        bool(layout.shapes)
+        and min(layout.shape_area.values()) > 0
+        and bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1)
+    )
+    layout.area_of = _Areas(layout.shape_area)
     for y in range(0, puzzle.rows, 2):
         for x in range(0, puzzle.columns, 2):
             _add_sides(layout, (x, y))
@@ -382,6 +428,10 @@ class _Search:
         self.end = self.layout.bit(puzzle.end)
         self.stride = self.layout.stride
         self.end_bit = 1 << self.end
+        #: Border node -> (other end, cells) of finished excursions that end there: the cells
+        #: beside each on the side that stayed live (see `_landings`).
+        self.blocks: dict[int, list[tuple[int, int]]] = {}
+        self.blocks_key: tuple[int, ...] = ()
 
     # --- regions ---------------------------------------------------------------------------
 
@@ -567,6 +617,82 @@ class _Search:
                 break
         return allowed
 
+    def area_walls(self, touch: int, free: int, cw: int, ccw: int, walls: int) -> int:
+        """Add to `walls` the landings whose sealed side cannot meet the polyshape area rule.
+
+        The side sealed by landing at b holds the strip on that side and the known cells of
+        the border arc from `touch` to b (see `_area_table`); it lies within the live cells off
+        the other strip and off the rest of the border. When it holds a shape, its cell count
+        must equal its shapes' total area (there are no ylops): the count is at least its known
+        cells plus one for each further shape it takes in, the area at most that of every shape
+        it can hold, and the area of its known shapes at most its room. Walls only grow with
+        the strips, so those of the node before (`walls`) are kept.
+        """
+        layout = self.layout
+        cells, shapes, area_of = layout.cells, layout.shapes, layout.area_of
+        free_cells = free & cells
+        key = (touch, free & (layout.perimeter_mask | cells), self.blocks_key)
+        tables = layout.area_tables.get(key)
+        if tables is None:
+            tables = self._area_table(touch, free, 1), self._area_table(touch, free, -1)
+            layout.area_tables[key] = tables
+        for strip, other, entries in ((cw, ccw, tables[0]), (ccw, cw, tables[1])):
+            group = strip & cells
+            open_cells = free_cells & ~other
+            for bit, arc, inside in entries:
+                if walls & bit:
+                    continue
+                known = group | arc
+                known_shapes = known & shapes
+                if not known_shapes:
+                    continue
+                room = open_cells & inside | known
+                room_shapes = room & shapes
+                if (known | room_shapes).bit_count() > area_of[room_shapes] or area_of[
+                    known_shapes
+                ] > room.bit_count():
+                    walls |= bit
+        return walls
+
+    def _area_table(self, touch: int, free: int, direction: int) -> tuple[_Landing, ...]:
+        """(landing bit, known cells, possible cells) for the landings from `touch` one way.
+
+        Walking the border from `touch` in `direction` up to E or an unvisited dot, the known
+        cells of landing b's sealed side are the live cells beside the arc's border edges (free
+        or on the path) and the live side of each finished excursion with both ends on the arc
+        (`blocks`); a border cell with an edge beyond b lies outside it.
+        """
+        layout = self.layout
+        order, end, nodes, dots = layout.perimeter, self.end, layout.border_nodes, layout.dots
+        size = len(order)
+        position = order.index(touch)
+        blocks = self.blocks
+        walked, outside, known = 1 << touch, layout.border_cells, 0
+        entries = []
+        for _ in range(size - 1):
+            position = (position + direction) % size
+            index = order[position]
+            bit = 1 << index
+            if index == end:
+                if bit & nodes:
+                    entries.append((bit, known, ~outside))
+                break
+            walked |= bit
+            for other_end, block in blocks.get(index, ()):
+                if walked >> other_end & 1:
+                    known |= block & free
+            if bit & nodes:
+                if free & bit:
+                    entries.append((bit, known, ~outside))
+            else:
+                cell = layout.perimeter_cell[index]
+                known |= cell & free
+                if not layout.border_edges_of[cell] & ~walked:
+                    outside &= ~cell
+            if free & bit & dots:
+                break
+        return tuple(entries)
+
     def node_flood(self, seed: int, allowed: int) -> int:
         """Nodes of `allowed` joined to `seed` along usable edges (lattice reachability)."""
         layout = self.layout
@@ -597,6 +723,26 @@ class _Search:
             if dots & ~layout.nodes & ~through:
                 return False
         return True
+
+    def register(self, touch: int, landing: int, cw: int, ccw: int) -> None:
+        """Record the live side's cells of the excursion from `touch` that landed here."""
+        order = self.layout.perimeter
+        size = len(order)
+        start = order.index(touch)
+        ahead = (order.index(landing) - start) % size
+        sealed_cw = ahead < (order.index(self.end) - start) % size
+        cells = (ccw if sealed_cw else cw) & self.layout.cells
+        for one, other in ((touch, landing), (landing, touch)):
+            self.blocks.setdefault(one, []).append((other, cells))
+        self.blocks_key += (touch, landing, cells)
+
+    def unregister(self, touch: int, landing: int) -> None:
+        """Undo `register`."""
+        for one in (touch, landing):
+            self.blocks[one].pop()
+            if not self.blocks[one]:
+                del self.blocks[one]
+        self.blocks_key = self.blocks_key[:-3]
 
     def step(
         self,
@@ -642,11 +788,16 @@ class _Search:
             reach &= ~head_bit
         if not (layout.link[head] & reach or head_bit & layout.end_nodes):
             return
+        registered = on_border and touch >= 0 and layout.area_rule
+        if registered:
+            self.register(touch, head, cw, ccw)
         walls = -1
         if not on_border and touch >= 0:
             walls = self.landing_walls(touch, live & ~used, cw, ccw)
             if walls is None:
                 return
+            if layout.area_rule:
+                walls = self.area_walls(touch, live & ~used, cw, ccw, walls | max(walls_above, 0))
             if walls:
                 if walls != walls_above or wall_reach < 0 or may_cut[(used | walls) & ring_mask]:
                     free_nodes = layout.nodes & ~used & ~walls
@@ -706,6 +857,8 @@ class _Search:
                     del path[-2:]
             for number in triangles:
                 counts[number] -= 1
+        if registered:
+            self.unregister(touch, head)
 
     def run(self) -> list[Path]:
         """Enumerate from S; S may be a node or a mid-edge on the border."""
