@@ -83,8 +83,10 @@ def main(argv: list[str]) -> None:
         started = time.perf_counter()
         score_answer(puzzles[records[0]["id"]], text)
         timings.append((time.perf_counter() - started) * 1000)
-    print(f"hostile answers (~1 MB): slowest {max(timings):.1f} ms, "
-          f"median {statistics.median(timings):.1f} ms")
+    print(
+        f"hostile answers (~1 MB): slowest {max(timings):.1f} ms, "
+        f"median {statistics.median(timings):.1f} ms"
+    )
 
     whole_eval(*at_least(500, records, pairs))
 
@@ -159,10 +161,14 @@ def whole_eval(records: list[dict], pairs: list[tuple[dict, str]]) -> None:
         ref_time = min(t for t, _ in results["reference"])
         ours_size, ref_size = results["ours"][0][1], results["reference"][0][1]
         print(f"whole eval, {len(records)} samples, best of 3")
-        print(f"                  ours {ours_time:8.2f} s   reference {ref_time:8.2f} s   "
-              f"ratio {ours_time / ref_time:5.2f}")
-        print(f"log size          ours {ours_size:8d} B   reference {ref_size:8d} B   "
-              f"ratio {ours_size / ref_size:5.2f}")
+        print(
+            f"                  ours {ours_time:8.2f} s   reference {ref_time:8.2f} s   "
+            f"ratio {ours_time / ref_time:5.2f}"
+        )
+        print(
+            f"log size          ours {ours_size:8d} B   reference {ref_size:8d} B   "
+            f"ratio {ours_size / ref_size:5.2f}"
+        )
 
 
 if __name__ == "__main__":

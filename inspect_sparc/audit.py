@@ -103,9 +103,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def select(
-    records: list[dict], levels: Sequence[int] | None, limit: int | None
-) -> list[dict]:
+def select(records: list[dict], levels: Sequence[int] | None, limit: int | None) -> list[dict]:
     """Records of the chosen levels (all when None), at most `limit` of them."""
     chosen = [r for r in records if levels is None or _level_of(r) in levels]
     return chosen if limit is None else chosen[:limit]
@@ -187,9 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="difficulty level(s), e.g. 1 or 1,2 (repeatable)",
     )
-    parser.add_argument(
-        "--limit", type=positive_int, default=None, help="audit at most N puzzles"
-    )
+    parser.add_argument("--limit", type=positive_int, default=None, help="audit at most N puzzles")
     return parser
 
 

@@ -72,9 +72,7 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
-    value.update(
-        {rule: int(rule in broken and (line or rule in LINE_RULES)) for rule in RULES}
-    )
+    value.update({rule: int(rule in broken and (line or rule in LINE_RULES)) for rule in RULES})
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=answer_text(path),

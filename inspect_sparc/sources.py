@@ -272,9 +272,7 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
     if patterns:
         return [p for p in files if any(fnmatch(relative[p], pat) for pat in patterns)]
     return [
-        p
-        for p in files
-        if subset in p.relative_to(folder).parts[:-1] and p.name.startswith(split)
+        p for p in files if subset in p.relative_to(folder).parts[:-1] and p.name.startswith(split)
     ]
 
 

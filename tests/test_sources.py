@@ -120,9 +120,7 @@ def test_unreachable_hub_fails_fast_with_the_ways_out(
     assert source in message and "source=sample" in message and ".jsonl" in message
 
 
-def test_download_failure_becomes_one_clear_error(
-    tmp_path, monkeypatch, reachable, sparc_records
-):
+def test_download_failure_becomes_one_clear_error(tmp_path, monkeypatch, reachable, sparc_records):
     use_fake(monkeypatch, FakeHub(tmp_path, sparc_records, fail=True))
     with pytest.raises(SourceError, match="Could not download evalscope/SPaRC.*ConnectionError"):
         load_records("modelscope")
