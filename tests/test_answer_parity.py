@@ -9,7 +9,7 @@ import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
 from inspect_sparc.analysis import is_solved, reference_analysis
-from inspect_sparc.answer import HUGE, extract_path
+from inspect_sparc.answer import HUGE, MAX_DIGITS, extract_path
 from inspect_sparc.puzzle import parse_puzzle
 
 
@@ -103,7 +103,7 @@ def test_every_stored_solution_is_solved(sparc_records):
 @pytest.mark.parametrize(
     "text",
     [
-        "(" + "7" * (sys.get_int_max_str_digits() + 1) + ", 1)",
+        "(" + "7" * (MAX_DIGITS + 1) + ", 1)",
         "#### (1, " + "1" * 1_000_000 + ")",
     ],
 )
@@ -114,15 +114,30 @@ def test_numbers_too_long_for_int_do_not_raise(text: str, sparc_records):
     assert reference_analysis(puzzle, path)["fully_valid_path"] is False
 
 
-def test_a_lower_int_digit_limit_set_elsewhere_does_not_make_scoring_raise(sparc_records):
+def test_distinct_overlong_numbers_stay_distinct_and_leading_zeros_are_dropped(sparc_records):
     puzzle = parse_puzzle(sparc_records[0])
+    long_a, long_b = "7" * (MAX_DIGITS + 1), "8" * (MAX_DIGITS + 1)
+    text = f"({long_a}, 1), ({long_b}, 1), ({long_a}, 1), ({'0' * MAX_DIGITS}12, 3)"
+    path = extract_path(text, puzzle.end)
+    assert path[0] != path[1] and path[0] == path[2]
+    assert abs(path[0][0] - path[1][0]) > 1
+    assert path[3] == (12, 3)
+
+
+@pytest.mark.parametrize("limit", [640, 0])
+def test_a_digit_limit_set_elsewhere_changes_nothing(limit: int, sparc_records):
+    # 640 makes int() raise sooner; 0 lifts the limit, where int() of a 1 MB number takes seconds
+    puzzle = parse_puzzle(sparc_records[0])
+    text = "#### (1, " + "3" * 700 + "), (2, " + "4" * 1_000_000 + ")"
     before = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(640)
+    sys.set_int_max_str_digits(limit)
     try:
-        path = extract_path("#### (1, " + "3" * 700 + ")", puzzle.end)
+        path = extract_path(text, puzzle.end)
     finally:
         sys.set_int_max_str_digits(before)
-    assert path == ((1, HUGE),)
+    # under 640 digits the 700-digit number cannot be converted either: it gets a stand-in
+    expected = (1, int("3" * 700)) if limit == 0 else (1, HUGE)
+    assert path[0] == expected and path[1][1] >= HUGE and path[1] != path[0]
 
 
 def test_parity_holds_on_the_trimmed_record_the_scorer_reads(sparc_records):
