@@ -42,6 +42,8 @@ SYMBOL_KINDS = {
 }
 TRIANGLE_COUNTS = {"A": 1, "B": 2, "C": 3, "D": 4}
 COLORS = {"R", "B", "G", "Y", "W", "O", "P", "K"}
+#: What a node or edge position may hold; rule cells (odd x and y) hold `N` or a rule symbol.
+PATH_VALUES = frozenset({"+", ".", "G", "S", "E"})
 LEVELS = (1, 2, 3, 4, 5)
 
 
@@ -259,6 +261,9 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
     for y, row in enumerate(grid):
         for x, value in enumerate(row):
             point = (x, y)
+            if (x % 2 == 1 and y % 2 == 1) != (value not in PATH_VALUES):
+                where = "a rule cell (odd x and y)" if x % 2 and y % 2 else "a node or edge"
+                raise _fail(record_id, f"{value!r} at {point} cannot stand on {where}")
             if value == "S":
                 starts.append(point)
             elif value == "E":
