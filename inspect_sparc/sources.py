@@ -170,7 +170,12 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
     folder = _snapshot(hub, patterns, local_only=True)
     files = find_data_files(Path(folder), subset, split) if folder else []
     if not files:  # not cached, or cached for other configs only
-        _check_reachable(hub)
+        missing = (
+            f"config {subset!r}, split {split!r} is not in the cached snapshot"
+            if folder
+            else "it is not in the local cache"
+        )
+        _check_reachable(hub, missing)
         folder = _snapshot(hub, patterns, local_only=False)
         if folder is None:  # pragma: no cover - the online call raises instead
             raise SourceError(f"{hub.repo_id} could not be downloaded from {hub.name}. {WAYS_OUT}")
@@ -222,15 +227,14 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else "no details"
 
 
-def _check_reachable(hub: Hub) -> None:
+def _check_reachable(hub: Hub, missing: str) -> None:
     """Fail within seconds when the hub's host cannot be reached, instead of a 20 s retry loop.
 
     Skipped behind a proxy (a direct connection would say nothing) and in offline mode.
     """
     if _offline_mode(hub):
         raise SourceError(
-            f"{hub.repo_id}@{hub.revision[:12]} is not in the {hub.name} cache and offline mode "
-            f"is set. {WAYS_OUT}"
+            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {WAYS_OUT}"
         )
     if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
         return
@@ -246,7 +250,7 @@ def _check_reachable(hub: Hub) -> None:
     except OSError as error:
         raise SourceError(
             f"Cannot reach {hub.name} ({host}:{port}: {error}) to download "
-            f"{hub.repo_id}@{hub.revision[:12]}, and it is not in the local cache. {WAYS_OUT}"
+            f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {WAYS_OUT}"
         ) from None
 
 

@@ -235,3 +235,12 @@ def test_a_cache_without_the_requested_config_downloads_it(
 def test_empty_or_non_text_source_is_a_value_error(source):
     with pytest.raises(ValueError, match="source must be one of"):
         load_records(source)  # type: ignore[arg-type]
+
+
+def test_offline_with_only_other_configs_cached_says_which_config_is_missing(
+    tmp_path, monkeypatch, unreachable, sparc_records
+):
+    fake = FakeHub(tmp_path, sparc_records[:2], cached=True)
+    use_fake(monkeypatch, fake)
+    with pytest.raises(SourceError, match="config 'stars', split 'test' is not in the cached"):
+        load_records("huggingface", "test", "stars")
