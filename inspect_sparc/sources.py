@@ -227,31 +227,36 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else "no details"
 
 
-def _check_reachable(hub: Hub, missing: str) -> None:
-    """Fail within seconds when the hub's host cannot be reached, instead of a 20 s retry loop.
+def unreachable(endpoint: str) -> str | None:
+    """Why `endpoint` (a URL or host) cannot be reached within seconds, or None if it can.
 
-    Skipped behind a proxy (a direct connection would say nothing) and in offline mode.
+    A direct TCP connection is tried with a short timeout; behind a proxy (where it would say
+    nothing) the check is skipped. Used before downloads whose clients retry for 20 s and more.
     """
-    if _offline_mode(hub):
-        raise SourceError(
-            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {WAYS_OUT}"
-        )
     if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
-        return
-    endpoint = os.environ.get(hub.endpoint_env) or hub.default_endpoint
-    if "://" not in endpoint:
-        endpoint = "https://" + endpoint
-    url = urlparse(endpoint)
+        return None
+    url = urlparse(endpoint if "://" in endpoint else "https://" + endpoint)
     host = url.hostname or ""
     port = url.port or (80 if url.scheme == "http" else 443)
     try:
         with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S):
-            pass
+            return None
     except OSError as error:
+        return f"{host}:{port}: {error}"
+
+
+def _check_reachable(hub: Hub, missing: str) -> None:
+    """Fail within seconds when the hub cannot be reached or offline mode is set."""
+    if _offline_mode(hub):
         raise SourceError(
-            f"Cannot reach {hub.name} ({host}:{port}: {error}) to download "
+            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {WAYS_OUT}"
+        )
+    reason = unreachable(os.environ.get(hub.endpoint_env) or hub.default_endpoint)
+    if reason:
+        raise SourceError(
+            f"Cannot reach {hub.name} ({reason}) to download "
             f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {WAYS_OUT}"
-        ) from None
+        )
 
 
 def _offline_mode(hub: Hub) -> bool:

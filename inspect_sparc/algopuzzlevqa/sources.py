@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from inspect_sparc.algopuzzlevqa.layout import data_folder, image_mime_type
-from inspect_sparc.sources import SourceError
+from inspect_sparc.sources import SourceError, unreachable
 
 __all__ = ["SourceError", "resolve_source"]
 
@@ -110,8 +110,11 @@ def download_puzzle(folder: Path, puzzle: str) -> None:
         if not isinstance(image, str) or not IMAGE_PATH.fullmatch(image):
             raise ValueError(f"{url}: unexpected image path {image!r}.")
         images.append(image)
-    with ThreadPoolExecutor(max_workers=DOWNLOAD_WORKERS) as pool:
+    pool = ThreadPoolExecutor(max_workers=DOWNLOAD_WORKERS)
+    try:
         list(pool.map(lambda image: download_image(folder, image), images))
+    finally:  # on the first failure, drop the queued downloads instead of waiting for them
+        pool.shutdown(wait=False, cancel_futures=True)
     write_atomically(folder / f"{puzzle}.json", data)
 
 
@@ -120,9 +123,17 @@ def download_github(puzzles: list[str]) -> Path:
     from http.client import HTTPException
 
     folder = cache_folder()
-    for puzzle in puzzles:
-        if (folder / f"{puzzle}.json").is_file():
-            continue
+    missing = [p for p in puzzles if not (folder / f"{p}.json").is_file()]
+    reason = unreachable(raw_url("")) if missing else None
+    if reason:
+        raise SourceError(
+            f"Cannot reach GitHub ({reason}) to download AlgoPuzzleVQA "
+            f"({', '.join(missing)}) from {GITHUB_REPO} at commit {GITHUB_COMMIT}, and it is "
+            f"not cached in {folder}. Use a local copy of its {GITHUB_FOLDER} folder with "
+            "-T source=/path/to/AlgoPuzzleVQA/data, or -T source=sample for the 36 bundled "
+            "instances."
+        )
+    for puzzle in missing:
         try:
             download_puzzle(folder, puzzle)
         except (OSError, HTTPException, ValueError) as error:

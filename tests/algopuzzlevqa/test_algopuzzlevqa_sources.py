@@ -34,6 +34,12 @@ def offline(url: str) -> bytes:
     raise OSError("<urlopen error [Errno -2] Name or service not known>")
 
 
+@pytest.fixture(autouse=True)
+def github_reachable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick reachability check passes: each test's fake `fetch` decides what happens."""
+    monkeypatch.setattr(sources, "unreachable", lambda endpoint: None)
+
+
 def test_download_fills_cache_in_repository_layout(
     fixture_data: Path, isolated_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,6 +93,15 @@ def test_network_failure_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> 
     assert "declare-lab/LLM-PuzzleTest" in message and "9b3a074" in message
     assert "source=/path/to/AlgoPuzzleVQA/data" in message and "source=sample" in message
     assert isinstance(caught.value, RuntimeError)
+
+
+def test_unreachable_github_fails_before_any_download(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeGitHub(Path("/nonexistent"))
+    monkeypatch.setattr(sources, "fetch", fake)
+    monkeypatch.setattr(sources, "unreachable", lambda endpoint: "raw.githubusercontent.com:443")
+    with pytest.raises(SourceError, match="Cannot reach GitHub.*source=sample"):
+        algopuzzlevqa_dataset(puzzle="maze")
+    assert fake.urls == []
 
 
 def test_half_downloaded_puzzle_is_not_taken_as_cached(
