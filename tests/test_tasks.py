@@ -218,3 +218,19 @@ def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
     assert metrics["accuracy"] == 1.0 and metrics["invalid_path_rate"] == 0.0
     assert all(metrics[f"level_{level}"] == 1.0 for level in range(1, 6))
     assert all(s.scores["sparc_scorer"].metadata["rule_violations"] == [] for s in log.samples)
+
+
+def test_a_rule_valid_path_missing_from_the_stored_set_is_flagged_unlisted_valid(sparc_records):
+    from inspect_sparc.scorer import score_answer
+
+    record = next(r for r in sparc_records if r["solution_count"] >= 2)
+    withheld = record["solutions"][-1]["path"]
+    trimmed = dict(record, solutions=record["solutions"][:-1])
+    answer = "#### " + ", ".join(f"({p['x']},{p['y']})" for p in withheld)
+    score = score_answer(parse_puzzle(trimmed), answer)
+    assert score.value["correct"] == 0 and score.value["invalid_path"] == 0
+    assert score.metadata["unlisted_valid"] is True
+    assert score.metadata["rule_violations"] == []
+    assert "unlisted_valid" in score.explanation
+    stored = score_answer(parse_puzzle(record), answer)
+    assert stored.value["correct"] == 1 and stored.metadata["unlisted_valid"] is False
