@@ -10,7 +10,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from inspect_sparc.answer import format_path
-from inspect_sparc.prompts import SYSTEM_PROMPT, user_prompt
+from inspect_sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.puzzle import (
     REQUIRED_FIELDS,
     Puzzle,
@@ -70,7 +70,11 @@ def sparc_dataset(
     levels: Sequence[int] | None = None,
     prompt: str = "paper",
 ) -> MemoryDataset:
-    """The Samples of one config and split, filtered to `levels`, in round-robin level order."""
+    """The Samples of one config and split, filtered to `levels`, in round-robin level order.
+
+    Every argument is checked before any record is loaded, so a typo never waits on a hub.
+    """
+    check_prompt_kind(prompt)
     records = load_records(source, split, subset)
     samples = [record_to_sample(record, prompt) for record in records]
     counts = Counter(sample.id for sample in samples)

@@ -173,8 +173,14 @@ def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
-    """The user message for one puzzle record."""
+def check_prompt_kind(kind: str) -> str:
+    """`kind` itself if it names a prompt, else a ValueError listing the prompt kinds."""
     if kind not in REGION_RULES:
         raise ValueError(f"prompt must be one of {', '.join(PROMPT_KINDS)}; got {kind!r}")
+    return kind
+
+
+def user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
+    """The user message for one puzzle record."""
+    check_prompt_kind(kind)
     return TEMPLATE.format(**prompt_fields(record), region_rules=REGION_RULES[kind])

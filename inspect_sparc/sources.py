@@ -90,10 +90,7 @@ def load_records(
 ) -> list[dict]:
     """Records of one config and split, in dataset order, from a hub, the sample or a file."""
     if not isinstance(source, str) or not source.strip():
-        raise ValueError(
-            f"source must be one of {', '.join((*HUBS, BUNDLED))} or a path to a .json, .jsonl "
-            f"or .parquet file of SPaRC records; got {source!r}"
-        )
+        raise _unknown_source(source)
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}; got {split!r}")
     if subset not in SUBSETS:
@@ -110,7 +107,11 @@ def load_records(
     path = Path(source).expanduser()
     if path.suffix.lower() in DATA_SUFFIXES or path.exists():
         return read_records_file(path)
-    raise ValueError(
+    raise _unknown_source(source)
+
+
+def _unknown_source(source: object) -> ValueError:
+    return ValueError(
         f"source must be one of {', '.join((*HUBS, BUNDLED))} or a path to a .json, .jsonl or "
         f".parquet file of SPaRC records; got {source!r}"
     )
@@ -280,9 +281,7 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
     patterns = card_data_files(folder / "README.md", subset, split)
     if patterns:
         return [p for p in files if any(fnmatch(relative[p], pat) for pat in patterns)]
-    return [
-        p for p in files if subset in p.relative_to(folder).parts[:-1] and p.name.startswith(split)
-    ]
+    return [p for p in files if subset in relative[p].split("/")[:-1] and p.name.startswith(split)]
 
 
 def card_data_files(card: Path, subset: str, split: str) -> list[str]:

@@ -20,19 +20,12 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from inspect_sparc.dataset import sparc_dataset
-from inspect_sparc.prompts import PROMPT_KINDS, PromptKind
+from inspect_sparc.prompts import PromptKind
 from inspect_sparc.puzzle import parse_levels
 from inspect_sparc.scorer import sparc_scorer
-from inspect_sparc.sources import SPLITS, SUBSETS
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-A"
-
-
-def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
-    return value
 
 
 @task
@@ -55,12 +48,8 @@ def sparc(
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
             (published on Hugging Face).
     """
-    levels = parse_levels(level)
-    _choice("prompt", prompt, PROMPT_KINDS)
-    _choice("split", split, SPLITS)
-    _choice("subset", subset, SUBSETS)
     return Task(
-        dataset=sparc_dataset(source, split, subset, levels, prompt),
+        dataset=sparc_dataset(source, split, subset, parse_levels(level), prompt),
         solver=generate(),
         scorer=sparc_scorer(),
         metadata={"prompt": prompt, "source": source, "split": split, "subset": subset},
