@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from inspect_sparc.puzzle import Puzzle, parse_puzzle
-from inspect_sparc.rules import check
-from inspect_sparc.search import solve
+from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
+from inspect_sparc.core.rules import check
+from inspect_sparc.core.search import solve
 
 DEFAULT_FILE = (
     Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc" / "puzzles.jsonl"
@@ -28,7 +28,7 @@ CHECK_SECONDS = 2.0
 def load(path: Path) -> list[Puzzle]:
     """Parse every record of a records file (via the package's file reader when available)."""
     try:
-        from inspect_sparc.sources import read_records_file
+        from inspect_sparc.sparc.sources import read_records_file
 
         records = read_records_file(path)
     except ImportError:

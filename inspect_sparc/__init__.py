@@ -1,6 +1,6 @@
 """inspect-sparc: SPaRC and AlgoPuzzleVQA as Inspect AI tasks.
 
-Importing the package is cheap: the Inspect tasks live in `inspect_sparc.tasks` (and
+Importing the package is cheap: the Inspect tasks live in `inspect_sparc.sparc.tasks` (and
 `inspect_sparc.algopuzzlevqa`) and are registered through the `_registry` entry point.
 """
 

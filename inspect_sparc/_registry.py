@@ -4,6 +4,6 @@
 from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
-from inspect_sparc.scorer import sparc_scorer
-from inspect_sparc.solvers import search_solver
-from inspect_sparc.tasks import sparc, sparc_hard
+from inspect_sparc.sparc.scorer import sparc_scorer
+from inspect_sparc.sparc.solvers import search_solver
+from inspect_sparc.sparc.tasks import sparc, sparc_hard

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from inspect_sparc.puzzle import RecordError, parse_levels, parse_puzzle
-from inspect_sparc.search import solve
+from inspect_sparc.core.puzzle import RecordError, parse_levels, parse_puzzle
+from inspect_sparc.core.search import solve
 
 #: Runs of more puzzles than this show progress on stderr.
 PROGRESS_EVERY = 10
@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels = level_argument(args.level)
     except ValueError as error:
         parser.error(str(error))
-    from inspect_sparc.sources import SourceError, load_records
+    from inspect_sparc.sparc.sources import SourceError, load_records
 
     try:
         records = load_records(source=args.source, split=args.split, subset=args.subset)

@@ -8,9 +8,9 @@ import sys
 import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
-from inspect_sparc.analysis import is_solved, reference_analysis
-from inspect_sparc.answer import HUGE, MAX_DIGITS, extract_path
-from inspect_sparc.puzzle import parse_puzzle
+from inspect_sparc.core.analysis import is_solved, reference_analysis
+from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path
+from inspect_sparc.core.puzzle import parse_puzzle
 
 
 def reference_verdict(text: str, record: dict) -> tuple:
@@ -141,7 +141,7 @@ def test_a_digit_limit_set_elsewhere_changes_nothing(limit: int, sparc_records):
 
 
 def test_parity_holds_on_the_trimmed_record_the_scorer_reads(sparc_records):
-    from inspect_sparc.dataset import record_to_sample
+    from inspect_sparc.sparc.dataset import record_to_sample
 
     for record in sparc_records:
         trimmed = record_to_sample(record).metadata["puzzle"]
@@ -167,7 +167,7 @@ def test_extraction_stops_at_the_end_node(sparc_records):
 def test_rule_engine_calls_a_path_a_line_exactly_when_the_reference_does(
     sparc_records, sparc_answers, sparc_by_id
 ):
-    from inspect_sparc.rules import LINE_RULES, check
+    from inspect_sparc.core.rules import LINE_RULES, check
 
     cases = [(sparc_by_id[a["puzzle_id"]], a["response"]) for a in sparc_answers]
     cases += [(record, text) for record in sparc_records for text in crafted_answers(record)]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspect_sparc.puzzle import parse_puzzle
-from inspect_sparc.render import render
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.render import render
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 PUZZLES = [

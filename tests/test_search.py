@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.puzzle import Puzzle, parse_puzzle
-from inspect_sparc.rules import check
-from inspect_sparc.search import solve
+from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
+from inspect_sparc.core.rules import check
+from inspect_sparc.core.search import solve
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 SAMPLE = Path(__file__).parent.parent / "inspect_sparc" / "data" / "sparc_sample.jsonl"

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from inspect_sparc import sources
-from inspect_sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
+from inspect_sparc.sparc import sources
+from inspect_sparc.sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
 
 CARD = """---
 configs:

@@ -14,11 +14,11 @@ from inspect_ai.model import get_model
 from mock_outputs import mock_output
 
 import inspect_sparc as sparc_module
-from inspect_sparc.answer import format_path
-from inspect_sparc.puzzle import parse_puzzle
-from inspect_sparc.rules import RULES, check
-from inspect_sparc.search import solve
-from inspect_sparc.tasks import TASK_VERSION, sparc, sparc_hard
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.rules import RULES, check
+from inspect_sparc.core.search import solve
+from inspect_sparc.sparc.tasks import TASK_VERSION, sparc, sparc_hard
 
 
 def answers_by_prompt(task, answer_for) -> dict[str, list[str]]:
@@ -210,7 +210,7 @@ def test_eval_yaml_versions_match_the_tasks():
 
 
 def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
-    from inspect_sparc.solvers import search_solver
+    from inspect_sparc.sparc.solvers import search_solver
 
     model = get_model("mockllm/model", custom_outputs=lambda *a: pytest.fail("model called"))
     log = run(sparc(source="sample"), model, tmp_path, solver=search_solver())
@@ -221,7 +221,7 @@ def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
 
 
 def test_a_rule_valid_path_missing_from_the_stored_set_is_flagged_unlisted_valid(sparc_records):
-    from inspect_sparc.scorer import score_answer
+    from inspect_sparc.sparc.scorer import score_answer
 
     record = next(r for r in sparc_records if r["solution_count"] >= 2)
     withheld = record["solutions"][-1]["path"]

@@ -8,7 +8,7 @@ import pytest
 
 from inspect_sparc.algopuzzlevqa import sources
 from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.sources import SourceError
+from inspect_sparc.sparc.sources import SourceError
 
 PREFIX = (
     "https://raw.githubusercontent.com/declare-lab/LLM-PuzzleTest/"

@@ -13,12 +13,12 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.analysis import is_solved, reference_analysis
-from inspect_sparc.answer import extract_path, format_path
+from inspect_sparc.core.analysis import is_solved, reference_analysis
+from inspect_sparc.core.answer import extract_path, format_path
+from inspect_sparc.core.puzzle import Path, Puzzle, parse_puzzle
+from inspect_sparc.core.render import render
+from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
-from inspect_sparc.puzzle import Path, Puzzle, parse_puzzle
-from inspect_sparc.render import render
-from inspect_sparc.rules import LINE_RULES, RULES, Verdict, check
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200

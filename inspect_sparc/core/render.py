@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from inspect_sparc.puzzle import Point, Puzzle
+from inspect_sparc.core.puzzle import Point, Puzzle
 
 #: Width of one grid position in the drawing.
 _WIDTH = 3

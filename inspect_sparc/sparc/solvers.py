@@ -10,9 +10,9 @@ import anyio
 from inspect_ai.model import ModelOutput, ModelUsage
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_sparc.puzzle import Puzzle, RecordError, parse_puzzle
-from inspect_sparc.rules import format_point
-from inspect_sparc.search import solve
+from inspect_sparc.core.puzzle import Puzzle, RecordError, parse_puzzle
+from inspect_sparc.core.rules import format_point
+from inspect_sparc.core.search import solve
 
 #: Model name recorded on the search solver's outputs.
 SEARCH_MODEL = "inspect_sparc/search"

@@ -39,7 +39,7 @@ SPLITS = ("test", "train")
 HUBS = ("modelscope", "huggingface")
 BUNDLED = "sample"
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
-SAMPLE_FILE = Path(__file__).parent / "data" / "sparc_sample.jsonl"
+SAMPLE_FILE = Path(__file__).parent.parent / "data" / "sparc_sample.jsonl"
 CONNECT_TIMEOUT_S = 5.0
 
 

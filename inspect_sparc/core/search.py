@@ -31,15 +31,15 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   a wall when even every shape it could take in cannot make up the known cells, or its known
   shapes outgrow its room.
 
-Every path found is confirmed by `inspect_sparc.rules.check`, the single arbiter. Pure logic.
+Every path found is confirmed by `inspect_sparc.core.rules.check`, the single arbiter. Pure logic.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspect_sparc.puzzle import Path, Point, Puzzle
-from inspect_sparc.rules import board_for, check, polyshape_problem
+from inspect_sparc.core.puzzle import Path, Point, Puzzle
+from inspect_sparc.core.rules import board_for, check, polyshape_problem
 
 #: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
 #: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).

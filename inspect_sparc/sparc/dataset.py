@@ -9,16 +9,16 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from inspect_sparc.answer import format_path
-from inspect_sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.puzzle import (
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.puzzle import (
     REQUIRED_FIELDS,
     Puzzle,
     RecordError,
     parse_puzzle,
     path_to_moves,
 )
-from inspect_sparc.sources import load_records
+from inspect_sparc.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
+from inspect_sparc.sparc.sources import load_records
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:

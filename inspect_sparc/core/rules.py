@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_sparc.puzzle import Point, Puzzle
+from inspect_sparc.core.puzzle import Point, Puzzle
 
 STRUCTURAL_RULES: tuple[str, ...] = (
     "start",

@@ -1,0 +1,1 @@
+"""The SPaRC Inspect layer: record sources, prompts, datasets, scorer, solvers and tasks."""
