@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -10,11 +11,25 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 SPARC_PUZZLES = FIXTURES / "sparc" / "puzzles.jsonl"
 SPARC_ANSWERS = FIXTURES / "sparc" / "answers.jsonl"
+#: All 500 puzzles of the published test split (gzipped), for checks on the real workload.
+SPARC_TEST_SPLIT = FIXTURES / "sparc" / "test_split.jsonl.gz"
 
 
 def read_jsonl(path: Path) -> list[dict]:
     """Records of a JSON-lines file."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def read_test_split() -> list[dict]:
+    """The 500 records of the published test split, in published order."""
+    with gzip.open(SPARC_TEST_SPLIT, "rt", encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def sparc_test_split() -> list[dict]:
+    """All 500 published test puzzles (use in tests marked slow, or in cheap whole-split checks)."""
+    return read_test_split()
 
 
 @pytest.fixture(scope="session")
