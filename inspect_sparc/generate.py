@@ -1,0 +1,124 @@
+"""python -m inspect_sparc.generate: fresh SPaRC puzzles, calibrated to the published test split.
+
+    python -m inspect_sparc.generate --n 500 --seed 7 --out fresh.jsonl
+    python -m inspect_sparc.generate --n 100 --level 5 --seed 7 --out hard.jsonl
+    python -m inspect_sparc.generate --n 100000 --seed 7 --shard 3/64 --out part3.jsonl
+
+The same arguments give the same bytes on any machine with any `--workers`; the `--shard` parts
+1/n..n/n, concatenated in order, equal the unsharded output. Use the file with
+`inspect eval inspect_sparc/sparc -T source=fresh.jsonl`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from inspect_sparc.core.generate import (
+    MAX_SOLUTIONS,
+    GenerateError,
+    check_arguments,
+    dumps,
+    iter_puzzles,
+    parse_shard,
+    shard_range,
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m inspect_sparc.generate",
+        description="Generate fresh SPaRC puzzles (published schema, every valid solution "
+        "stored, levels calibrated to the published test split).",
+    )
+    parser.add_argument("--n", type=int, default=500, help="puzzles in the whole set (500)")
+    parser.add_argument("--seed", type=int, required=True, help="seed (a whole number >= 0)")
+    parser.add_argument(
+        "--level",
+        type=int,
+        help="only this level (1-5); default: the published mix 86/118/121/86/89 per 500",
+    )
+    parser.add_argument("--shard", help="write only part i of n of the set, e.g. 3/64")
+    parser.add_argument("--workers", type=int, default=1, help="processes (1)")
+    parser.add_argument(
+        "--max-solutions",
+        type=int,
+        default=MAX_SOLUTIONS,
+        help=f"keep puzzles with 1 to this many valid paths ({MAX_SOLUTIONS}, as published)",
+    )
+    parser.add_argument("--out", type=Path, help="output .jsonl file (default: stdout)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    return parser
+
+
+class Progress:
+    """A one-line progress bar on stderr (off with --quiet)."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream, self.enabled = total, stream, enabled
+        self.began = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.began
+        rate = done / elapsed if elapsed > 0 else 0.0
+        filled = int(30 * done / self.total) if self.total else 30
+        left = (self.total - done) / rate if rate > 0 else 0.0
+        self.stream.write(
+            f"\rgenerating [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} "
+            f"{rate:.1f}/s, {elapsed:.0f}s elapsed, ~{left:.0f}s left "
+        )
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the generator CLI; returns the exit status (2 for bad arguments)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        check_arguments(args.n, args.seed, args.level, args.max_solutions)
+        shard = parse_shard(args.shard)
+        if args.workers < 1:
+            raise GenerateError(f"workers must be a whole number >= 1; got {args.workers}")
+        if args.out is not None and args.out.is_dir():
+            raise GenerateError(f"--out must be a file, not a directory: {args.out}")
+        if args.out is not None and not args.out.parent.exists():
+            raise GenerateError(f"--out folder does not exist: {args.out.parent}")
+    except GenerateError as error:
+        parser.error(str(error))
+    total = len(shard_range(args.n, shard))
+    progress = Progress(total, sys.stderr, not args.quiet)
+    puzzles = iter_puzzles(
+        args.n,
+        args.seed,
+        args.level,
+        shard=shard,
+        workers=args.workers,
+        max_solutions=args.max_solutions,
+    )
+    if args.out is None:
+        for done, record in enumerate(puzzles, start=1):
+            sys.stdout.write(dumps(record) + "\n")
+            progress.update(done)
+        sys.stdout.flush()
+        return 0
+    partial = args.out.with_name(args.out.name + ".partial")
+    with partial.open("w", encoding="utf-8", newline="\n") as out:
+        for done, record in enumerate(puzzles, start=1):
+            out.write(dumps(record) + "\n")
+            progress.update(done)
+    os.replace(partial, args.out)  # a finished file or none: never a truncated one
+    if not args.quiet:
+        print(f"wrote {total} puzzles to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
