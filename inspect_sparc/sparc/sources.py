@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -41,6 +42,11 @@ BUNDLED = "sample"
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 SAMPLE_FILE = Path(__file__).parent.parent / "data" / "sparc_sample.jsonl"
 CONNECT_TIMEOUT_S = 5.0
+#: `source=generated:SEED`: fresh puzzles from the generator, cached on disk.
+GENERATED = "generated:"
+#: Puzzles in a `generated:SEED` set (the test split's size and level mix); tests shrink it.
+GENERATED_SET_SIZE = 500
+CACHE_ENV = "INSPECT_SPARC_CACHE_DIR"
 
 
 class SourceError(RuntimeError):
@@ -97,6 +103,8 @@ def load_records(
         raise ValueError(f"subset must be one of {', '.join(SUBSETS)}; got {subset!r}")
     if source in HUB_BY_NAME:
         return load_hub_records(HUB_BY_NAME[source], split, subset)
+    if source.startswith(GENERATED):
+        return load_generated_records(source, split, subset)
     if source == BUNDLED:
         if (split, subset) != ("test", "all"):
             raise SourceError(
@@ -112,8 +120,8 @@ def load_records(
 
 def _unknown_source(source: object) -> ValueError:
     return ValueError(
-        f"source must be one of {', '.join((*HUBS, BUNDLED))} or a path to a .json, .jsonl or "
-        f".parquet file of SPaRC records; got {source!r}"
+        f"source must be one of {', '.join((*HUBS, BUNDLED))}, generated:SEED (fresh puzzles) "
+        f"or a path to a .json, .jsonl or .parquet file of SPaRC records; got {source!r}"
     )
 
 
@@ -154,6 +162,53 @@ def _read_json_records(text: str) -> list[Any]:
                 records.append(json.loads(line))
             except json.JSONDecodeError as error:
                 raise SourceError(f"line {number} is not valid JSON ({error.msg})") from None
+    return records
+
+
+# --- generated puzzles -----------------------------------------------------------------------
+
+
+def generated_cache_file(seed: int, n: int) -> Path:
+    """Where a generated set is cached ($INSPECT_SPARC_CACHE_DIR or ~/.cache/inspect_sparc)."""
+    from inspect_sparc.core.generate import GENERATOR_VERSION
+
+    root = os.environ.get(CACHE_ENV)
+    if root:
+        base = Path(root).expanduser()
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
+    return base / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
+
+
+def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
+    """`generated:SEED`: the cached set for SEED, generated (about 2-3 minutes) when missing."""
+    text = source[len(GENERATED) :].strip()
+    if not (text.isdecimal() and text.isascii()):
+        raise ValueError(f"source generated:SEED needs a whole number >= 0 as SEED; got {source!r}")
+    if (split, subset) != ("test", "all"):
+        raise SourceError(
+            "Generated puzzles mirror the test split of config 'all'; drop -T split and "
+            "-T subset with -T source=generated:SEED."
+        )
+    seed, n = int(text), GENERATED_SET_SIZE
+    path = generated_cache_file(seed, n)
+    if path.is_file():
+        return read_records_file(path)
+    from inspect_sparc.core.generate import dumps, generate_puzzles
+
+    workers = max(1, min(8, os.cpu_count() or 1, n // 50))  # a process costs an import
+    print(
+        f"Generating {n} SPaRC puzzles (seed {seed}, {workers} processes) into {path}",
+        file=sys.stderr,
+    )
+    records = generate_puzzles(n, seed, workers=workers)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + f".{os.getpid()}.partial")
+        partial.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as error:  # an unwritable cache costs a rebuild next time, not this run
+        print(f"Could not cache the generated puzzles in {path}: {error}", file=sys.stderr)
     return records
 
 
