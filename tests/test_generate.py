@@ -1,0 +1,327 @@
+"""The puzzle generator: published schema, complete solution sets, determinism, shards, CLI.
+
+Oracles: the published records (YAML format, shape ids, symbol vocabulary), the reference tools
+(sparc.validation, the sparc-puzzle prompt builder, SPaRC_Gym, sparc_visualization) and `check`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from inspect_sparc.core import generate as generator
+from inspect_sparc.core.generate import (
+    LEVEL_COUNTS,
+    GenerateError,
+    dumps,
+    generate_puzzles,
+    level_schedule,
+    parse_shard,
+)
+from inspect_sparc.core.puzzle import REQUIRED_FIELDS, parse_puzzle
+from inspect_sparc.core.records import content_id, text_visualization
+from inspect_sparc.core.rules import check
+from inspect_sparc.core.search import solve
+
+SEED = 2  # any seed works; this one's set is quick to build (level-5 searches vary a lot)
+N = 10
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[dict]:
+    """A small generated set of the published level mix (every level appears)."""
+    return generate_puzzles(N, SEED)
+
+
+@pytest.fixture(scope="module")
+def hard() -> list[dict]:
+    """Three level-5 puzzles (the largest grids and most rule kinds)."""
+    return generate_puzzles(3, SEED, level=5)
+
+
+# --- schema -----------------------------------------------------------------------------------
+
+
+def test_yaml_builder_reproduces_every_published_text_visualization(sparc_test_split):
+    for record in sparc_test_split:
+        puzzle = parse_puzzle(record)
+        built = text_visualization(
+            record["puzzle_array"], puzzle.width, puzzle.height, puzzle.start, puzzle.end
+        )
+        assert built == record["text_visualization"], record["id"]
+
+
+def test_generated_records_have_the_published_fields_in_order(generated, sparc_test_split):
+    published = sparc_test_split[0]
+    for record in generated:
+        assert list(record) == list(published)
+        assert set(REQUIRED_FIELDS) <= set(record)
+        assert list(record["grid_size"]) == list(published["grid_size"])
+        assert all(list(s) == ["index", "path", "pathLength"] for s in record["solutions"])
+        assert [s["index"] for s in record["solutions"]] == list(range(record["solution_count"]))
+        assert all(s["pathLength"] == len(s["path"]) for s in record["solutions"])
+        assert re.fullmatch(r"[0-9a-f]{16}", record["id"])
+        assert record["id"] == content_id(record["puzzle_array"], json.loads(record["polyshapes"]))
+        shapes = json.loads(record["polyshapes"])
+        assert record["polyshapes"] == json.dumps(shapes, separators=(",", ":"))
+        assert list(shapes) == sorted(shapes)
+        puzzle = parse_puzzle(record)
+        assert record["text_visualization"] == text_visualization(
+            record["puzzle_array"], puzzle.width, puzzle.height, puzzle.start, puzzle.end
+        )
+        assert record["difficulty_level"] == int(record["difficulty_score"]) + 1
+
+
+def test_generated_symbols_are_only_those_the_published_puzzles_use(
+    generated, hard, sparc_test_split
+):
+    def vocabulary(records):
+        parts, shapes = set(), {}
+        for record in records:
+            for row in record["puzzle_array"]:
+                for value in row:
+                    pieces = value.split("-")
+                    parts |= {("kind", pieces[0])} | {("colour", c) for c in pieces[1:2]}
+            shapes |= json.loads(record["polyshapes"])
+        return parts, shapes
+
+    published_parts, published_shapes = vocabulary(sparc_test_split)
+    parts, shapes = vocabulary(generated + hard)
+    assert parts <= published_parts
+    assert all(published_shapes[key] == matrix for key, matrix in shapes.items())
+    assert ("kind", "C") not in parts  # triangles of 3 never occur
+
+
+def test_stored_solutions_are_exactly_the_rule_valid_paths(generated, hard):
+    for record in generated + hard:
+        puzzle = parse_puzzle(record)
+        assert 1 <= record["solution_count"] <= generator.MAX_SOLUTIONS
+        assert set(puzzle.solutions) == set(solve(puzzle))
+        assert len(set(puzzle.solutions)) == len(puzzle.solutions)
+        assert all(check(puzzle, path).valid for path in puzzle.solutions)
+
+
+def test_the_level_mix_is_the_published_one_and_prefix_stable():
+    schedule = level_schedule(500)
+    assert Counter(schedule) == Counter(LEVEL_COUNTS)
+    assert level_schedule(37) == schedule[:37]
+    assert set(schedule[:5]) == {1, 2, 3, 4, 5}
+    assert level_schedule(4, level=3) == [3, 3, 3, 3]
+
+
+def test_level_argument_gives_that_level(hard):
+    assert [r["difficulty_level"] for r in hard] == [5, 5, 5]
+    assert all(4 <= r["difficulty_score"] < 5 for r in hard)
+
+
+# --- the authors' tools -------------------------------------------------------------------------
+
+
+def test_reference_validator_accepts_every_stored_solution(generated):
+    from sparc.validation import analyze_path, validate_solution
+
+    for record in generated:
+        for solution in record["solutions"]:
+            assert validate_solution(solution["path"], record)
+            assert analyze_path(solution["path"], record)["fully_valid_path"]
+
+
+def test_reference_prompt_builder_matches_ours(generated):
+    from sparc.prompts import single_shot, single_shot_paper
+
+    from inspect_sparc.sparc.prompts import user_prompt
+
+    for record in generated:
+        assert user_prompt(record, "paper") == single_shot_paper.get_prompt(record)["user"]
+        assert user_prompt(record, "corrected") == single_shot.get_prompt(record)["user"]
+
+
+def test_reference_gym_plays_every_generated_puzzle_to_a_solved_end(
+    generated, sparc_records, monkeypatch
+):
+    import importlib
+
+    import pandas as pd
+
+    gym_module = importlib.import_module("SPaRC_Gym.SPaRC_Gym")
+
+    # its record processing needs a typed first cell in the first record: lead with a real one
+    primer = next(r for r in sparc_records if "type" in r["text_visualization"].split("- ")[1])
+
+    class Local:
+        def __init__(self, records):
+            self.records = records
+
+        def to_pandas(self):
+            return pd.DataFrame(self.records)
+
+    monkeypatch.setattr(gym_module, "load_dataset", lambda *a, **k: Local([primer, *generated]))
+    moves = {(1, 0): 0, (0, -1): 1, (-1, 0): 2, (0, 1): 3}
+    for record in generated:
+        env = gym_module.SPaRC_Gym()  # a fresh one per episode, as the reference does
+        env.reset(options={"puzzle_id": record["id"]})
+        path = [(p["x"], p["y"]) for p in record["solutions"][-1]["path"]]
+        for a, b in zip(path, path[1:], strict=False):
+            _, reward, terminated, truncated, _ = env.step(moves[(b[0] - a[0], b[1] - a[1])])
+        assert terminated and not truncated and reward == 1, record["id"]
+
+
+def test_reference_renderer_draws_every_generated_puzzle(generated):
+    from sparc_visualization.plot import get_puzzle_image
+
+    for record in generated[:4]:
+        image = get_puzzle_image(record)
+        assert image.size[0] > 100 and image.size[1] > 100
+
+
+# --- determinism ------------------------------------------------------------------------------
+
+
+def test_same_seed_same_bytes_and_another_seed_other_puzzles(generated):
+    again = generate_puzzles(N, SEED)
+    assert [dumps(r) for r in again] == [dumps(r) for r in generated]
+    other = generate_puzzles(3, SEED + 1)
+    assert not {r["id"] for r in other} & {r["id"] for r in generated}
+
+
+def test_shards_concatenate_to_the_whole_set(generated):
+    parts = [generate_puzzles(N, SEED, shard=f"{i}/3") for i in (1, 2, 3)]
+    assert [len(p) for p in parts] == [3, 3, 4]
+    assert [dumps(r) for part in parts for r in part] == [dumps(r) for r in generated]
+
+
+def test_two_worker_processes_give_the_same_bytes(generated):
+    assert [dumps(r) for r in generate_puzzles(N, SEED, workers=2)] == [dumps(r) for r in generated]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n": 0, "seed": 1}, "n must be a positive"),
+        ({"n": "5", "seed": 1}, "n must be a positive"),
+        ({"n": 5, "seed": -1}, "seed must be a whole number"),
+        ({"n": 5, "seed": 1.5}, "seed must be a whole number"),
+        ({"n": 5, "seed": 1, "level": 6}, "level must be one of"),
+        ({"n": 5, "seed": 1, "level": True}, "level must be one of"),
+        ({"n": 5, "seed": 1, "shard": "4/3"}, "1 <= i <= n"),
+        ({"n": 5, "seed": 1, "shard": "0/3"}, "1 <= i <= n"),
+        ({"n": 5, "seed": 1, "shard": "half"}, "shard must look like i/n"),
+        ({"n": 5, "seed": 1, "workers": 0}, "workers must be"),
+        ({"n": 5, "seed": 1, "max_solutions": 0}, "max_solutions must be"),
+    ],
+)
+def test_bad_arguments_are_clear_errors(kwargs, message):
+    with pytest.raises(GenerateError, match=message):
+        generate_puzzles(**kwargs)
+
+
+def test_parse_shard_forms():
+    assert parse_shard(None) == (1, 1)
+    assert parse_shard(" 3/64 ") == (3, 64)
+    assert parse_shard((2, 2)) == (2, 2)
+
+
+# --- the CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_writes_the_library_output_and_reports_progress(tmp_path, capsys, generated):
+    from inspect_sparc.generate import main
+
+    out = tmp_path / "fresh.jsonl"
+    assert main(["--n", str(N), "--seed", str(SEED), "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == "".join(dumps(r) + "\n" for r in generated)
+    err = capsys.readouterr().err
+    assert f"{N}/{N}" in err and f"wrote {N} puzzles" in err
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_cli_shards_and_stdout(capsys, generated):
+    from inspect_sparc.generate import main
+
+    assert main(["--n", str(N), "--seed", str(SEED), "--shard", "2/2", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "".join(dumps(r) + "\n" for r in generated[5:])
+    assert captured.err == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--n", "5"], "the following arguments are required: --seed"),
+        (["--n", "0", "--seed", "1"], "n must be a positive"),
+        (["--n", "x", "--seed", "1"], "invalid int value"),
+        (["--seed", "1", "--level", "7"], "level must be one of"),
+        (["--seed", "1", "--shard", "3/2"], "1 <= i <= n"),
+        (["--seed", "1", "--shard", "1-2"], "shard must look like i/n"),
+        (["--seed", "1", "--workers", "0"], "workers must be"),
+        (["--seed", "1", "--out", "/no/such/folder/x.jsonl"], "--out folder does not exist"),
+    ],
+)
+def test_cli_bad_arguments_exit_2_with_a_message(argv, message, capsys):
+    from inspect_sparc.generate import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+# --- source=generated:SEED --------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_generated_sets(tmp_path, monkeypatch):
+    """`generated:SEED` sets of 5 puzzles (the real size is 500), cached under tmp_path."""
+    from inspect_sparc.sparc import sources
+
+    monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
+    monkeypatch.setenv(sources.CACHE_ENV, str(tmp_path / "cache"))
+    return sources
+
+
+def test_generated_source_builds_caches_and_reuses(small_generated_sets, monkeypatch, generated):
+    sources = small_generated_sets
+    records = sources.load_records(f"generated:{SEED}")
+    assert [dumps(r) for r in records] == [dumps(r) for r in generated[:5]]
+    cached = sources.generated_cache_file(SEED, 5)
+    assert cached.is_file() and str(cached).startswith(str(sources.os.environ[sources.CACHE_ENV]))
+
+    def no_generation(*args, **kwargs):
+        raise AssertionError("a cached set must be reused")
+
+    monkeypatch.setattr(generator, "generate_puzzles", no_generation)
+    assert sources.load_records(f"generated:{SEED}") == records
+
+
+@pytest.mark.parametrize(
+    ("source", "kwargs", "message"),
+    [
+        ("generated:", {}, "needs a whole number"),
+        ("generated:-3", {}, "needs a whole number"),
+        ("generated:seven", {}, "needs a whole number"),
+        ("generated:1", {"split": "train"}, "mirror the test split"),
+        ("generated:1", {"subset": "stars"}, "mirror the test split"),
+    ],
+)
+def test_generated_source_bad_values(small_generated_sets, source, kwargs, message):
+    with pytest.raises((ValueError, small_generated_sets.SourceError), match=message):
+        small_generated_sets.load_records(source, **kwargs)
+
+
+def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets, tmp_path):
+    from inspect_ai import eval
+    from mock_outputs import mock_model
+
+    from inspect_sparc.sparc.tasks import sparc
+
+    task = sparc(source=f"generated:{SEED}")
+    samples = list(task.dataset)
+    assert len(samples) == 5
+    answers = ["#### " + s.target if i % 2 == 0 else "no idea" for i, s in enumerate(samples)]
+    [log] = eval(task, model=mock_model(answers), log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    [score] = log.results.scores
+    assert score.metrics["accuracy"].value == pytest.approx(3 / 5)
