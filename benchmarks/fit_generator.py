@@ -5,8 +5,9 @@ Writes `inspect_sparc/data/generator_calibration.json`:
   (`inspect_sparc.core.records.FEATURES`), with its 10-fold cross-validated error (RMSE of the
   score, share of puzzles whose predicted level floor(score)+1 is right, and within one);
 - `profiles`: one row per published puzzle (level, grid size, S and E, how many of each rule
-  kind, triangles by number, shortest solution length): the generator draws a row of the target
-  level and builds a fresh puzzle with those counts (layout, path, colours, shapes are new);
+  kind, triangles by number, shortest solution length, solution count): the generator draws a
+  row of the target level and builds a fresh puzzle with those counts (layout, path, colours,
+  shapes are new);
 - `shapes`: the 78 polyshapes the published puzzles use (the generator uses no others).
 
 Run: python benchmarks/fit_generator.py [--check]   (--check: fail if the shipped file differs)
@@ -46,6 +47,7 @@ PROFILE_KEYS = (
     "dot",
     "gap",
     "shortest",
+    "solutions",
 )
 
 
@@ -97,6 +99,7 @@ def profile(record: dict) -> list[int]:
         "start": list(puzzle.start),
         "end": list(puzzle.end),
         "shortest": min(len(s["path"]) for s in record["solutions"]),
+        "solutions": len(record["solutions"]),
         **counts,
     }
     return [values[key] for key in PROFILE_KEYS]

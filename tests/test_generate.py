@@ -325,3 +325,48 @@ def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets
     assert log.status == "success", log.error
     [score] = log.results.scores
     assert score.metrics["accuracy"].value == pytest.approx(3 / 5)
+
+
+# --- calibration ------------------------------------------------------------------------------
+
+
+def _benchmark(name: str):
+    """A script of benchmarks/ as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_shipped_calibration_is_what_the_fit_script_makes(sparc_test_split):
+    fit = _benchmark("fit_generator")
+    assert generator.calibration() == json.loads(json.dumps(fit.calibration(sparc_test_split)))
+    model = generator.calibration()["difficulty_model"]
+    assert model["cross_validation"]["level_within_one"] > 0.95
+
+
+def test_calibration_tables_on_a_small_set(generated, sparc_test_split):
+    calibrate = _benchmark("calibrate_generator")
+    ours = calibrate.describe(generated, with_baselines=False)
+    theirs = calibrate.describe(sparc_test_split, with_baselines=False)
+    assert sorted(ours) == [1, 2, 3, 4, 5] and sum(row["n"] for row in ours.values()) == N
+    assert theirs[1]["area"] == 6 and theirs[5]["area"] == 18  # the README's published medians
+    assert theirs[3]["has_square"] == pytest.approx(0.71, abs=0.005)
+
+
+@pytest.mark.slow
+def test_a_500_puzzle_set_meets_the_calibration_targets(sparc_test_split):
+    calibrate = _benchmark("calibrate_generator")
+    records = generate_puzzles(500, 7, workers=2)
+    assert len({r["id"] for r in records}) == 500
+    ours = calibrate.describe(records, with_baselines=False)
+    theirs = calibrate.describe(sparc_test_split, with_baselines=False)
+    failed = [text for text, ok in calibrate.targets(ours, theirs) if not ok]
+    assert not failed
+    rate, published = calibrate.overall_astar(records), calibrate.overall_astar(sparc_test_split)
+    if rate is not None:
+        assert abs(rate - published) <= 0.02

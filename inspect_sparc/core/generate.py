@@ -11,9 +11,10 @@ bytes do not depend on the machine, the worker count or the shard):
    coloured by region, polyshapes tiling a region exactly (only the 78 published shapes), ylops
    cancelling an extra shape, stars paired within their region;
 3. find every rule-valid path with the exhaustive search; keep the puzzle when it has 1 to
-   `max_solutions` of them and the fitted difficulty model puts it within one level of the
-   target; otherwise draw again. difficulty_score is the model's prediction, moved into the
-   target level's band when it falls in a neighbouring one, so level = floor(score) + 1.
+   `max_solutions` of them (and at most about twice as many as the profile's puzzle) and the
+   fitted difficulty model puts it within one level of the target; otherwise draw again.
+   difficulty_score is the model's prediction, moved into the target level's band when it falls
+   in a neighbouring one, so level = floor(score) + 1.
 
 Pure logic: no Inspect imports.
 """
@@ -46,6 +47,10 @@ MAX_SOLUTIONS = 48
 GENERATOR_VERSION = 1
 #: Draws per puzzle before giving up (never reached in practice: about 3 draws per puzzle).
 MAX_ATTEMPTS = 2000
+#: A draft may have at most FACTOR x (the profile's solution count) + SLACK valid paths: fresh
+#: drafts are less constrained than published puzzles and would otherwise have more solutions.
+SOLUTION_FACTOR = 2
+SOLUTION_SLACK = 2
 #: Drafts tried with one drawn profile before another is drawn.
 PROFILE_TRIES = 8
 COLORS = ("R", "B", "G", "Y", "W", "O", "P", "K")
@@ -391,8 +396,9 @@ def generate_one(
         puzzle = parse_puzzle(record)
         if not check(puzzle, draft.line).valid:  # pragma: no cover - construction invariant
             raise AssertionError(f"generated line breaks its own puzzle: {record['id']}")
-        solutions = solve(puzzle, limit=max_solutions + 1)
-        if not 1 <= len(solutions) <= max_solutions:
+        most = min(max_solutions, SOLUTION_FACTOR * profile["solutions"] + SOLUTION_SLACK)
+        solutions = solve(puzzle, limit=most + 1)
+        if not 1 <= len(solutions) <= most:
             continue
         record = build_record(draft.grid, draft.shapes, solutions, level, 0.0)
         score = predict_score(model, features(record))
