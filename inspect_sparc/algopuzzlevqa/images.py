@@ -31,7 +31,11 @@ def check_max_image_size(max_image_size: object) -> int:
 
 
 def sent_size(width: int, height: int, max_size: int) -> tuple[int, int]:
-    """The (width, height) sent: unchanged if the longer side fits `max_size` (0: no limit)."""
+    """The (width, height) sent: unchanged if the longer side fits `max_size` (0: no limit).
+
+    Rounding mode only matters when a side lands on an exact half, which with a 1024 limit needs
+    a longer side that is a multiple of 2048; no AlgoPuzzleVQA image size seen is.
+    """
     if max_size == 0 or max(width, height) <= max_size:
         return width, height
     scale = max_size / max(width, height)

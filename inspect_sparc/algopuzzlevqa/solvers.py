@@ -25,8 +25,9 @@ def paper_follow_up_message(
     first: ChatMessageUser, reply: str, options: list[str]
 ) -> ChatMessageUser:
     """The authors' follow-up: the first prompt and reply in one new user message, image kept."""
-    assert isinstance(first.content, list), "the first user message holds the text and the image"
-    text = next(part.text for part in first.content if isinstance(part, ContentText))
+    if isinstance(first.content, str):
+        return ChatMessageUser(content=paper_follow_up(first.content, reply, options))
+    text = "".join(part.text for part in first.content if isinstance(part, ContentText))
     images = [part for part in first.content if isinstance(part, ContentImage)]
     return ChatMessageUser(
         content=[ContentText(text=paper_follow_up(text, reply, options)), *images]
@@ -52,8 +53,10 @@ def algopuzzlevqa_solver(extraction: str = "paper") -> Solver:
             earlier = list(state.messages)
             first_user = next(m for m in earlier if isinstance(m, ChatMessageUser))
             state.messages = [paper_follow_up_message(first_user, reply, options)]
-            state = await generate(state)
-            state.messages = earlier + state.messages
+            try:
+                state = await generate(state)
+            finally:  # also when a limit stops the sample: keep the first exchange in the log
+                state.messages = earlier + state.messages
         elif follow_up:
             state.messages.append(ChatMessageUser(content=follow_up_prompt(len(options))))
             state = await generate(state)

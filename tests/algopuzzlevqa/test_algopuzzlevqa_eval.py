@@ -190,3 +190,19 @@ def test_metrics_under_epochs(tmp_path: Path) -> None:
     assert log.reductions is not None
     reduced = log.reductions[0].samples
     assert len(reduced) == 36 and {r.value["correct"] for r in reduced} == {0.5}  # type: ignore[index]
+
+
+def test_a_limit_during_the_paper_follow_up_keeps_the_first_exchange(tmp_path: Path) -> None:
+    log = run(
+        lambda *args: mock_output(NO_LETTER),
+        tmp_path,
+        {"max_image_size": 0},
+        limit=1,
+        token_limit=3,  # each mock call uses 2 tokens: the follow-up's reply crosses the limit
+    )
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert sample.limit is not None and sample.limit.type == "token"
+    assert [m.role for m in sample.messages][:3] == ["user", "assistant", "user"]
+    assert sample.messages[1].text == NO_LETTER
+    assert sample.messages[2].text.endswith("Therefore, among (A) (B) (C) (D), the answer is:")
