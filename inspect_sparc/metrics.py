@@ -3,6 +3,13 @@
 Inspect reduces each key of a dict `Score.value` across epochs but keeps only the first epoch's
 `Score.metadata`; every metric here therefore reads a key of the (reduced) value, and groups by
 *sample* metadata, which does not change between epochs. Shared by every task in the package.
+
+Every metric here reports a dict `{plain name: value}`, never a bare float: Inspect logs a float
+under the metric's registered name, package prefix included (`inspect_sparc/accuracy`, shown as
+INSPECT_SPARC/ACCURACY in `inspect view`), but each dict entry under its own key. So a task using
+these helpers shows `accuracy`, `stderr`, `level_1`... like Inspect's built-in metrics, while the
+registered name (which `inspect score` uses to rebuild the metric from a log) stays namespaced.
+A scalar metric written elsewhere should return `plainly(name, value)` for the same reason.
 """
 
 from __future__ import annotations
@@ -40,22 +47,27 @@ def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
     return math.sqrt(variance) / math.sqrt(n)
 
 
+def plainly(name: str, value: float) -> dict[str, float]:
+    """`{name: value}`: the shape that makes Inspect log a metric under `name`, unprefixed."""
+    return {name: value}
+
+
 @metric(name="accuracy")
 def accuracy(key: str = "correct") -> Metric:
-    """Share of samples whose value `key` is 1 (the headline metric)."""
+    """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return mean_of(scores, key)
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly("accuracy", mean_of(scores, key))
 
     return compute
 
 
 @metric(name="stderr")
 def stderr(key: str = "correct") -> Metric:
-    """Standard error of `accuracy(key)`."""
+    """Standard error of `accuracy(key)`, logged as `stderr`."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return stderr_of(scores, key)
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly("stderr", stderr_of(scores, key))
 
     return compute
 
