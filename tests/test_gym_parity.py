@@ -96,10 +96,14 @@ def scripted_walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
         detour: list[int] = []
         env = GymEnv(puzzle, True)
         for action in path_actions(puzzle.solutions[0]):
+            if env.done:  # a long solution with detours can run into the step limit
+                break
             back = [a for a in env.legal_actions() if a != action]
             if back and len(env.path) > 1:
                 detour += [back[0], (back[0] + 2) % 4]
                 env.run([back[0], (back[0] + 2) % 4])
+                if env.done:
+                    break
             detour.append(action)
             env.step(action)
         walks.append(detour + [0])

@@ -175,20 +175,28 @@ def test_reasoning_stays_in_the_log_and_out_of_the_parsed_reply(tmp_path, sample
     assert reasoning and reasoning[0].reasoning == "Final: 3 (no, wait)"
 
 
-def test_a_message_limit_cuts_the_episode_and_scores_the_path_so_far(tmp_path, sample_records):
+@pytest.mark.parametrize(
+    "limits, kind, steps",
+    [({"message_limit": 7}, "message", 3), ({"token_limit": 5}, "token", 2)],
+)
+def test_a_limit_cuts_the_episode_and_scores_the_path_so_far(
+    tmp_path, sample_records, limits, kind, steps
+):
     log = run(
         sparc_gym(source="sample", level=5),
         scripted(solution_reply(sample_records)),
         tmp_path,
         limit=1,
-        message_limit=7,
+        **limits,
     )
     [sample] = log.samples
     value = sample.scores["gym_scorer"].value
-    assert value["cut"] == 1 and value["steps"] == 3 and value["correct"] == 0
-    assert sample.limit is not None and sample.limit.type == "message"
+    # 7 messages: the system prompt and 3 steps. 5 tokens: 2 tokens a call, so the third call
+    # goes over and Inspect raises before its reply is returned: 2 steps taken.
+    assert value["cut"] == 1 and value["steps"] == steps and value["correct"] == 0
+    assert sample.limit is not None and sample.limit.type == kind
     assert "cut short" in sample.scores["gym_scorer"].explanation
-    assert len(sample.scores["gym_scorer"].answer.split("), (")) == 4  # S and three moves
+    assert len(sample.scores["gym_scorer"].answer.split("), (")) == steps + 1  # S and the moves
 
 
 def test_epochs_score_each_episode_and_random_walks_are_reproducible(tmp_path):
