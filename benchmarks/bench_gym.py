@@ -126,6 +126,57 @@ def astar_eval(records: list[dict]) -> None:
         )
 
 
+def model_eval(records: list[dict], limit: int = 50) -> None:
+    """A scripted model walking each stored solution: log bytes per step, system prompt copies."""
+    from inspect_ai import eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.solver._task_state import sample_state
+
+    from inspect_sparc.core.gym import path_actions
+    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.sparc.gym_solvers import MOVES_KEY
+    from inspect_sparc.sparc.gym_task import sparc_gym
+
+    by_id = {r["id"]: parse_puzzle(r) for r in records}
+
+    def respond(messages, tools, tool_choice, config):
+        state = sample_state()
+        step = len(state.store.get(MOVES_KEY, ""))
+        action = path_actions(by_id[state.sample_id].solutions[0])[step]
+        output = ModelOutput.from_content(model="mockllm/model", content=f"Final: {action}")
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "test.jsonl"
+        source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        started = time.perf_counter()
+        [log] = eval(
+            sparc_gym(source=str(source)),
+            model=get_model("mockllm/model", custom_outputs=respond),
+            log_dir=folder,
+            display="none",
+            limit=limit,
+        )
+        seconds = time.perf_counter() - started
+        steps = sum(s.scores["gym_scorer"].value["steps"] for s in log.samples)
+        size = Path(log.location).stat().st_size
+        marker, copies, unpacked = "You are an autonomous agent controlling", [], 0
+        with zipfile.ZipFile(log.location) as archive:
+            for name in archive.namelist():
+                text = archive.read(name).decode()
+                unpacked += len(text)
+                if name.startswith("samples/"):
+                    copies.append(text.count(marker))
+        print(
+            f"scripted model, {limit} puzzles walked along a solution: {steps} steps, "
+            f"{seconds:.1f} s ({steps / seconds:.0f} steps/s through Inspect), "
+            f"log {size / 1e3:.0f} KB ({size / steps:.0f} B a step; "
+            f"{unpacked / 1e6:.1f} MB unpacked), "
+            f"system prompt copies per sample: {min(copies)}-{max(copies)}"
+        )
+
+
 def main() -> None:
     records = load_split()
     actions = walks(records)
@@ -144,6 +195,7 @@ def main() -> None:
     print(f"ratio ours / reference: {(ours_steps / ours_time) / (ref_steps / ref_time):.1f}x")
     if "--quick" not in sys.argv:
         astar_eval(records)
+        model_eval(records)
 
 
 if __name__ == "__main__":
