@@ -280,3 +280,34 @@ def test_eval_yaml_lists_sparc_gym_at_the_task_version():
     card = yaml.safe_load((Path(sparc_module.__file__).parent / "eval.yaml").read_text())
     versions = {t["name"]: t["version"] for t in card["tasks"]}
     assert versions["sparc_gym"] == TASK_VERSION
+
+
+def test_a_retried_sample_replays_its_episode_from_the_start(tmp_path, sample_records):
+    solve = solution_reply(sample_records)
+    failed = []
+
+    def flaky(sample_id, epoch, step, messages):
+        if step == 2 and not failed:
+            failed.append(step)
+            raise RuntimeError("provider down")
+        return solve(sample_id, epoch, step, messages)
+
+    log = run(
+        sparc_gym(source="sample", level=1), scripted(flaky), tmp_path, limit=1, retry_on_error=1
+    )
+    [sample] = log.samples
+    value = sample.scores["gym_scorer"].value
+    assert failed and value["correct"] == 1
+    assert len(sample.messages) == 1 + 2 * value["steps"]
+
+
+def test_eval_set_runs_the_gym_task(tmp_path, sample_records):
+    from inspect_ai import eval_set
+
+    task = sparc_gym(source="sample", level=1)
+    ids = [sample.id for sample in task.dataset]
+    success, logs = eval_set(
+        [task], log_dir=str(tmp_path), model="mockllm/model", solver=gym_astar(), display="none"
+    )
+    expected = sum(astar_solves(parse_puzzle(sample_records[i])) for i in ids) / len(ids)
+    assert success and logs[0].results.scores[0].metrics["accuracy"].value == expected
