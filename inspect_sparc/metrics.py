@@ -99,3 +99,19 @@ def key_means(names: dict[str, str]) -> Metric:
         return {name: mean_of(scores, key) for name, key in names.items()}
 
     return compute
+
+
+@metric
+def key_ratios(names: dict[str, tuple[str, str]]) -> Metric:
+    """Pooled ratios `sum(numerator) / sum(denominator)` over the scores, as `{name: (num, den)}`
+    (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        results: dict[str, float] = {}
+        for name, (numerator, denominator) in names.items():
+            total = sum(value_of(s, denominator) for s in scores)
+            part = sum(value_of(s, numerator) for s in scores)
+            results[name] = part / total if total else math.nan
+        return results
+
+    return compute

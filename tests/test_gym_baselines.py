@@ -122,3 +122,23 @@ def test_mean_chance_matches_the_reference_random_walk(sparc_test_split):
     sigma = math.sqrt(runs * sum(c * (1 - c) for c in chances))
     assert abs(solved - runs * sum(chances)) < 4 * sigma
     random.seed()
+
+
+def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(sparc_records):
+    from inspect_sparc.core.gym import GymEnv, path_actions
+    from inspect_sparc.core.rules import check
+    from inspect_sparc.sparc.gym_scorer import score_episode
+
+    checked = 0
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        if astar_solves(puzzle):
+            continue
+        env = GymEnv(puzzle).run(path_actions(astar_path(puzzle)))
+        score = score_episode(env)
+        broken = check(puzzle, env.final_path).broken_rules
+        assert broken and score.metadata["rule_violations"] == list(broken)
+        assert all(score.value[rule] == 1 for rule in broken) and score.value["correct"] == 0
+        assert score.value["reached_end"] == 1 and "!" in score.explanation
+        checked += 1
+    assert checked > 40

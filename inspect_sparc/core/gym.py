@@ -11,6 +11,7 @@ equals a stored solution. Pure logic: no Inspect imports.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -95,6 +96,7 @@ class GymEnv:
         self.unparseable = 0
         self.backtracks = 0
         self.ended: str | None = None
+        self.history: list[StepResult] = []
         self._legal = self._compute_legal()
 
     @property
@@ -153,7 +155,9 @@ class GymEnv:
             self.ended = DEAD_END
         elif self.steps >= self.max_steps:
             self.ended = STEP_LIMIT
-        return StepResult(action, legal, backtrack, self.path[-1], self.ended)
+        result = StepResult(action, legal, backtrack, self.path[-1], self.ended)
+        self.history.append(result)
+        return result
 
     def run(self, actions: Iterable[int | None]) -> GymEnv:
         """Take `actions` in order until they run out or the episode ends; returns self."""
@@ -182,6 +186,20 @@ class GymEnv:
         return numpy_vector_text(self.path[-1])
 
 
+def step_letter(result: StepResult) -> str:
+    """One step as a letter: `R U L D` for a move, lowercase for an illegal try, `?` unreadable."""
+    if result.action is None:
+        return UNPARSEABLE
+    letter = ACTION_LETTERS[result.action]
+    return letter if result.legal else letter.lower()
+
+
+def moves_text(history: Sequence[StepResult], group: int = 5) -> str:
+    """The steps compactly, in groups of `group` (`RRDDL ?UUr` ...); empty for no steps."""
+    letters = "".join(map(step_letter, history))
+    return " ".join(letters[i : i + group] for i in range(0, len(letters), group))
+
+
 def numpy_vector_text(values: Sequence[int]) -> str:
     """`str(np.array(values))` for small non-negative ints, without numpy: `[ 4 10]`."""
     texts = [str(v) for v in values]
@@ -198,3 +216,41 @@ def path_actions(path: Sequence[Point]) -> list[int]:
         except ValueError:
             raise ValueError(f"non-adjacent step in path: {(x0, y0)} -> {(x1, y1)}") from None
     return actions
+
+
+_FINAL_DIGIT = re.compile(r"Final:\s*([0-3])\b", re.IGNORECASE)
+_FINAL_WORD = re.compile(r"Final:\s*(right|up|left|down)\b", re.IGNORECASE)
+_TRAILING_DIGIT = re.compile(r"\b([0-3])\s*$")
+_TRAILING_WORD = re.compile(r"\b(right|up|left|down)\s*$", re.IGNORECASE)
+_WORD_ACTIONS = {"right": 0, "up": 1, "left": 2, "down": 3}
+
+
+def parse_action(reply: str) -> int | None:
+    """The action in a reply, read as `sparc.process_puzzle._parse_action` reads it; None where
+    the reference raises (it then restarts the episode; here the step moves nothing)."""
+    if match := _FINAL_DIGIT.search(reply):
+        return int(match.group(1))
+    if match := _FINAL_WORD.search(reply):
+        return _WORD_ACTIONS[match.group(1).lower()]
+    if match := _TRAILING_DIGIT.search(reply):
+        return int(match.group(1))
+    if match := _TRAILING_WORD.search(reply):
+        return _WORD_ACTIONS[match.group(1).lower()]
+    return None
+
+
+def read_action(content: str) -> int | None:
+    """The action in a model's reply text: the part after the last `</think>`, as the reference."""
+    return parse_action(content.strip().split("</think>")[-1].strip())
+
+
+def replay_moves(
+    puzzle: Puzzle, moves: str, traceback: bool = False, max_steps: int = DEFAULT_MAX_STEPS
+) -> GymEnv:
+    """The episode that `moves` (step letters, spaces ignored) records, replayed from the start."""
+    env = GymEnv(puzzle, traceback, max_steps)
+    for letter in moves.replace(" ", ""):
+        if env.done:
+            break
+        env.step(None if letter == UNPARSEABLE else ACTION_LETTERS.index(letter.upper()))
+    return env
