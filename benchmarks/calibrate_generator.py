@@ -135,6 +135,14 @@ def overall_astar(records: Sequence[dict]) -> float | None:
     return sum(bool(astar(parse_puzzle(r))) for r in records) / len(records)
 
 
+def overall_chance(records: Sequence[dict]) -> float | None:
+    """Mean chance that a uniformly random legal walk solves a puzzle, over the whole set."""
+    _, chance = _baselines()
+    if chance is None:
+        return None
+    return statistics.mean(float(chance(parse_puzzle(r))) for r in records)
+
+
 def targets(generated: dict, reference: dict) -> list[tuple[str, bool]]:
     """The issue's per-level targets: area 0.7-1.4x, kind shares within 0.1, rule cells 25%."""
     results = []
@@ -181,6 +189,8 @@ def main() -> int:
     else:
         ok = abs(ours - theirs) <= 0.02
         print(f"A* overall: generated {ours:.3f}, published {theirs:.3f} (target within 0.02)")
+        chances = overall_chance(records), overall_chance(reference_records)
+        print(f"chance overall: generated {chances[0]:.3f}, published {chances[1]:.3f}")
         failures = 0 if ok else 1
     for text, ok in targets(generated, reference):
         failures += not ok
