@@ -370,3 +370,13 @@ def test_a_500_puzzle_set_meets_the_calibration_targets(sparc_test_split):
     rate, published = calibrate.overall_astar(records), calibrate.overall_astar(sparc_test_split)
     if rate is not None:
         assert abs(rate - published) <= 0.02
+
+
+def test_every_task_takes_a_generated_source(small_generated_sets, generated):
+    from inspect_sparc.sparc.gym_task import sparc_gym
+    from inspect_sparc.sparc.tasks import sparc_hard
+
+    ids = {r["id"] for r in generated[:5]}
+    assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids
+    level_five = {r["id"] for r in generated[:5] if r["difficulty_level"] == 5}
+    assert {s.id for s in sparc_hard(source=f"generated:{SEED}").dataset} == level_five
