@@ -313,15 +313,24 @@ def test_generated_source_bad_values(small_generated_sets, source, kwargs, messa
 
 def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets, tmp_path):
     from inspect_ai import eval
-    from mock_outputs import mock_model
+    from inspect_ai.model import get_model
+    from mock_outputs import mock_output
 
     from inspect_sparc.sparc.tasks import sparc
 
     task = sparc(source=f"generated:{SEED}")
     samples = list(task.dataset)
     assert len(samples) == 5
-    answers = ["#### " + s.target if i % 2 == 0 else "no idea" for i, s in enumerate(samples)]
-    [log] = eval(task, model=mock_model(answers), log_dir=str(tmp_path), display="none")
+    # answer by prompt, not by call order (samples run concurrently): 3 right, 2 without a path
+    answers = {
+        s.input[1].content: "#### " + s.target if i % 2 == 0 else "no idea"
+        for i, s in enumerate(samples)
+    }
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=lambda messages, *rest: mock_output(answers[messages[-1].text]),
+    )
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
     [score] = log.results.scores
     assert score.metrics["accuracy"].value == pytest.approx(3 / 5)
