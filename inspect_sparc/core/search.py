@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspect_sparc.core.puzzle import Path, Point, Puzzle
-from inspect_sparc.core.rules import board_for, check, polyshape_problem
+from inspect_sparc.core.rules import board_for, check, polyshape_problem, shape_offsets
 
 #: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
 #: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).
@@ -81,7 +81,7 @@ class _Layout:
     every: int  # every in-grid position
     cells: int
     symbols: int
-    dots: int
+    dots: int  # dots, and edges that must be on the path as if they held one
     border_nodes: int
     rings: dict[int, tuple[int, dict[int, bool]]]  # border node -> (ring mask, split table)
     triangle_of_edge: dict[int, tuple[int, ...]]  # edge bit index -> triangle numbers
@@ -91,6 +91,10 @@ class _Layout:
     stars: list[tuple[int, int]]  # (star bit, mask of symbols of its colour)
     shapes: int
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
+    shape_of: dict[int, str] = field(default_factory=dict)  # shape bit -> its shape id
+    #: shape id -> {anchor cell bit index: mask of the translate whose first cell is there}
+    placement_at: dict[str, dict[int, int]] = field(default_factory=dict)
+    tile_cache: dict[tuple[int, tuple[tuple[str, int], ...]], bool] = field(default_factory=dict)
     region_cache: dict[int, bool] = field(default_factory=dict)
     around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbouring positions
     nodes: int = 0  # usable nodes
@@ -176,12 +180,27 @@ def _layout(puzzle: Puzzle) -> _Layout:
             layout.shapes |= 1 << index
             size = sum(map(sum, puzzle.polyshapes[symbol.shape_id or ""]))
             layout.shape_area[1 << index] = size if symbol.kind == "polyshape" else -size
+            layout.shape_of[1 << index] = symbol.shape_id or ""
         elif symbol.kind == "triangle":
             triangles.append(point)
     for point, symbol in puzzle.symbols.items():
         if symbol.kind == "star":
             layout.stars.append((1 << layout.bit(point), color_masks[symbol.color]))
     layout.square_masks = list(squares_by_color.values())
+    for (x, y), symbol in puzzle.symbols.items():
+        for dx, dy in ((2, 0), (0, 2)):
+            other = puzzle.symbols.get((x + dx, y + dy))
+            if (
+                symbol.kind == "square"
+                and other is not None
+                and other.kind == "square"
+                and other.color != symbol.color
+            ):
+                # Squares of two colours side by side: the edge between them must be on the
+                # path (else they share a region), so it is searched like a dot.
+                layout.dots |= 1 << layout.bit((x + dx // 2, y + dy // 2))
+    for shape_id in {layout.shape_of[bit] for bit in layout.shape_of}:
+        layout.placement_at[shape_id] = _placements(layout, shape_id)
     for number, (x, y) in enumerate(sorted(triangles, key=lambda p: (p[1], p[0]))):
         layout.triangle_bits.append(1 << layout.bit((x, y)))
         layout.triangle_need.append(puzzle.symbols[(x, y)].triangle_count)
@@ -229,6 +248,20 @@ def _layout(puzzle: Puzzle) -> _Layout:
             _add_sides(layout, (x, y))
     _add_lattice(layout)
     return layout
+
+
+def _placements(layout: _Layout, shape_id: str) -> dict[int, int]:
+    """Every translate of a shape inside the grid, as a cell mask keyed by its first cell."""
+    puzzle = layout.puzzle
+    offsets = shape_offsets(puzzle.polyshapes[shape_id])
+    found = {}
+    for ay in range(puzzle.height):
+        for ax in range(puzzle.width):
+            cells = [(ax + dx, ay + dy) for dx, dy in offsets]
+            if all(0 <= x < puzzle.width and 0 <= y < puzzle.height for x, y in cells):
+                mask = sum(1 << layout.bit((2 * x + 1, 2 * y + 1)) for x, y in cells)
+                found[layout.bit((2 * ax + 1, 2 * ay + 1))] = mask
+    return found
 
 
 def _add_lattice(layout: _Layout) -> None:
@@ -478,15 +511,66 @@ class _Search:
         return True
 
     def _shapes_ok(self, region: int) -> bool:
-        """Polyshape rule of one region: net area first (cheap), then the checker's fitting."""
-        layout, board = self.layout, self.board
-        net, bits = 0, region & layout.shapes
+        """Polyshape rule of one region: net area first (cheap), then an exact tiling.
+
+        Without ylops the region must be tiled by translates of its shapes; that runs on cell
+        bitmasks here (`_tile`). With ylops the checker's own fitting decides.
+        """
+        layout = self.layout
+        net, bits, negative = 0, region & layout.shapes, False
         while bits:
             low = bits & -bits
-            net += layout.shape_area[low]
+            size = layout.shape_area[low]
+            net += size
+            negative = negative or size < 0
             bits ^= low
-        if net < 0 or (net > 0 and net != (region & layout.cells).bit_count()):
+        cells = region & layout.cells
+        if net < 0 or (net > 0 and net != cells.bit_count()):
             return False
+        if not negative:
+            shapes: dict[str, int] = {}
+            bits = region & layout.shapes
+            while bits:
+                low = bits & -bits
+                shape_id = layout.shape_of[low]
+                shapes[shape_id] = shapes.get(shape_id, 0) + 1
+                bits ^= low
+            return self._tile(cells, tuple(sorted(shapes.items())))
+        return self._fits_with_ylops(region)
+
+    def _tile(self, cells: int, shapes: tuple[tuple[str, int], ...]) -> bool:
+        """True if translates of `shapes` ((shape id, count) pairs) tile `cells` exactly.
+
+        The lowest remaining cell (first in reading order) must be some shape's first cell, so
+        each level tries one placement per shape kind (precomputed masks, `placement_at`).
+        """
+        if not cells:
+            return not shapes
+        key = (cells, shapes)
+        cache = self.layout.tile_cache
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        anchor = (cells & -cells).bit_length() - 1
+        fits = False
+        for number, (shape_id, count) in enumerate(shapes):
+            mask = self.layout.placement_at[shape_id].get(anchor)
+            if mask is None or mask & ~cells:
+                continue
+            rest = (
+                shapes[:number] + ((shape_id, count - 1),) + shapes[number + 1 :]
+                if count > 1
+                else shapes[:number] + shapes[number + 1 :]
+            )
+            if self._tile(cells & ~mask, rest):
+                fits = True
+                break
+        cache[key] = fits
+        return fits
+
+    def _fits_with_ylops(self, region: int) -> bool:
+        """The checker's polyshape fitting, for a region holding ylops."""
+        layout, board = self.layout, self.board
         cells: list[int] = []
         positive: list[str] = []
         negative: list[str] = []
