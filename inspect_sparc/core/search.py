@@ -91,6 +91,7 @@ class _Layout:
     stars: list[tuple[int, int]]  # (star bit, mask of symbols of its colour)
     shapes: int
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
+    pairs: list[int] = field(default_factory=list)  # a star and the one other of its colour
     shape_of: dict[int, str] = field(default_factory=dict)  # shape bit -> its shape id
     #: shape id -> {anchor cell bit index: mask of the translate whose first cell is there}
     placement_at: dict[str, dict[int, int]] = field(default_factory=dict)
@@ -98,6 +99,7 @@ class _Layout:
     region_cache: dict[int, bool] = field(default_factory=dict)
     around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbouring positions
     nodes: int = 0  # usable nodes
+    usable_points: set[Point] = field(default_factory=set)  # usable positions, as points
     right_ok: int = 0  # usable nodes whose right edge and right neighbour are usable
     down_ok: int = 0  # usable nodes whose lower edge and lower neighbour are usable
     link: dict[int, int] = field(default_factory=dict)  # node -> nodes one usable edge away
@@ -162,6 +164,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
                 layout.cells |= 1 << index
             elif point not in puzzle.gaps:
                 layout.usable |= 1 << index
+                layout.usable_points.add(point)
             if point in puzzle.dots:
                 layout.dots |= 1 << index
             if (
@@ -186,6 +189,8 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for point, symbol in puzzle.symbols.items():
         if symbol.kind == "star":
             layout.stars.append((1 << layout.bit(point), color_masks[symbol.color]))
+            if color_masks[symbol.color].bit_count() == 2:
+                layout.pairs.append(color_masks[symbol.color])
     layout.square_masks = list(squares_by_color.values())
     for (x, y), symbol in puzzle.symbols.items():
         for dx, dy in ((2, 0), (0, 2)):
@@ -295,12 +300,9 @@ def _add_lattice(layout: _Layout) -> None:
 
 def _linked(layout: _Layout, a: Point, b: Point) -> bool:
     """True if nodes `a` and `b` are in the grid, usable and joined by a usable edge."""
-    puzzle = layout.puzzle
+    points = layout.usable_points
     edge = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-    return (
-        all(puzzle.in_grid(p) and layout.usable >> layout.bit(p) & 1 for p in (a, b, edge))
-        and edge != puzzle.end
-    )
+    return a in points and b in points and edge in points and edge != layout.puzzle.end
 
 
 class _CutTable(dict[int, bool]):
@@ -429,15 +431,24 @@ def _ring(layout: _Layout, node: Point) -> tuple[int, ...]:
     )
 
 
+class _SplitTable(dict[int, bool]):
+    """`_splits` of one ring for each way the path occupies it (keyed by `used & mask`), filled
+    in on first use: a puzzle meets only a few patterns, and small puzzles must stay cheap."""
+
+    def __init__(self, ring: tuple[int, ...]) -> None:
+        super().__init__()
+        self.ring = ring
+
+    def __missing__(self, used: int) -> bool:
+        splits = _splits(self.ring, used)
+        self[used] = splits
+        return splits
+
+
 def _split_table(ring: tuple[int, ...]) -> tuple[int, dict[int, bool]]:
-    """The ring's mask and `_splits` for every way the path can occupy it (looked up per move)."""
-    bits = [index for index in ring if index >= 0]
-    mask = sum(1 << index for index in bits)
-    table = {}
-    for pattern in range(1 << len(bits)):
-        used = sum(1 << index for number, index in enumerate(bits) if pattern >> number & 1)
-        table[used] = _splits(ring, used)
-    return mask, table
+    """The ring's mask and its (lazy) `_splits` table, looked up per move."""
+    mask = sum(1 << index for index in ring if index >= 0)
+    return mask, _SplitTable(ring)
 
 
 def _splits(ring: tuple[int, ...], used: int) -> bool:
@@ -667,8 +678,12 @@ class _Search:
         if key in layout.walls_cache:
             return layout.walls_cache[key]
         walls: int | None = 0
-        if self.conflict(cw) or self.conflict(ccw):
-            walls = None
+        if (
+            self.conflict(cw)
+            or self.conflict(ccw)
+            or any(cw & pair and ccw & pair for pair in layout.pairs)
+        ):
+            walls = None  # also: a star and its only partner on the two sides
         elif (1 << self.end) & perimeter:
             allowed = self._landings(touch, free, cw, 1) | self._landings(touch, free, ccw, -1)
             walls = layout.border_nodes & ~allowed
@@ -713,7 +728,7 @@ class _Search:
         the strips, so those of the node before (`walls`) are kept.
         """
         layout = self.layout
-        cells, shapes, area_of = layout.cells, layout.shapes, layout.area_of
+        cells, shapes, area_of, stars = layout.cells, layout.shapes, layout.area_of, layout.stars
         free_cells = free & cells
         key = (touch, free & (layout.perimeter_mask | cells), self.blocks_key)
         tables = layout.area_tables.get(key)
@@ -728,6 +743,14 @@ class _Search:
                     continue
                 known = group | arc
                 known_shapes = known & shapes
+                if stars:
+                    room = open_cells & inside | known
+                    if any(
+                        known & star and (room & same_color).bit_count() < 2
+                        for star, same_color in stars
+                    ):
+                        walls |= bit  # a star sealed in without room for a partner
+                        continue
                 if not known_shapes:
                     continue
                 room = open_cells & inside | known
