@@ -4,6 +4,8 @@ The grid is held as Python int bitsets (one bit per grid position, rows padded b
 shifts never wrap). The path grows node by node; it never enters gaps, cells or visited
 positions, and it stops at E. Pruning, all sound (it never drops a valid path):
 
+- forced edges: the edge between side-by-side squares of two colours, and every edge of a
+  triangle of 4, must be on the path; they are searched like dots (below);
 - triangles: a cell whose touched-edge count already exceeds its number;
 - reachability: the *live* region is the set of non-path positions connected to E; the head must
   border it and every unvisited dot must lie in it;
@@ -24,12 +26,18 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   one side together with the border arc from the excursion's start to b that avoids E, so b is
   a *wall* when that arc holds an unvisited dot or its cells and the strip break the square or
   star rule. The head never steps onto a wall and must still reach a landing that is not one.
+  With E on the border every excursion ends on it, so its two strips end in different
+  regions: a star whose colour has only one other symbol in the puzzle is dead once the two lie
+  on the two strips.
 - area walls (polyshapes, no ylops): the side sealed by landing at b also holds every live cell
   beside the border arc (path or not) and the live side of each finished excursion with both
   ends on the arc (`blocks`); it lies within the live cells off the other strip and off the
   rest of the border. If it holds a shape, its cell count must equal the shapes' area, so b is
   a wall when even every shape it could take in cannot make up the known cells, or its known
-  shapes outgrow its room.
+  shapes outgrow its room, or when it seals a star in with fewer than two of its colour in room
+  (or a star's only partner without the star).
+
+Regions with polyshapes (no ylops) are tiled on cell bitmasks, cached per region and shape set.
 
 Every path found is confirmed by `inspect_sparc.core.rules.check`, the single arbiter. Pure logic.
 """
@@ -92,6 +100,8 @@ class _Layout:
     shapes: int
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
     pairs: list[int] = field(default_factory=list)  # a star and the one other of its colour
+    star_bits: int = 0  # every star
+    pair_bits: int = 0  # every symbol in `pairs`
     shape_of: dict[int, str] = field(default_factory=dict)  # shape bit -> its shape id
     #: shape id -> {anchor cell bit index: mask of the translate whose first cell is there}
     placement_at: dict[str, dict[int, int]] = field(default_factory=dict)
@@ -189,9 +199,12 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for point, symbol in puzzle.symbols.items():
         if symbol.kind == "star":
             layout.stars.append((1 << layout.bit(point), color_masks[symbol.color]))
+            layout.star_bits |= 1 << layout.bit(point)
             if color_masks[symbol.color].bit_count() == 2:
                 layout.pairs.append(color_masks[symbol.color])
+                layout.pair_bits |= color_masks[symbol.color]
     layout.square_masks = list(squares_by_color.values())
+    dots = layout.dots
     for (x, y), symbol in puzzle.symbols.items():
         for dx, dy in ((2, 0), (0, 2)):
             other = puzzle.symbols.get((x + dx, y + dy))
@@ -204,6 +217,13 @@ def _layout(puzzle: Puzzle) -> _Layout:
                 # Squares of two colours side by side: the edge between them must be on the
                 # path (else they share a region), so it is searched like a dot.
                 layout.dots |= 1 << layout.bit((x + dx // 2, y + dy // 2))
+        if symbol.kind == "triangle" and symbol.triangle_count == 4:
+            for edge in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                layout.dots |= 1 << layout.bit(edge)  # all four edges are on the path
+    # S and E lie on every path: never search them like dots (an edge dot needs both ends free).
+    layout.dots = dots | layout.dots & ~(
+        1 << layout.bit(puzzle.start) | 1 << layout.bit(puzzle.end)
+    )
     for shape_id in {layout.shape_of[bit] for bit in layout.shape_of}:
         layout.placement_at[shape_id] = _placements(layout, shape_id)
     for number, (x, y) in enumerate(sorted(triangles, key=lambda p: (p[1], p[0]))):
@@ -678,13 +698,15 @@ class _Search:
         if key in layout.walls_cache:
             return layout.walls_cache[key]
         walls: int | None = 0
+        on_border = (1 << self.end) & perimeter
         if (
             self.conflict(cw)
             or self.conflict(ccw)
-            or any(cw & pair and ccw & pair for pair in layout.pairs)
+            or on_border
+            and any(cw & pair and ccw & pair for pair in layout.pairs)
         ):
-            walls = None  # also: a star and its only partner on the two sides
-        elif (1 << self.end) & perimeter:
+            walls = None  # also: a star and its only partner on the two sides of a cut
+        elif on_border:
             allowed = self._landings(touch, free, cw, 1) | self._landings(touch, free, ccw, -1)
             walls = layout.border_nodes & ~allowed
         layout.walls_cache[key] = walls
@@ -729,6 +751,7 @@ class _Search:
         """
         layout = self.layout
         cells, shapes, area_of, stars = layout.cells, layout.shapes, layout.area_of, layout.stars
+        star_bits, pairs, pair_bits = layout.star_bits, layout.pairs, layout.pair_bits
         free_cells = free & cells
         key = (touch, free & (layout.perimeter_mask | cells), self.blocks_key)
         tables = layout.area_tables.get(key)
@@ -743,13 +766,13 @@ class _Search:
                     continue
                 known = group | arc
                 known_shapes = known & shapes
-                if stars:
+                if known & star_bits or known & pair_bits:
                     room = open_cells & inside | known
                     if any(
                         known & star and (room & same_color).bit_count() < 2
                         for star, same_color in stars
-                    ):
-                        walls |= bit  # a star sealed in without room for a partner
+                    ) or any(known & pair and pair & ~room for pair in pairs):
+                        walls |= bit  # a star (or its only partner) sealed in without the other
                         continue
                 if not known_shapes:
                     continue
