@@ -1020,7 +1020,8 @@ class _Search:
 
 
 def solve(puzzle: Puzzle, limit: int | None = None) -> list[Path]:
-    """Every rule-valid path of `puzzle` in a fixed depth-first order (at most `limit`)."""
+    """Every rule-valid path of `puzzle` (at most `limit`), in depth-first order: from each node
+    the moves are tried right, left, down, up, so a smaller `limit` gives a prefix."""
     if limit is not None and limit <= 0:
         return []
     return _Search(puzzle, limit).run()
