@@ -1,23 +1,33 @@
-"""Time exhaustive search per puzzle and the rule checker's throughput.
+"""Time exhaustive search per puzzle (and the rule checker's throughput) on a whole split.
 
-Usage: `python benchmarks/bench_search.py [RECORDS_FILE] [--all]` (default: the shipped test
-fixtures; pass a full split as .jsonl/.json/.parquet to time all of it; `--all` lists every
-puzzle, not only the slowest). Prints figures, asserts nothing.
+Usage:
+    python benchmarks/bench_search.py [RECORDS_FILE] [--repeat N] [--save OUT.json]
+                                      [--against BEFORE.json] [--all]
+
+RECORDS_FILE defaults to the shipped 500-puzzle test split (.jsonl, .jsonl.gz, .json or
+.parquet). Each puzzle is searched N times (default 1) and its best wall-clock and CPU time kept;
+CPU time is what to compare on a shared machine. `--save` writes the per-puzzle figures as JSON,
+`--against` prints ratios to such a file (per level, total and the slowest puzzles), `--all`
+lists every puzzle. Every search is also compared with the stored solution set. Prints figures,
+asserts nothing.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
 
 DEFAULT_FILE = (
-    Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc" / "puzzles.jsonl"
+    Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
 )
 #: How many slowest puzzles to list.
 SHOW_SLOWEST = 10
@@ -26,27 +36,34 @@ CHECK_SECONDS = 2.0
 
 
 def load(path: Path) -> list[Puzzle]:
-    """Parse every record of a records file (via the package's file reader when available)."""
-    try:
+    """Parse every record of a records file (.gz JSON lines read here, others by the package)."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            records = [json.loads(line) for line in lines if line.strip()]
+    else:
         from inspect_sparc.sparc.sources import read_records_file
 
         records = read_records_file(path)
-    except ImportError:
-        records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [parse_puzzle(record) for record in records]
 
 
-def time_search(puzzles: list[Puzzle]) -> list[tuple[float, Puzzle, int, bool]]:
-    """(seconds, puzzle, solutions found, matches stored set) for every puzzle."""
-    results = []
-    for number, puzzle in enumerate(puzzles, start=1):
-        began = time.perf_counter()
-        found = solve(puzzle)
-        seconds = time.perf_counter() - began
-        results.append((seconds, puzzle, len(found), set(found) == set(puzzle.solutions)))
-        if len(puzzles) > 20 and number % 50 == 0:
-            print(f"  searched {number}/{len(puzzles)}", file=sys.stderr, flush=True)
-    return results
+def time_search(puzzles: list[Puzzle], repeat: int) -> list[dict[str, Any]]:
+    """Per puzzle: best wall and CPU seconds over `repeat` runs, solutions found, exactness."""
+    rows = [
+        {"id": p.id, "level": p.level, "size": f"{p.width}x{p.height}", "wall": 1e9, "cpu": 1e9}
+        for p in puzzles
+    ]
+    for run in range(repeat):
+        for number, (puzzle, row) in enumerate(zip(puzzles, rows, strict=True), start=1):
+            wall, cpu = time.perf_counter(), time.process_time()
+            found = solve(puzzle)
+            row["cpu"] = min(row["cpu"], time.process_time() - cpu)
+            row["wall"] = min(row["wall"], time.perf_counter() - wall)
+            row["found"] = len(found)
+            row["exact"] = len(found) == len(set(found)) and set(found) == set(puzzle.solutions)
+            if len(puzzles) > 20 and number % 100 == 0:
+                print(f"  run {run + 1}/{repeat}: {number}/{len(puzzles)}", file=sys.stderr)
+    return rows
 
 
 def checks_per_second(puzzles: list[Puzzle]) -> tuple[float, float]:
@@ -64,33 +81,82 @@ def checks_per_second(puzzles: list[Puzzle]) -> tuple[float, float]:
     return rates[0], rates[1]
 
 
-def main(argv: list[str]) -> None:
-    """Print per-puzzle search times, totals by grid size, and checker throughput."""
-    every = "--all" in argv
-    files = [arg for arg in argv if arg != "--all"]
-    path = Path(files[0]) if files else DEFAULT_FILE
-    puzzles = load(path)
-    print(f"{len(puzzles)} puzzles from {path}")
-    results = time_search(puzzles)
-    total = sum(seconds for seconds, *_ in results)
-    mismatches = [p.id for _, p, _, same in results if not same]
-    print(f"search total: {total:.2f} s, mean {1000 * total / len(results):.1f} ms per puzzle")
-    print(f"stored sets reproduced: {len(results) - len(mismatches)}/{len(results)}")
-    if mismatches:
-        print("mismatch: " + ", ".join(mismatches))
-    by_size: dict[str, list[float]] = {}
-    for seconds, puzzle, _, _ in results:
-        by_size.setdefault(f"{puzzle.width}x{puzzle.height}", []).append(seconds)
-    print("by grid size (count, total s, max s):")
-    for size, times in sorted(by_size.items(), key=lambda item: -sum(item[1])):
-        print(f"  {size:>5}  {len(times):4d}  {sum(times):8.2f}  {max(times):7.2f}")
-    shown = len(results) if every else SHOW_SLOWEST
-    print("every puzzle, slowest first:" if every else f"slowest {SHOW_SLOWEST}:")
-    for seconds, puzzle, found, _ in sorted(results, key=lambda r: -r[0])[:shown]:
-        size = f"{puzzle.width}x{puzzle.height}"
-        print(
-            f"  {puzzle.id}  level {puzzle.level}  {size}  {found:3d} solutions  {seconds:7.3f} s"
+def ratio(before: float, after: float) -> str:
+    """`before / after` as a speed-up factor."""
+    return f"{before / after:6.1f}x" if after > 0 else "   inf"
+
+
+def report(rows: list[dict[str, Any]], before: dict[str, dict[str, Any]], every: bool) -> None:
+    """Totals, per-level figures, slowest puzzles; ratios where a `before` run is given."""
+    compared = [row for row in rows if row["id"] in before]
+    wall = sum(row["wall"] for row in rows)
+    cpu = sum(row["cpu"] for row in rows)
+    exact = sum(row["exact"] for row in rows)
+    print(
+        f"search total: {wall:.2f} s wall, {cpu:.2f} s CPU ({1000 * cpu / len(rows):.1f} ms mean)"
+    )
+    if compared:
+        old = sum(before[row["id"]]["cpu"] for row in compared)
+        new = sum(row["cpu"] for row in compared)
+        print(f"  vs before: {old:.2f} s -> {new:.2f} s CPU ({ratio(old, new).strip()} faster)")
+    print(f"stored sets reproduced: {exact}/{len(rows)}")
+    wrong = [row["id"] for row in rows if not row["exact"]]
+    if wrong:
+        print("MISMATCH: " + ", ".join(wrong))
+    print(
+        "by level (count, total CPU s, max CPU s"
+        + (", before total, ratio):" if compared else "):")
+    )
+    for level in sorted({row["level"] for row in rows}, key=lambda lv: (lv is None, lv)):
+        group = [row for row in rows if row["level"] == level]
+        line = (
+            f"  level {level}  {len(group):4d}  {sum(r['cpu'] for r in group):8.2f}"
+            f"  {max(r['cpu'] for r in group):7.3f}"
         )
+        olds = [before[r["id"]]["cpu"] for r in group if r["id"] in before]
+        if olds:
+            line += f"  {sum(olds):8.2f}  {ratio(sum(olds), sum(r['cpu'] for r in group))}"
+        print(line)
+    over = [row for row in rows if row["cpu"] > 1.0]
+    print(f"puzzles over 1 s CPU: {len(over)}")
+    shown = len(rows) if every else SHOW_SLOWEST
+    print("every puzzle, slowest first:" if every else f"slowest {SHOW_SLOWEST} (CPU s):")
+    for row in sorted(rows, key=lambda r: -r["cpu"])[:shown]:
+        line = (
+            f"  {row['id']}  level {row['level']}  {row['size']:>4}  {row['found']:3d} solutions"
+            f"  {row['cpu']:7.3f}"
+        )
+        if row["id"] in before:
+            old = before[row["id"]]["cpu"]
+            line += f"  (before {old:7.3f}, {ratio(old, row['cpu']).strip()})"
+        print(line)
+
+
+def main(argv: list[str]) -> None:
+    """Parse arguments, time the search, print the report (and save it when asked)."""
+    options: dict[str, str] = {}
+    files: list[str] = []
+    every = False
+    args = iter(argv)
+    for arg in args:
+        if arg == "--all":
+            every = True
+        elif arg in ("--repeat", "--save", "--against"):
+            options[arg] = next(args, "")
+        else:
+            files.append(arg)
+    path = Path(files[0]) if files else DEFAULT_FILE
+    repeat = int(options.get("--repeat", "1"))
+    puzzles = load(path)
+    load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{len(puzzles)} puzzles from {path}; best of {repeat}; load {load_average:.1f}")
+    rows = time_search(puzzles, repeat)
+    before: dict[str, dict[str, Any]] = {}
+    if options.get("--against"):
+        before = {row["id"]: row for row in json.loads(Path(options["--against"]).read_text())}
+    report(rows, before, every)
+    if options.get("--save"):
+        Path(options["--save"]).write_text(json.dumps(rows, indent=0))
     valid_rate, broken_rate = checks_per_second(puzzles)
     print(f"check(): {valid_rate:,.0f} valid paths/s, {broken_rate:,.0f} broken paths/s")
 

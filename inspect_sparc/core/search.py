@@ -4,6 +4,8 @@ The grid is held as Python int bitsets (one bit per grid position, rows padded b
 shifts never wrap). The path grows node by node; it never enters gaps, cells or visited
 positions, and it stops at E. Pruning, all sound (it never drops a valid path):
 
+- forced edges: the edge between side-by-side squares of two colours, and every edge of a
+  triangle of 4, must be on the path; they are searched like dots (below);
 - triangles: a cell whose touched-edge count already exceeds its number;
 - reachability: the *live* region is the set of non-path positions connected to E; the head must
   border it and every unvisited dot must lie in it;
@@ -24,12 +26,18 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   one side together with the border arc from the excursion's start to b that avoids E, so b is
   a *wall* when that arc holds an unvisited dot or its cells and the strip break the square or
   star rule. The head never steps onto a wall and must still reach a landing that is not one.
+  With E on the border every excursion ends on it, so its two strips end in different
+  regions: a star whose colour has only one other symbol in the puzzle is dead once the two lie
+  on the two strips.
 - area walls (polyshapes, no ylops): the side sealed by landing at b also holds every live cell
   beside the border arc (path or not) and the live side of each finished excursion with both
   ends on the arc (`blocks`); it lies within the live cells off the other strip and off the
   rest of the border. If it holds a shape, its cell count must equal the shapes' area, so b is
   a wall when even every shape it could take in cannot make up the known cells, or its known
-  shapes outgrow its room.
+  shapes outgrow its room, or when it seals a star in with fewer than two of its colour in room
+  (or a star's only partner without the star).
+
+Regions with polyshapes (no ylops) are tiled on cell bitmasks, cached per region and shape set.
 
 Every path found is confirmed by `inspect_sparc.core.rules.check`, the single arbiter. Pure logic.
 """
@@ -39,7 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspect_sparc.core.puzzle import Path, Point, Puzzle
-from inspect_sparc.core.rules import board_for, check, polyshape_problem
+from inspect_sparc.core.rules import board_for, check, polyshape_problem, shape_offsets
 
 #: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
 #: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).
@@ -81,7 +89,7 @@ class _Layout:
     every: int  # every in-grid position
     cells: int
     symbols: int
-    dots: int
+    dots: int  # dots, and edges that must be on the path as if they held one
     border_nodes: int
     rings: dict[int, tuple[int, dict[int, bool]]]  # border node -> (ring mask, split table)
     triangle_of_edge: dict[int, tuple[int, ...]]  # edge bit index -> triangle numbers
@@ -91,9 +99,17 @@ class _Layout:
     stars: list[tuple[int, int]]  # (star bit, mask of symbols of its colour)
     shapes: int
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
+    pairs: list[int] = field(default_factory=list)  # a star and the one other of its colour
+    star_bits: int = 0  # every star
+    pair_bits: int = 0  # every symbol in `pairs`
+    shape_of: dict[int, str] = field(default_factory=dict)  # shape bit -> its shape id
+    #: shape id -> {anchor cell bit index: mask of the translate whose first cell is there}
+    placement_at: dict[str, dict[int, int]] = field(default_factory=dict)
+    tile_cache: dict[tuple[int, tuple[tuple[str, int], ...]], bool] = field(default_factory=dict)
     region_cache: dict[int, bool] = field(default_factory=dict)
     around: dict[int, int] = field(default_factory=dict)  # node -> its 4 neighbouring positions
     nodes: int = 0  # usable nodes
+    usable_points: set[Point] = field(default_factory=set)  # usable positions, as points
     right_ok: int = 0  # usable nodes whose right edge and right neighbour are usable
     down_ok: int = 0  # usable nodes whose lower edge and lower neighbour are usable
     link: dict[int, int] = field(default_factory=dict)  # node -> nodes one usable edge away
@@ -158,6 +174,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
                 layout.cells |= 1 << index
             elif point not in puzzle.gaps:
                 layout.usable |= 1 << index
+                layout.usable_points.add(point)
             if point in puzzle.dots:
                 layout.dots |= 1 << index
             if (
@@ -176,12 +193,39 @@ def _layout(puzzle: Puzzle) -> _Layout:
             layout.shapes |= 1 << index
             size = sum(map(sum, puzzle.polyshapes[symbol.shape_id or ""]))
             layout.shape_area[1 << index] = size if symbol.kind == "polyshape" else -size
+            layout.shape_of[1 << index] = symbol.shape_id or ""
         elif symbol.kind == "triangle":
             triangles.append(point)
     for point, symbol in puzzle.symbols.items():
         if symbol.kind == "star":
             layout.stars.append((1 << layout.bit(point), color_masks[symbol.color]))
+            layout.star_bits |= 1 << layout.bit(point)
+            if color_masks[symbol.color].bit_count() == 2:
+                layout.pairs.append(color_masks[symbol.color])
+                layout.pair_bits |= color_masks[symbol.color]
     layout.square_masks = list(squares_by_color.values())
+    dots = layout.dots
+    for (x, y), symbol in puzzle.symbols.items():
+        for dx, dy in ((2, 0), (0, 2)):
+            other = puzzle.symbols.get((x + dx, y + dy))
+            if (
+                symbol.kind == "square"
+                and other is not None
+                and other.kind == "square"
+                and other.color != symbol.color
+            ):
+                # Squares of two colours side by side: the edge between them must be on the
+                # path (else they share a region), so it is searched like a dot.
+                layout.dots |= 1 << layout.bit((x + dx // 2, y + dy // 2))
+        if symbol.kind == "triangle" and symbol.triangle_count == 4:
+            for edge in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                layout.dots |= 1 << layout.bit(edge)  # all four edges are on the path
+    # S and E lie on every path: never search them like dots (an edge dot needs both ends free).
+    layout.dots = dots | layout.dots & ~(
+        1 << layout.bit(puzzle.start) | 1 << layout.bit(puzzle.end)
+    )
+    for shape_id in {layout.shape_of[bit] for bit in layout.shape_of}:
+        layout.placement_at[shape_id] = _placements(layout, shape_id)
     for number, (x, y) in enumerate(sorted(triangles, key=lambda p: (p[1], p[0]))):
         layout.triangle_bits.append(1 << layout.bit((x, y)))
         layout.triangle_need.append(puzzle.symbols[(x, y)].triangle_count)
@@ -231,6 +275,20 @@ def _layout(puzzle: Puzzle) -> _Layout:
     return layout
 
 
+def _placements(layout: _Layout, shape_id: str) -> dict[int, int]:
+    """Every translate of a shape inside the grid, as a cell mask keyed by its first cell."""
+    puzzle = layout.puzzle
+    offsets = shape_offsets(puzzle.polyshapes[shape_id])
+    found = {}
+    for ay in range(puzzle.height):
+        for ax in range(puzzle.width):
+            cells = [(ax + dx, ay + dy) for dx, dy in offsets]
+            if all(0 <= x < puzzle.width and 0 <= y < puzzle.height for x, y in cells):
+                mask = sum(1 << layout.bit((2 * x + 1, 2 * y + 1)) for x, y in cells)
+                found[layout.bit((2 * ax + 1, 2 * ay + 1))] = mask
+    return found
+
+
 def _add_lattice(layout: _Layout) -> None:
     """Node-lattice masks for reachability: links, E's seeds and per-node cut tables."""
     puzzle = layout.puzzle
@@ -262,12 +320,9 @@ def _add_lattice(layout: _Layout) -> None:
 
 def _linked(layout: _Layout, a: Point, b: Point) -> bool:
     """True if nodes `a` and `b` are in the grid, usable and joined by a usable edge."""
-    puzzle = layout.puzzle
+    points = layout.usable_points
     edge = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
-    return (
-        all(puzzle.in_grid(p) and layout.usable >> layout.bit(p) & 1 for p in (a, b, edge))
-        and edge != puzzle.end
-    )
+    return a in points and b in points and edge in points and edge != layout.puzzle.end
 
 
 class _CutTable(dict[int, bool]):
@@ -396,15 +451,24 @@ def _ring(layout: _Layout, node: Point) -> tuple[int, ...]:
     )
 
 
+class _SplitTable(dict[int, bool]):
+    """`_splits` of one ring for each way the path occupies it (keyed by `used & mask`), filled
+    in on first use: a puzzle meets only a few patterns, and small puzzles must stay cheap."""
+
+    def __init__(self, ring: tuple[int, ...]) -> None:
+        super().__init__()
+        self.ring = ring
+
+    def __missing__(self, used: int) -> bool:
+        splits = _splits(self.ring, used)
+        self[used] = splits
+        return splits
+
+
 def _split_table(ring: tuple[int, ...]) -> tuple[int, dict[int, bool]]:
-    """The ring's mask and `_splits` for every way the path can occupy it (looked up per move)."""
-    bits = [index for index in ring if index >= 0]
-    mask = sum(1 << index for index in bits)
-    table = {}
-    for pattern in range(1 << len(bits)):
-        used = sum(1 << index for number, index in enumerate(bits) if pattern >> number & 1)
-        table[used] = _splits(ring, used)
-    return mask, table
+    """The ring's mask and its (lazy) `_splits` table, looked up per move."""
+    mask = sum(1 << index for index in ring if index >= 0)
+    return mask, _SplitTable(ring)
 
 
 def _splits(ring: tuple[int, ...], used: int) -> bool:
@@ -478,15 +542,66 @@ class _Search:
         return True
 
     def _shapes_ok(self, region: int) -> bool:
-        """Polyshape rule of one region: net area first (cheap), then the checker's fitting."""
-        layout, board = self.layout, self.board
-        net, bits = 0, region & layout.shapes
+        """Polyshape rule of one region: net area first (cheap), then an exact tiling.
+
+        Without ylops the region must be tiled by translates of its shapes; that runs on cell
+        bitmasks here (`_tile`). With ylops the checker's own fitting decides.
+        """
+        layout = self.layout
+        net, bits, negative = 0, region & layout.shapes, False
         while bits:
             low = bits & -bits
-            net += layout.shape_area[low]
+            size = layout.shape_area[low]
+            net += size
+            negative = negative or size < 0
             bits ^= low
-        if net < 0 or (net > 0 and net != (region & layout.cells).bit_count()):
+        cells = region & layout.cells
+        if net < 0 or (net > 0 and net != cells.bit_count()):
             return False
+        if not negative:
+            shapes: dict[str, int] = {}
+            bits = region & layout.shapes
+            while bits:
+                low = bits & -bits
+                shape_id = layout.shape_of[low]
+                shapes[shape_id] = shapes.get(shape_id, 0) + 1
+                bits ^= low
+            return self._tile(cells, tuple(sorted(shapes.items())))
+        return self._fits_with_ylops(region)
+
+    def _tile(self, cells: int, shapes: tuple[tuple[str, int], ...]) -> bool:
+        """True if translates of `shapes` ((shape id, count) pairs) tile `cells` exactly.
+
+        The lowest remaining cell (first in reading order) must be some shape's first cell, so
+        each level tries one placement per shape kind (precomputed masks, `placement_at`).
+        """
+        if not cells:
+            return not shapes
+        key = (cells, shapes)
+        cache = self.layout.tile_cache
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+        anchor = (cells & -cells).bit_length() - 1
+        fits = False
+        for number, (shape_id, count) in enumerate(shapes):
+            mask = self.layout.placement_at[shape_id].get(anchor)
+            if mask is None or mask & ~cells:
+                continue
+            rest = (
+                shapes[:number] + ((shape_id, count - 1),) + shapes[number + 1 :]
+                if count > 1
+                else shapes[:number] + shapes[number + 1 :]
+            )
+            if self._tile(cells & ~mask, rest):
+                fits = True
+                break
+        cache[key] = fits
+        return fits
+
+    def _fits_with_ylops(self, region: int) -> bool:
+        """The checker's polyshape fitting, for a region holding ylops."""
+        layout, board = self.layout, self.board
         cells: list[int] = []
         positive: list[str] = []
         negative: list[str] = []
@@ -583,9 +698,15 @@ class _Search:
         if key in layout.walls_cache:
             return layout.walls_cache[key]
         walls: int | None = 0
-        if self.conflict(cw) or self.conflict(ccw):
-            walls = None
-        elif (1 << self.end) & perimeter:
+        on_border = (1 << self.end) & perimeter
+        if (
+            self.conflict(cw)
+            or self.conflict(ccw)
+            or on_border
+            and any(cw & pair and ccw & pair for pair in layout.pairs)
+        ):
+            walls = None  # also: a star and its only partner on the two sides of a cut
+        elif on_border:
             allowed = self._landings(touch, free, cw, 1) | self._landings(touch, free, ccw, -1)
             walls = layout.border_nodes & ~allowed
         layout.walls_cache[key] = walls
@@ -629,7 +750,8 @@ class _Search:
         the strips, so those of the node before (`walls`) are kept.
         """
         layout = self.layout
-        cells, shapes, area_of = layout.cells, layout.shapes, layout.area_of
+        cells, shapes, area_of, stars = layout.cells, layout.shapes, layout.area_of, layout.stars
+        star_bits, pairs, pair_bits = layout.star_bits, layout.pairs, layout.pair_bits
         free_cells = free & cells
         key = (touch, free & (layout.perimeter_mask | cells), self.blocks_key)
         tables = layout.area_tables.get(key)
@@ -644,6 +766,14 @@ class _Search:
                     continue
                 known = group | arc
                 known_shapes = known & shapes
+                if known & star_bits or known & pair_bits:
+                    room = open_cells & inside | known
+                    if any(
+                        known & star and (room & same_color).bit_count() < 2
+                        for star, same_color in stars
+                    ) or any(known & pair and pair & ~room for pair in pairs):
+                        walls |= bit  # a star (or its only partner) sealed in without the other
+                        continue
                 if not known_shapes:
                     continue
                 room = open_cells & inside | known
@@ -890,7 +1020,8 @@ class _Search:
 
 
 def solve(puzzle: Puzzle, limit: int | None = None) -> list[Path]:
-    """Every rule-valid path of `puzzle` in a fixed depth-first order (at most `limit`)."""
+    """Every rule-valid path of `puzzle` (at most `limit`), in depth-first order: from each node
+    the moves are tried right, left, down, up, so a smaller `limit` gives a prefix."""
     if limit is not None and limit <= 0:
         return []
     return _Search(puzzle, limit).run()
