@@ -7,7 +7,7 @@ epoch's `Score.metadata`. The metadata and the explanation are for people readin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -15,7 +15,8 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.puzzle import Path, Puzzle, parse_puzzle
+from inspect_sparc.core.picture import answer_png, data_uri
+from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
@@ -92,7 +93,7 @@ def explain(
     analysis: Mapping[str, bool],
     verdict: Verdict,
 ) -> str:
-    """What was extracted, the verdict and why, and the grid with the path drawn (Markdown)."""
+    """What was extracted, the verdict and why, a failed path as picture and text (Markdown)."""
     lines: list[str] = []
     if path is None:
         lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
@@ -114,11 +115,26 @@ def explain(
             lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
     if path and not solved:
+        picture = answer_picture(puzzle, path, verdict.marked_positions)
+        if picture:
+            lines += ["", picture]
         drawing = render(
             puzzle, path, verdict.marked_positions, shapes="polyshape" in verdict.broken_rules
         )
         lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
+
+
+def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point]) -> str:
+    """A Markdown image of the answer drawn on the puzzle (rings where rules broke), or "".
+
+    The picture is for people only: if drawing fails the text drawing still explains the score.
+    """
+    try:
+        png = answer_png(puzzle, path, marks)
+    except Exception:  # noqa: BLE001 - a missing picture must never change a score
+        return ""
+    return f"![The answer's path (white) on the puzzle; rings mark broken rules]({data_uri(png)})"
 
 
 @scorer(metrics=sparc_metrics())

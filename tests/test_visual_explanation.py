@@ -1,0 +1,121 @@
+"""Failed answers are shown as pictures in the score explanation: the path and the broken rules."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+
+from PIL import Image
+from sparc_visualization.objects.board import get_board_from_data
+from sparc_visualization.plots.original_plot import OriginalPlot
+
+from inspect_sparc.core.picture import ANSWER_CELL, MARK_COLOR, PATH_COLOR, answer_png
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.rules import check
+from inspect_sparc.sparc.scorer import score_answer
+
+PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)")
+
+
+def picture_of(explanation: str) -> Image.Image | None:
+    """The decoded picture in an explanation, or None."""
+    found = PICTURE.findall(explanation)
+    assert len(found) <= 1
+    return Image.open(io.BytesIO(base64.b64decode(found[0]))).convert("RGB") if found else None
+
+
+def geometry(record: dict) -> OriginalPlot:
+    """Where the reference renderer puts each grid position at the picture's scale (the oracle
+    for pixel positions; it is never rendered here)."""
+    board = get_board_from_data(record)
+    return OriginalPlot(
+        board, size=(board.width, board.height), cell_size=ANSWER_CELL, pad_pixels=ANSWER_CELL // 2
+    )
+
+
+def close(pixel, color, tolerance=24) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, color, strict=True))
+
+
+def wrong_path(puzzle):
+    """The first solution with its last two points cut: a line that never reaches E."""
+    return puzzle.solutions[0][:-2]
+
+
+def answer(path) -> str:
+    return "My reasoning...\n#### " + ", ".join(f"({x},{y})" for x, y in path)
+
+
+def test_the_picture_of_a_failed_answer_shows_its_path(sparc_records):
+    checked = 0
+    for record in sparc_records[::7]:
+        puzzle = parse_puzzle(record)
+        path = wrong_path(puzzle)
+        picture = picture_of(score_answer(puzzle, answer(path)).explanation)
+        assert picture is not None
+        where = geometry(record)
+        assert picture.size == (where.x_image_size, where.y_image_size)
+        on_path = set(path)
+        for x, y in path[1:]:  # the start disc is drawn larger; every later point is on the line
+            assert close(picture.getpixel(where.middle_positions[y][x]), PATH_COLOR), (x, y)
+        # nodes the answer never visits stay off the path colour
+        free = [
+            (x, y)
+            for y in range(0, puzzle.rows, 2)
+            for x in range(0, puzzle.columns, 2)
+            if (x, y) not in on_path and record["puzzle_array"][y][x] == "+"
+        ]
+        for x, y in free:
+            assert not close(picture.getpixel(where.middle_positions[y][x]), PATH_COLOR), (x, y)
+        checked += 1
+    assert checked >= 7
+
+
+def test_broken_rules_are_ringed_where_they_broke(sparc_records):
+    record = next(
+        r for r in sparc_records if any("o-" in v for row in r["puzzle_array"] for v in row)
+    )
+    puzzle = parse_puzzle(record)
+    verdict = check(puzzle, wrong_path(puzzle))
+    assert verdict.marked_positions
+    png = answer_png(puzzle, wrong_path(puzzle), verdict.marked_positions)
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    where = geometry(record)
+    radius = int(where.path_size)
+    for x, y in verdict.marked_positions:
+        cx, cy = where.middle_positions[y][x]
+        ring = [picture.getpixel((cx + dx, cy)) for dx in range(-radius - 2, radius + 3)]
+        assert any(close(p, MARK_COLOR) for p in ring), (x, y)
+    unmarked = answer_png(puzzle, wrong_path(puzzle), ())
+    plain = Image.open(io.BytesIO(unmarked)).convert("RGB")
+    assert not any(close(p, MARK_COLOR, 8) for p in plain.getdata())
+
+
+def test_no_picture_for_a_solved_or_empty_answer(sparc_records):
+    puzzle = parse_puzzle(sparc_records[3])
+    assert picture_of(score_answer(puzzle, answer(puzzle.solutions[0])).explanation) is None
+    assert picture_of(score_answer(puzzle, "I cannot solve this.").explanation) is None
+
+
+def test_hostile_paths_still_give_a_picture_and_the_same_score(sparc_records):
+    puzzle = parse_puzzle(sparc_records[10])
+    far = [(-5, 2), (0, 0), (400, 400), (1, 1), (2, 2), (2, 3), (2, 2)] + [(0, 0)] * 300
+    score = score_answer(puzzle, answer(far))
+    assert picture_of(score.explanation) is not None
+    assert score.value["invalid_path"] == 1 and score.value["correct"] == 0
+
+
+def test_the_text_drawing_is_kept_beside_the_picture(sparc_records):
+    puzzle = parse_puzzle(sparc_records[3])
+    explanation = score_answer(puzzle, answer(wrong_path(puzzle))).explanation
+    assert "legend:" in explanation and "```" in explanation
+
+
+def test_pictures_are_small(sparc_records):
+    """Every failed answer carries one: they must stay around a kilobyte."""
+    sizes = []
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        sizes.append(len(answer_png(puzzle, wrong_path(puzzle), [puzzle.start])))
+    assert sum(sizes) / len(sizes) < 2000 and max(sizes) < 4000
