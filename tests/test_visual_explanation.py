@@ -10,12 +10,12 @@ from PIL import Image
 from sparc_visualization.objects.board import get_board_from_data
 from sparc_visualization.plots.original_plot import OriginalPlot
 
-from inspect_sparc.core.picture import ANSWER_CELL, MARK_COLOR, PATH_COLOR, answer_png
+from inspect_sparc.core.picture import ANSWER_CELL, MARK_COLOR, PATH_COLOR, answer_image
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.sparc.scorer import score_answer
 
-PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/png;base64,([A-Za-z0-9+/=]+)\)")
+PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")
 
 
 def picture_of(explanation: str) -> Image.Image | None:
@@ -79,15 +79,15 @@ def test_broken_rules_are_ringed_where_they_broke(sparc_records):
     puzzle = parse_puzzle(record)
     verdict = check(puzzle, wrong_path(puzzle))
     assert verdict.marked_positions
-    png = answer_png(puzzle, wrong_path(puzzle), verdict.marked_positions)
-    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    _, data = answer_image(puzzle, wrong_path(puzzle), verdict.marked_positions)
+    picture = Image.open(io.BytesIO(data)).convert("RGB")
     where = geometry(record)
     radius = int(where.path_size)
     for x, y in verdict.marked_positions:
         cx, cy = where.middle_positions[y][x]
         ring = [picture.getpixel((cx + dx, cy)) for dx in range(-radius - 2, radius + 3)]
         assert any(close(p, MARK_COLOR) for p in ring), (x, y)
-    unmarked = answer_png(puzzle, wrong_path(puzzle), ())
+    _, unmarked = answer_image(puzzle, wrong_path(puzzle), ())
     plain = Image.open(io.BytesIO(unmarked)).convert("RGB")
     assert not any(close(p, MARK_COLOR, 8) for p in plain.getdata())
 
@@ -117,5 +117,17 @@ def test_pictures_are_small(sparc_records):
     sizes = []
     for record in sparc_records:
         puzzle = parse_puzzle(record)
-        sizes.append(len(answer_png(puzzle, wrong_path(puzzle), [puzzle.start])))
-    assert sum(sizes) / len(sizes) < 2000 and max(sizes) < 4000
+        sizes.append(len(answer_image(puzzle, wrong_path(puzzle), [puzzle.start])[1]))
+    assert sum(sizes) / len(sizes) < 1000 and max(sizes) < 2000
+
+
+def test_without_webp_the_picture_is_a_png(sparc_records, monkeypatch):
+    from PIL import features
+
+    puzzle = parse_puzzle(sparc_records[3])
+    webp = score_answer(puzzle, answer(wrong_path(puzzle))).explanation
+    real = features.check
+    monkeypatch.setattr(features, "check", lambda name: False if name == "webp" else real(name))
+    png = score_answer(puzzle, answer(wrong_path(puzzle))).explanation
+    assert "data:image/webp;base64," in webp and "data:image/png;base64," in png
+    assert list(picture_of(png).getdata()) == list(picture_of(webp).getdata())  # both lossless

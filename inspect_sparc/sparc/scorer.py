@@ -15,7 +15,7 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.picture import answer_png, data_uri
+from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
@@ -131,10 +131,11 @@ def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point]) -> str:
     The picture is for people only: if drawing fails the text drawing still explains the score.
     """
     try:
-        png = answer_png(puzzle, path, marks)
+        mime, data = answer_image(puzzle, path, marks)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    return f"![The answer's path (white) on the puzzle; rings mark broken rules]({data_uri(png)})"
+    alt = "The answer's path (white) on the puzzle; rings mark broken rules"
+    return f"![{alt}]({data_uri(data, mime)})"
 
 
 @scorer(metrics=sparc_metrics())
