@@ -125,10 +125,10 @@ def renderer_info() -> dict[str, str]:
 
 # --- Pictures of answers, for people reading a log -------------------------------------------
 
-#: Pixels per grid cell of an answer picture: the reference uses 100; 40 keeps symbols legible
-#: in about 0.5 KB of WebP, which matters: every failed answer's explanation holds one, and
-#: Inspect stores an explanation three times (sample scores, score event, reductions).
-ANSWER_CELL = 40
+#: Pixels per grid cell of an answer picture: the reference uses 100; 24 keeps every symbol
+#: legible in about 0.55 KB of WebP, which matters: Inspect stores an explanation three times
+#: (sample scores, score event, reductions) and the text-mode log must stay near upstream's.
+ANSWER_CELL = 24
 #: The answer's path and the rings around positions where a rule broke.
 PATH_COLOR = (255, 255, 255)
 MARK_COLOR = (255, 0, 160)

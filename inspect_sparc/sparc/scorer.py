@@ -29,6 +29,10 @@ MAX_ANSWER_POINTS = 200
 #: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
 #: empty answer does not "miss every dot".
 BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
+#: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
+#: touches) is explained with a picture; other failures name their positions in the text and get
+#: the compact text grid. Pictures for every failed answer would make the log 1.2x upstream's.
+PICTURED_RULES = frozenset({"square", "star", "triangle", "polyshape"})
 
 
 @metric
@@ -93,8 +97,10 @@ def explain(
     analysis: Mapping[str, bool],
     verdict: Verdict,
 ) -> str:
-    """What was extracted, the verdict and why, a failed path as picture and text (Markdown)."""
+    """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
+    where regions matter (`PICTURED_RULES`, or an unlisted valid path), else a text grid."""
     lines: list[str] = []
+    broken = set(verdict.broken_rules)
     if path is None:
         lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
     else:
@@ -115,13 +121,14 @@ def explain(
             lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
     if path and not solved:
-        picture = answer_picture(puzzle, path, verdict.marked_positions)
+        marks = verdict.marked_positions
+        pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
+        picture = answer_picture(puzzle, path, marks) if pictured else ""
         if picture:
             lines += ["", picture]
-        drawing = render(
-            puzzle, path, verdict.marked_positions, shapes="polyshape" in verdict.broken_rules
-        )
-        lines += ["", "```", drawing, "```"]
+        else:
+            drawing = render(puzzle, path, marks, shapes="polyshape" in verdict.broken_rules)
+            lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
 
 
