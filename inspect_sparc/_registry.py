@@ -4,6 +4,9 @@
 from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.sparc.gym_scorer import gym_scorer
+from inspect_sparc.sparc.gym_solvers import gym_agent, gym_astar, gym_random
+from inspect_sparc.sparc.gym_task import sparc_gym
 from inspect_sparc.sparc.scorer import sparc_scorer
 from inspect_sparc.sparc.solvers import search_solver
 from inspect_sparc.sparc.tasks import sparc, sparc_hard

@@ -3,6 +3,13 @@
 Inspect reduces each key of a dict `Score.value` across epochs but keeps only the first epoch's
 `Score.metadata`; every metric here therefore reads a key of the (reduced) value, and groups by
 *sample* metadata, which does not change between epochs. Shared by every task in the package.
+
+Every metric here reports a dict `{plain name: value}`, never a bare float: Inspect logs a float
+under the metric's registered name, package prefix included (`inspect_sparc/accuracy`, shown as
+INSPECT_SPARC/ACCURACY in `inspect view`), but each dict entry under its own key. So a task using
+these helpers shows `accuracy`, `stderr`, `level_1`... like Inspect's built-in metrics, while the
+registered name (which `inspect score` uses to rebuild the metric from a log) stays namespaced.
+A scalar metric written elsewhere should return `plainly(name, value)` for the same reason.
 """
 
 from __future__ import annotations
@@ -40,22 +47,27 @@ def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
     return math.sqrt(variance) / math.sqrt(n)
 
 
+def plainly(name: str, value: float) -> dict[str, float]:
+    """`{name: value}`: the shape that makes Inspect log a metric under `name`, unprefixed."""
+    return {name: value}
+
+
 @metric(name="accuracy")
 def accuracy(key: str = "correct") -> Metric:
-    """Share of samples whose value `key` is 1 (the headline metric)."""
+    """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return mean_of(scores, key)
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly("accuracy", mean_of(scores, key))
 
     return compute
 
 
 @metric(name="stderr")
 def stderr(key: str = "correct") -> Metric:
-    """Standard error of `accuracy(key)`."""
+    """Standard error of `accuracy(key)`, logged as `stderr`."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return stderr_of(scores, key)
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly("stderr", stderr_of(scores, key))
 
     return compute
 
@@ -85,5 +97,21 @@ def key_means(names: dict[str, str]) -> Metric:
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {name: mean_of(scores, key) for name, key in names.items()}
+
+    return compute
+
+
+@metric
+def key_ratios(names: dict[str, tuple[str, str]]) -> Metric:
+    """Pooled ratios `sum(numerator) / sum(denominator)` over the scores, as `{name: (num, den)}`
+    (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        results: dict[str, float] = {}
+        for name, (numerator, denominator) in names.items():
+            total = sum(value_of(s, denominator) for s in scores)
+            part = sum(value_of(s, numerator) for s in scores)
+            results[name] = part / total if total else math.nan
+        return results
 
     return compute

@@ -1,17 +1,24 @@
-"""AlgoPuzzleVQA records as Inspect samples: the image plus the paper's prompt text."""
+"""AlgoPuzzleVQA records as Inspect samples: the authors' prompt text, then the image."""
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Iterable
+from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
+from inspect_sparc.algopuzzlevqa.images import (
+    DEFAULT_MAX_IMAGE_SIZE,
+    check_max_image_size,
+    resized_copies,
+)
 from inspect_sparc.algopuzzlevqa.layout import Record, read_folder, round_robin
+from inspect_sparc.algopuzzlevqa.ontology import puzzle_categories
 from inspect_sparc.algopuzzlevqa.prompts import build_prompt, check_prompt_style, option_letters
 from inspect_sparc.algopuzzlevqa.puzzles import select_puzzles
-from inspect_sparc.algopuzzlevqa.sources import resolve_source
+from inspect_sparc.algopuzzlevqa.sources import cache_root, resolve_source
 
 
 def image_reference(record: Record) -> str:
@@ -27,22 +34,32 @@ def image_reference(record: Record) -> str:
     return f"data:{record.image_mime_type};base64,{data}"
 
 
-def record_to_sample(record: Record, prompt: str = "describe") -> Sample:
-    """One sample: a user message with the image, then the question, options and cue."""
+def record_to_sample(
+    record: Record,
+    prompt: str = "describe",
+    prevent_direct_answer: bool = False,
+    image: str | None = None,
+) -> Sample:
+    """One sample: a user message with the prompt text, then the image (the OpenAI/Gemini order).
+
+    `image` is what to send (a resized PNG's path); None sends the original file.
+    """
     letters = option_letters(len(record.options))
+    text = build_prompt(record.question, record.options, prompt, prevent_direct_answer)
     return Sample(
         id=record.id,
         input=[
             ChatMessageUser(
                 content=[
-                    ContentImage(image=image_reference(record)),
-                    ContentText(text=build_prompt(record.question, record.options, prompt)),
+                    ContentText(text=text),
+                    ContentImage(image=image or image_reference(record)),
                 ]
             )
         ],
         target=record.answer,
         metadata={
             "puzzle": record.puzzle,
+            "categories": puzzle_categories(record.puzzle),
             "options": record.options,
             "answer": record.answer,
             "answer_letter": letters[record.options.index(record.answer)],
@@ -56,14 +73,28 @@ def algopuzzlevqa_dataset(
     puzzle: str | Iterable[str] | None = None,
     prompt: str = "describe",
     source: str = "github",
+    prevent_direct_answer: bool = False,
+    max_image_size: int = DEFAULT_MAX_IMAGE_SIZE,
 ) -> MemoryDataset:
     """The samples of the chosen puzzles, round-robin over puzzles, each puzzle by instance."""
     puzzles = select_puzzles(puzzle)
     check_prompt_style(prompt)
+    max_image_size = check_max_image_size(max_image_size)
     folder = resolve_source(source, puzzles)
     records = round_robin(read_folder(folder, puzzles))
+    sent: dict[Path, Path] = {}
+    if max_image_size:
+        sent = resized_copies((r.image_path for r in records), cache_root(), max_image_size)
     return MemoryDataset(
-        [record_to_sample(record, prompt) for record in records],
+        [
+            record_to_sample(
+                record,
+                prompt,
+                prevent_direct_answer,
+                str(sent[record.image_path]) if sent else None,
+            )
+            for record in records
+        ],
         name="algopuzzlevqa",
         location=str(folder),
     )

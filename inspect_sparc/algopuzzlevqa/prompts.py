@@ -1,4 +1,9 @@
-"""The paper's prompt text (pure: no inspect_ai)."""
+"""The prompt text, byte for byte as the authors' evaluation code sent it (pure: no inspect_ai).
+
+The authors' `ChainThoughtMultiChoicePrompter` (declare-lab/LLM-PuzzleTest, AlgoPuzzleVQA) writes
+`Question: {question.rstrip()}`, `Options:`, one line per letter A-D (an empty line where a
+puzzle has fewer options), an empty line and the cue, joined by newlines.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,15 @@ PROMPT_ENDINGS: dict[str, str] = {
     "cot": "Answer: Let's think step by step.",
 }
 """Last line of the user message: `describe` is the paper's eCoT (default), `cot` plain CoT."""
+
+PROMPT_LETTERS = "ABCD"
+"""The prompt always has these four option lines (empty ones where options are missing)."""
+
+NO_DIRECT_ANSWER = " Do not directly give the final answer."
+"""Appended to the question in the authors' Gemini runs (`prevent_direct_answer`)."""
+
+SIZE_OPTIONS = frozenset({"small", "medium", "large"})
+"""Options for which the authors' follow-up names only (A) (B) (C) (absent in AlgoPuzzleVQA)."""
 
 
 def option_letters(count: int) -> list[str]:
@@ -28,16 +42,39 @@ def check_prompt_style(prompt: str) -> PromptStyle:
     return prompt  # type: ignore[return-value]
 
 
-def build_prompt(question: str, options: list[str], prompt: str = "describe") -> str:
-    """The text of the user message (sent after the image), exactly as in the paper."""
+def build_prompt(
+    question: str,
+    options: list[str],
+    prompt: str = "describe",
+    prevent_direct_answer: bool = False,
+) -> str:
+    """The text of the user message (sent before the image), exactly as the authors' code."""
     ending = PROMPT_ENDINGS[check_prompt_style(prompt)]
+    if len(options) > len(PROMPT_LETTERS):
+        raise ValueError(f"Expected at most {len(PROMPT_LETTERS)} options, got {len(options)}.")
+    question = question.rstrip() + (NO_DIRECT_ANSWER if prevent_direct_answer else "")
     lines = [f"Question: {question}", "Options:"]
-    letters = option_letters(len(options))
-    lines += [f"({letter}) {option}" for letter, option in zip(letters, options, strict=True)]
-    return "\n".join(lines) + "\n\n" + ending
+    for index, letter in enumerate(PROMPT_LETTERS):
+        lines.append(f"({letter}) {options[index]}" if index < len(options) else "")
+    lines += ["", ending]
+    return "\n".join(lines)
+
+
+def paper_follow_up_letters(options: list[str]) -> str:
+    """`(A) (B) (C) (D)`, as the authors' follow-up names them whatever the option count."""
+    letters = "ABC" if set(options) == SIZE_OPTIONS else "ABCD"
+    return " ".join(f"({letter})" for letter in letters)
+
+
+def paper_follow_up(first_prompt: str, first_reply: str, options: list[str]) -> str:
+    """The single new prompt the authors sent when the first reply held no letter."""
+    return (
+        f"{first_prompt}\n{first_reply}\n\n"
+        f"Therefore, among {paper_follow_up_letters(options)}, the answer is:"
+    )
 
 
 def follow_up_prompt(option_count: int) -> str:
-    """The second user turn, asked when no option can be read from the first answer."""
+    """The strict follow-up, a second chat turn naming only the letters that exist."""
     letters = " ".join(f"({letter})" for letter in option_letters(option_count))
     return f"Therefore, among {letters}, the answer is:"

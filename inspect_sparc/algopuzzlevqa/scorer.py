@@ -1,44 +1,46 @@
-"""Scoring: correct iff the option named by the (final) answer is the gold option text."""
+"""Scoring: correct iff the option read from the (final) reply is the gold option text."""
 
 from __future__ import annotations
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.algopuzzlevqa.answer import extract_option
+from inspect_sparc.algopuzzlevqa.answer import check_extraction, read_answer
+from inspect_sparc.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.algopuzzlevqa.solvers import FIRST_LETTER_KEY, FOLLOW_UP_KEY
 from inspect_sparc.metrics import accuracy, grouped_accuracy, stderr
 
 
-@scorer(metrics=[accuracy(), stderr(), grouped_accuracy("puzzle")])
-def algopuzzlevqa_scorer() -> Scorer:
-    """Read the option from the last answer; `correct` is 1 iff its text equals the target."""
+@scorer(metrics=[accuracy(), stderr(), grouped_accuracy("puzzle"), membership_accuracy()])
+def algopuzzlevqa_scorer(extraction: str = "paper") -> Scorer:
+    """Read the option from the last reply (`paper` or `strict`); `correct` iff it is the gold."""
+    check_extraction(extraction)
 
     async def score(state: TaskState, target: Target) -> Score:
         options = list(state.metadata["options"])
         gold = target.text
-        choice = extract_option(state.output.completion, options)
+        reading = read_answer(state.output.completion, options, extraction)
         follow_up = bool(state.store.get(FOLLOW_UP_KEY, False))
-        correct = choice.option is not None and choice.option == gold
+        correct = reading.option is not None and reading.option == gold
         gold_letter = state.metadata.get("answer_letter", "?")
-        if choice.letter is None:
-            read = "no option letter found"
-        elif choice.option is None:
-            read = f"({choice.letter}), which names no option"
-        else:
-            read = f"({choice.letter}) {choice.option!r}"
+        source = "follow-up reply" if follow_up else "reply"
         explanation = (
-            f"Extracted {read}; gold ({gold_letter}) {gold!r}; "
+            f"Read from the {source} ({extraction} reading): {reading.describe()}; "
+            f"gold ({gold_letter}) {gold!r}; "
             f"follow-up {'needed' if follow_up else 'not needed'}; "
             f"{'correct' if correct else 'incorrect'}."
         )
         return Score(
             value={"correct": int(correct), "follow_up": int(follow_up)},
-            answer=choice.letter or "",
+            answer=reading.letter or "",
             explanation=explanation,
             metadata={
-                "letter": choice.letter,
-                "option": choice.option,
+                "letter": reading.letter,
+                "option": reading.option,
+                "rule": reading.rule,
+                "word": reading.word,
+                "first_option_fallback": reading.first_option_fallback,
+                "extraction": extraction,
                 "follow_up": follow_up,
                 "first_letter": state.store.get(FIRST_LETTER_KEY),
             },

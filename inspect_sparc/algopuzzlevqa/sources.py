@@ -38,14 +38,19 @@ def sample_folder() -> Path:
     return Path(__file__).parent / "data"
 
 
-def cache_folder() -> Path:
-    """Where the pinned GitHub files are cached ($INSPECT_SPARC_CACHE_DIR or ~/.cache)."""
+def cache_root() -> Path:
+    """The AlgoPuzzleVQA cache ($INSPECT_SPARC_CACHE_DIR or ~/.cache, then algopuzzlevqa)."""
     root = os.environ.get(CACHE_ENV)
     if root:
         base = Path(root).expanduser()
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
-    return base / "algopuzzlevqa" / f"{GITHUB_REPO.replace('/', '__')}@{GITHUB_COMMIT}" / "data"
+    return base / "algopuzzlevqa"
+
+
+def cache_folder() -> Path:
+    """Where the pinned GitHub files are cached, in the repository layout."""
+    return cache_root() / f"{GITHUB_REPO.replace('/', '__')}@{GITHUB_COMMIT}" / "data"
 
 
 def raw_url(path: str) -> str:

@@ -19,7 +19,14 @@ from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
-from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, mean_of, stderr
+from inspect_sparc.metrics import (
+    accuracy,
+    grouped_accuracy,
+    key_means,
+    mean_of,
+    plainly,
+    stderr,
+)
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
@@ -39,8 +46,8 @@ PICTURED_RULES = frozenset({"square", "star", "triangle", "polyshape"})
 def invalid_path_rate() -> Metric:
     """Share of answers that are not a valid line from S to E (the paper's "invalid path")."""
 
-    def compute(scores: list[SampleScore]) -> float:
-        return mean_of(scores, "invalid_path")
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly("invalid_path_rate", mean_of(scores, "invalid_path"))
 
     return compute
 

@@ -42,3 +42,34 @@ def last_user_text(messages: list) -> str:
         if message.role == "user":
             return message.text
     return ""
+
+
+REFERENCE = FIXTURE_ROOT / "reference"
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Records of a JSON-lines file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def reference_protocol() -> dict[str, dict]:
+    """The authors' code's prompts, follow-up and sent image per shipped instance, by id."""
+    return {row["id"]: row for row in read_jsonl(REFERENCE / "reference_protocol.jsonl")}
+
+
+def reference_readings() -> list[dict]:
+    """The authors' `get_answer` on 307 crafted replies x (two, four) options."""
+    return read_jsonl(REFERENCE / "reference_answer_reading.jsonl")
+
+
+def pixels_sha256(data: bytes) -> tuple[tuple[int, int], str, str]:
+    """(size, format, SHA-256 of the decoded RGB pixels) of encoded image bytes."""
+    import hashlib
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        size, kind = image.size, image.format
+        digest = hashlib.sha256(image.convert("RGB").tobytes()).hexdigest()
+    return size, kind, digest

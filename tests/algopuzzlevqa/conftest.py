@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from algopuzzlevqa_helpers import FIXTURE_DATA
 
+from inspect_sparc.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE, resized_copies
+
 
 @pytest.fixture
 def fixture_data() -> Path:
@@ -14,9 +16,24 @@ def fixture_data() -> Path:
     return FIXTURE_DATA
 
 
+@pytest.fixture(scope="session")
+def resized_images(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 36 shipped images resized once per session (the `images` folder of a cache root)."""
+    root = tmp_path_factory.mktemp("algopuzzlevqa-images")
+    resized_copies(sorted(FIXTURE_DATA.glob("images/*/*.jpg")), root, DEFAULT_MAX_IMAGE_SIZE)
+    return root / "images"
+
+
 @pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private download cache, so no test reads or fills the user's cache."""
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, resized_images: Path) -> Path:
+    """A private download cache, so no test reads or fills the user's cache.
+
+    Its resized-image folder links to the session's, so each eval does not resize the 36 images
+    again (the cache is keyed by image bytes, so sharing it changes no result);
+    `test_algopuzzlevqa_images` checks the cache filling from empty.
+    """
     cache = tmp_path / "cache"
     monkeypatch.setenv("INSPECT_SPARC_CACHE_DIR", str(cache))
+    (cache / "algopuzzlevqa").mkdir(parents=True)
+    (cache / "algopuzzlevqa" / "images").symlink_to(resized_images, target_is_directory=True)
     return cache

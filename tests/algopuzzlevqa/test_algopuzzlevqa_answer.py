@@ -1,10 +1,12 @@
-"""Answer extraction: last (A)-style letter, else last bare capital A-D, else nothing."""
+"""Answer reading: `strict` (standalone letters) and `paper` (the authors' get_answer).
+
+The paper reading's parity with the authors' code is in test_algopuzzlevqa_reference.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from inspect_sparc.algopuzzlevqa.answer import extract_letter, extract_option
+from inspect_sparc.algopuzzlevqa.answer import extract_letter, extract_option, read_answer
 
 FOUR = ["7:29", "1:02", "8:56", "3:17"]
 TWO = ["No", "Yes"]
@@ -45,3 +47,47 @@ def test_letter_beyond_the_options_names_none() -> None:
 def test_no_letter_names_none() -> None:
     choice = extract_option("It is possible: Yes.", TWO)
     assert (choice.letter, choice.option) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "option", "rule", "described"),
+    [
+        ("So the answer is (C).", FOUR, "8:56", "parenthesised", "parenthesised (C): (C) '8:56'"),
+        (
+            "Do the counting first.",
+            FOUR,
+            "3:17",
+            "in_word",
+            "bare capital D inside the word 'Do': (D) '3:17'",
+        ),
+        ("It is B, I think.", FOUR, "1:02", "standalone", "standalone capital B: (B) '1:02'"),
+        (
+            "The answer is (C).",
+            TWO,
+            "No",
+            "parenthesised",
+            "parenthesised (C), which names no option, so the first option (A) 'No'",
+        ),
+        ("it is possible: yes.", TWO, None, "none", "no option letter found"),
+    ],
+)
+def test_paper_reading_says_which_rule_picked_the_letter(
+    text: str, options: list[str], option: str | None, rule: str, described: str
+) -> None:
+    reading = read_answer(text, options, "paper")
+    assert (reading.option, reading.rule, reading.describe()) == (option, rule, described)
+
+
+def test_strict_reading_never_reads_inside_words_nor_invents_an_option() -> None:
+    assert read_answer("Do the counting first.", FOUR, "strict").option is None
+    reading = read_answer("The answer is (C).", TWO, "strict")
+    assert (reading.letter, reading.option, reading.describe()) == (
+        "C",
+        None,
+        "parenthesised (C), which names no option",
+    )
+
+
+def test_unknown_extraction_lists_valid_ones() -> None:
+    with pytest.raises(ValueError, match="Valid extractions: paper, strict"):
+        read_answer("(A)", TWO, "loose")

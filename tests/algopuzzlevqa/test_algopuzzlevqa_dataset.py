@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from algopuzzlevqa_helpers import fixture_records, image_bytes
+from algopuzzlevqa_helpers import fixture_records, image_bytes, reference_protocol
 from inspect_ai.model import ContentImage, ContentText
 
 from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
@@ -20,6 +20,7 @@ def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
     dataset = algopuzzlevqa_dataset(source=str(fixture_data))
     samples = {sample.id: sample for sample in dataset}
     records = fixture_records()
+    reference = reference_protocol()
     assert len(dataset) == len(records) == 36
     for record in records:
         sample = samples[Path(record["image"]).stem]
@@ -29,23 +30,22 @@ def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
         assert sample.metadata["image"] == record["image"]
         letter = "ABCD"[record["options"].index(record["answer"])]
         assert sample.metadata["answer_letter"] == letter
-        image, text = sample.input[0].content
-        assert isinstance(image, ContentImage) and isinstance(text, ContentText)
-        assert image_bytes(image.image) == (fixture_data / record["image"]).read_bytes()
-        options = "\n".join(f"({'ABCD'[i]}) {o}" for i, o in enumerate(record["options"]))
-        assert text.text == (
-            f"Question: {record['question']}\nOptions:\n{options}\n\n"
-            "Answer: Let's describe the image first and think step by step."
-        )
+        text, image = sample.input[0].content  # text first, as the OpenAI and Gemini clients
+        assert isinstance(text, ContentText) and isinstance(image, ContentImage)
+        assert text.text == reference[sample.id]["prompt_describe"]
+        assert image.image.endswith(".png")  # Inspect sends it as image/png
 
 
-def test_png_images_named_jpg_travel_with_their_true_type(fixture_data: Path) -> None:
-    images = {s.id: s.input[0].content[0].image for s in algopuzzlevqa_dataset(source="sample")}
-    for sample_id, image in images.items():
-        if sample_id.startswith(("move_box", "rotting_kiwi")):  # PNG files named .jpg
+def test_max_image_size_0_sends_the_original_files(fixture_data: Path) -> None:
+    dataset = algopuzzlevqa_dataset(source="sample", max_image_size=0)
+    for sample in dataset:
+        image = sample.input[0].content[1].image
+        original = (fixture_data / sample.metadata["image"]).read_bytes()
+        assert image_bytes(image) == original
+        if sample.id.startswith(("move_box", "rotting_kiwi")):  # PNG files named .jpg
             assert image.startswith("data:image/png;base64,")
         else:
-            assert Path(image).is_absolute() and image.endswith(f"{sample_id}.jpg")
+            assert Path(image).is_absolute() and image.endswith(f"{sample.id}.jpg")
 
 
 def test_ids_are_image_names_and_order_is_round_robin(fixture_data: Path) -> None:
@@ -58,7 +58,7 @@ def test_ids_are_image_names_and_order_is_round_robin(fixture_data: Path) -> Non
 
 def test_cot_prompt(fixture_data: Path) -> None:
     sample = algopuzzlevqa_dataset(prompt="cot", source=str(fixture_data))[0]
-    assert sample.input[0].content[1].text.endswith("\n\nAnswer: Let's think step by step.")
+    assert sample.input[0].content[0].text.endswith("\n\nAnswer: Let's think step by step.")
     assert sample.metadata["prompt"] == "cot"
 
 
@@ -81,6 +81,12 @@ def test_puzzle_filter(puzzle: object, expected: list[str]) -> None:
 def test_unknown_puzzle_lists_valid_names(puzzle: object) -> None:
     with pytest.raises(ValueError, match="Valid puzzles: board_tile, calendar,.*wood_slide"):
         algopuzzlevqa_dataset(puzzle=puzzle, source="sample")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("size", [-1, 1.5, "1024", True, None])
+def test_bad_max_image_size_is_rejected(size: object) -> None:
+    with pytest.raises(ValueError, match="max_image_size must be"):
+        algopuzzlevqa_dataset(source="sample", max_image_size=size)  # type: ignore[arg-type]
 
 
 def test_unknown_prompt_and_source() -> None:

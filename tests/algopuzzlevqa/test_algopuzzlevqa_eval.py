@@ -1,32 +1,49 @@
-"""End-to-end evals with mockllm on the 36 shipped instances: protocol, metrics, epochs."""
+"""End-to-end evals with mockllm on the 36 shipped instances: protocol, reading, metrics, epochs."""
 
 from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
 
-from algopuzzlevqa_helpers import fixture_records, last_user_text, mock_output
+from algopuzzlevqa_helpers import image_bytes, mock_output, pixels_sha256, reference_protocol
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, resolve_sample_attachments
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentImage, ContentText, get_model
 
-from inspect_sparc.algopuzzlevqa.prompts import build_prompt
+from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+from inspect_sparc.algopuzzlevqa.ontology import CATEGORIES
 from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
-from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa
 
-GOLD = {
-    build_prompt(r["question"], r["options"]): (
-        r["_puzzle"],
-        "ABCD"[r["options"].index(r["answer"])],
-    )
-    for r in fixture_records()
-}
-"""Prompt text -> (puzzle, gold letter), to let the mock model answer as a test needs."""
+REFERENCE = reference_protocol()
+SAMPLES = {sample.id: sample for sample in algopuzzlevqa_dataset(source="sample", max_image_size=0)}
+BY_PROMPT = {sample.input[0].text: sample for sample in SAMPLES.values()}  # type: ignore[union-attr]
+"""First prompt text -> its sample, to let the mock model answer as a test needs."""
+
+NO_LETTER = REFERENCE["clock_0023"]["followup_after_first_reply"]["first_reply"]
+"""The reference's first reply with no letter ("I could not decide between the options.")."""
 
 
-def wrong(letter: str, puzzle: str) -> str:
-    """Another option letter than `letter`."""
+def gold(sample_id: str) -> str:
+    return SAMPLES[sample_id].metadata["answer_letter"]
+
+
+def wrong(letter: str) -> str:
+    """Another option letter than `letter` (A or B, so it exists for two options too)."""
     return "B" if letter == "A" else "A"
+
+
+def first_reply(sample_id: str) -> str:
+    """The scripted first reply, per puzzle."""
+    puzzle = SAMPLES[sample_id].metadata["puzzle"]
+    letter = gold(sample_id)
+    return {
+        "board_tile": "Both colours count 14, so the answer is (C).",  # (C) names no option
+        "clock": NO_LETTER,  # no capital A-D at all
+        "n_queens": "I cannot tell.",  # no letter, twice
+        "calendar": "Days are counted modulo seven.",  # D only inside "Days"
+        "maze": f"(A) and (B) look close; counting the path gives ({letter}).",
+    }.get(puzzle, f"The answer is {letter}")
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
@@ -35,90 +52,121 @@ def metrics(log: EvalLog) -> dict[str, float]:
     return {name: m.value for name, m in log.results.scores[0].metrics.items()}
 
 
-def run(model_outputs, tmp_path: Path, **kwargs) -> EvalLog:  # noqa: ANN001
+def run(model_outputs, tmp_path: Path, task_args: dict | None = None, **kwargs) -> EvalLog:  # noqa: ANN001
     """Eval the bundled sample against a mock model answering with `model_outputs`."""
     model = get_model("mockllm/model", custom_outputs=model_outputs)
-    [log] = eval(
-        algopuzzlevqa(source="sample"), model=model, log_dir=str(tmp_path), display="none", **kwargs
-    )
+    task = algopuzzlevqa(source="sample", **(task_args or {}))
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)
     assert log.status == "success", log.error
     return log
 
 
-def test_eval_protocol_follow_up_and_per_puzzle_metrics(tmp_path: Path) -> None:
-    seen_images: list[str] = []
+def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
+    first_calls: dict[str, list] = {}
+    follow_ups: dict[str, list] = {}
 
     def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
-        first = messages[0].content
-        image, text = first
-        assert isinstance(image, ContentImage) and isinstance(text, ContentText)
-        seen_images.append(image.image.split(",")[0])
-        puzzle, gold = GOLD[text.text]
-        if len(messages) > 1:  # the follow-up turn
-            assert messages[1].role == "assistant" and messages[2].role == "user"
-            if puzzle == "board_tile":
-                assert last_user_text(messages) == "Therefore, among (A) (B), the answer is:"
-                return mock_output(f"({gold})")
-            assert last_user_text(messages) == "Therefore, among (A) (B) (C) (D), the answer is:"
-            return mock_output(f"({wrong(gold, puzzle)})")
-        if puzzle == "board_tile":
-            return mock_output("Both colours count 14, so the answer is (C).")  # not an option
-        if puzzle == "clock":
-            return mock_output("The event starts at 8:56.")  # no letter at all
-        if puzzle == "calendar":
-            return mock_output(f"(A) and (B) look close; the answer is ({wrong(gold, puzzle)}).")
-        if puzzle == "maze":
-            return mock_output(f"Counting the path: ({gold}).")
-        return mock_output(f"Let me describe the image. ... Answer: {gold}")
+        assert len(messages) == 1 and messages[0].role == "user"  # always one single-turn prompt
+        text = messages[0].text
+        if text in BY_PROMPT:
+            sample_id = BY_PROMPT[text].id
+            first_calls[sample_id] = messages[0].content
+            return mock_output(first_reply(sample_id))
+        sample_id = next(
+            s for p, s in ((p, s.id) for p, s in BY_PROMPT.items()) if text.startswith(p)
+        )
+        follow_ups[sample_id] = messages[0].content
+        if SAMPLES[sample_id].metadata["puzzle"] == "n_queens":
+            return mock_output("I still cannot tell.")
+        return mock_output(f"({gold(sample_id)})")
 
     log = run(answer, tmp_path)
-    values = metrics(log)
-    assert values["accuracy"] == 16 / 18
-    assert 0 < values["stderr"] < 1
-    expected = {name: 1.0 for name in PUZZLES} | {"clock": 0.0, "calendar": 0.0}
-    assert {name: values[name] for name in PUZZLES} == expected
-    assert set(values) == {"accuracy", "stderr", *PUZZLES}
-    assert set(seen_images) == {"data:image/jpeg;base64", "data:image/png;base64"}
 
+    # What was sent: the reference's text first, then its resized pixels as a PNG.
+    assert len(first_calls) == 36
+    for sample_id, content in first_calls.items():
+        text, image = content
+        assert isinstance(text, ContentText) and isinstance(image, ContentImage)
+        assert text.text == REFERENCE[sample_id]["prompt_describe"]
+        assert image.image.startswith("data:image/png;base64,")
+        size, kind, digest = pixels_sha256(image_bytes(image.image))
+        assert [list(size), kind, digest] == [
+            REFERENCE[sample_id]["sent_size"],
+            "PNG",
+            REFERENCE[sample_id]["sent_png_pixels_sha256"],
+        ]
+    # The follow-up: asked exactly when the first reply held no capital A-D, as one new prompt.
+    assert sorted(follow_ups) == sorted(s for s in SAMPLES if s.startswith(("clock", "n_queens")))
+    for sample_id, content in follow_ups.items():
+        text, image = content
+        if sample_id.startswith("clock"):
+            assert text.text == REFERENCE[sample_id]["followup_after_first_reply"]["prompt"]
+        assert image.image == first_calls[sample_id][1].image
+
+    # The reading: (C) of two options reads as (A); "Days" reads as (D).
+    expected = {
+        sample_id: int(
+            {"board_tile": gold(sample_id) == "A", "calendar": gold(sample_id) == "D"}.get(
+                sample.metadata["puzzle"], not sample_id.startswith("n_queens")
+            )
+        )
+        for sample_id, sample in SAMPLES.items()
+    }
     assert log.samples is not None and len(log.samples) == 36
-    by_id = {sample.id: sample for sample in log.samples}
-    tile = by_id["board_tile_0057"]
-    assert [m.role for m in tile.messages] == ["user", "assistant", "user", "assistant"]
-    assert tile.messages[2].text == "Therefore, among (A) (B), the answer is:"
-    image = resolve_sample_attachments(tile).input[0].content[0]  # type: ignore[index, union-attr]
-    assert image.image.startswith("data:image/jpeg;base64,")  # viewable in `inspect view`
-    score = tile.scores["algopuzzlevqa_scorer"]
-    assert score.value == {"correct": 1, "follow_up": 1}
-    assert score.answer == "B"
-    assert score.explanation == ("Extracted (B) 'Yes'; gold (B) 'Yes'; follow-up needed; correct.")
-    assert score.metadata["first_letter"] == "C"
+    scores = {s.id: s.scores["algopuzzlevqa_scorer"] for s in log.samples}
+    assert {i: score.value["correct"] for i, score in scores.items()} == expected  # type: ignore[index]
+    values = metrics(log)
+    assert values["accuracy"] == sum(expected.values()) / 36
+    assert set(values) == {"accuracy", "stderr", *PUZZLES, *CATEGORIES}
 
-    clock = by_id["clock_0023"].scores["algopuzzlevqa_scorer"]
-    assert clock.value == {"correct": 0, "follow_up": 1}
-    assert "gold (C) '8:56'" in clock.explanation
-    assert clock.metadata["first_letter"] is None
-
-    maze = by_id["maze_0012"]
-    assert [m.role for m in maze.messages] == ["user", "assistant"]
-    assert maze.scores["algopuzzlevqa_scorer"].explanation == (
-        "Extracted (C) '5'; gold (C) '5'; follow-up not needed; correct."
+    tile = scores["board_tile_0057"]
+    assert tile.answer == "C" and tile.metadata["first_option_fallback"] is True
+    assert "parenthesised (C), which names no option, so the first option (A) 'No'" in (
+        tile.explanation
     )
-    assert log.eval.task_version == "1-A"
+    calendar = scores["calendar_0059"]
+    assert (calendar.answer, calendar.metadata["rule"], calendar.metadata["word"]) == (
+        "D",
+        "in_word",
+        "Days",
+    )
+    assert "bare capital D inside the word 'Days'" in calendar.explanation
+    clock = next(s for s in log.samples if s.id == "clock_0023")
+    assert [m.role for m in clock.messages] == ["user", "assistant", "user", "assistant"]
+    assert clock.messages[2].text == REFERENCE["clock_0023"]["followup_after_first_reply"]["prompt"]
+    assert scores["clock_0023"].explanation.startswith("Read from the follow-up reply (paper")
+    queens = scores["n_queens_0011"]
+    assert queens.value == {"correct": 0, "follow_up": 1} and queens.answer == ""
+    assert "no option letter found" in queens.explanation
+    assert log.eval.task_version == TASK_VERSION == "2-A"
     assert log.plan.config.temperature == 0.0
 
 
-def test_unreadable_follow_up_is_incorrect(tmp_path: Path) -> None:
-    log = run(lambda *args: mock_output("I cannot tell."), tmp_path, limit=2)
-    assert metrics(log)["accuracy"] == 0.0
-    assert log.samples is not None
-    score = log.samples[0].scores["algopuzzlevqa_scorer"]
-    assert score.answer == ""
-    assert score.explanation.startswith("Extracted no option letter found")
-    assert len(log.samples[0].messages) == 4
+def test_strict_protocol_end_to_end(tmp_path: Path) -> None:
+    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        sample = BY_PROMPT[messages[0].text]
+        if len(messages) == 1:
+            return mock_output(first_reply(sample.id))
+        assert [m.role for m in messages] == ["user", "assistant", "user"]  # a chat turn
+        letters = "(A) (B)" if sample.metadata["puzzle"] == "board_tile" else "(A) (B) (C) (D)"
+        assert messages[2].text == f"Therefore, among {letters}, the answer is:"
+        if sample.metadata["puzzle"] == "n_queens":
+            return mock_output("I still cannot tell.")
+        return mock_output(f"({gold(sample.id)})")
+
+    log = run(answer, tmp_path, {"extraction": "strict"}, limit=18)
+    assert log.samples is not None and len(log.samples) == 18
+    scores = {s.metadata["puzzle"]: s.scores["algopuzzlevqa_scorer"] for s in log.samples}
+    follow_ups = {p for p, score in scores.items() if score.value["follow_up"]}  # type: ignore[index]
+    assert follow_ups == {"board_tile", "calendar", "clock", "n_queens"}
+    wrong_ones = {p for p, score in scores.items() if not score.value["correct"]}  # type: ignore[index]
+    assert wrong_ones == {"n_queens"}
+    assert scores["calendar"].explanation.startswith("Read from the follow-up reply (strict")
+    assert scores["board_tile"].metadata["first_letter"] == "C"
 
 
 def test_limit_36_gives_two_of_each_puzzle(tmp_path: Path) -> None:
-    log = run(lambda *args: mock_output("(A)"), tmp_path, limit=36)
+    log = run(lambda *args: mock_output("(A)"), tmp_path, {"max_image_size": 0}, limit=36)
     assert log.samples is not None
     counts = Counter(sample.metadata["puzzle"] for sample in log.samples)
     assert counts == {name: 2 for name in PUZZLES}
@@ -128,16 +176,33 @@ def test_metrics_under_epochs(tmp_path: Path) -> None:
     calls: Counter[str] = Counter()
 
     def alternate(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
-        text = messages[0].content[1].text
-        puzzle, gold = GOLD[text]
+        text = messages[0].text
+        letter = gold(BY_PROMPT[text].id)
         calls[text] += 1
-        return mock_output(f"({gold})" if calls[text] == 1 else f"({wrong(gold, puzzle)})")
+        return mock_output(f"({letter})" if calls[text] == 1 else f"({wrong(letter)})")
 
-    log = run(alternate, tmp_path, epochs=2)
+    log = run(alternate, tmp_path, {"max_image_size": 0}, epochs=2)
     values = metrics(log)
     assert values["accuracy"] == 0.5
     assert {name: values[name] for name in PUZZLES} == {name: 0.5 for name in PUZZLES}
+    assert {name: values[name] for name in CATEGORIES} == {name: 0.5 for name in CATEGORIES}
     assert log.samples is not None and len(log.samples) == 72
     assert log.reductions is not None
     reduced = log.reductions[0].samples
     assert len(reduced) == 36 and {r.value["correct"] for r in reduced} == {0.5}  # type: ignore[index]
+
+
+def test_a_limit_during_the_paper_follow_up_keeps_the_first_exchange(tmp_path: Path) -> None:
+    log = run(
+        lambda *args: mock_output(NO_LETTER),
+        tmp_path,
+        {"max_image_size": 0},
+        limit=1,
+        token_limit=3,  # each mock call uses 2 tokens: the follow-up's reply crosses the limit
+    )
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert sample.limit is not None and sample.limit.type == "token"
+    assert [m.role for m in sample.messages][:3] == ["user", "assistant", "user"]
+    assert sample.messages[1].text == NO_LETTER
+    assert sample.messages[2].text.endswith("Therefore, among (A) (B) (C) (D), the answer is:")

@@ -8,6 +8,7 @@ from algopuzzlevqa_helpers import mock_output
 from inspect_ai import eval_set
 from inspect_ai.model import get_model
 
+from inspect_sparc.algopuzzlevqa.ontology import CATEGORIES
 from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.sparc.tasks import sparc
@@ -34,6 +35,6 @@ def test_eval_set_runs_algopuzzlevqa_beside_sparc(tmp_path: Path) -> None:
     puzzle_log = by_task["algopuzzlevqa"]
     assert puzzle_log.results is not None and puzzle_log.results.total_samples == 36
     names = set(puzzle_log.results.scores[0].metrics)
-    assert names == {"accuracy", "stderr", *PUZZLES}
+    assert names == {"accuracy", "stderr", *PUZZLES, *CATEGORIES}
     sparc_log = by_task["sparc"]
     assert sparc_log.results is not None and sparc_log.results.total_samples > 0

@@ -45,11 +45,11 @@ def test_download_fills_cache_in_repository_layout(
 ) -> None:
     fake = FakeGitHub(fixture_data)
     monkeypatch.setattr(sources, "fetch", fake)
-    remote = [(s.id, s.target, s.input[0].content[1].text) for s in algopuzzlevqa_dataset()]
+    remote = [(s.id, s.target, s.input[0].content) for s in algopuzzlevqa_dataset()]
     local = [
-        (s.id, s.target, s.input[0].content[1].text)
+        (s.id, s.target, s.input[0].content)
         for s in algopuzzlevqa_dataset(source=str(fixture_data))
-    ]
+    ]  # the same text and the same resized image (cached by content)
     assert remote == local
     assert len(fake.urls) == 18 + 36
     folder = sources.cache_folder()
@@ -57,7 +57,7 @@ def test_download_fills_cache_in_repository_layout(
     assert (folder / "images/maze/maze_0012.jpg").read_bytes() == (
         fixture_data / "images/maze/maze_0012.jpg"
     ).read_bytes()
-    image = algopuzzlevqa_dataset()[0].input[0].content[0].image
+    image = algopuzzlevqa_dataset(max_image_size=0)[0].input[0].content[1].image
     assert Path(image).is_relative_to(folder)
 
 

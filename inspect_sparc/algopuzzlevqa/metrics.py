@@ -1,0 +1,34 @@
+"""Accuracy per ontology category: a sample counts towards every category its puzzle has.
+
+Epoch-safe like `inspect_sparc.metrics`: reads the reduced `Score.value` and groups by *sample*
+metadata (the `categories` list), which does not change between epochs.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+from inspect_sparc.algopuzzlevqa.ontology import CATEGORIES
+from inspect_sparc.metrics import mean_of
+
+
+@metric
+def membership_accuracy(
+    list_key: str = "categories", names: list[str] | None = None, key: str = "correct"
+) -> Metric:
+    """Mean of `key` per name, over the samples whose metadata list `list_key` holds that name.
+
+    Reported in the order of `names` (default: the 11 ontology categories); a name that no
+    scored sample holds is left out, as `grouped_accuracy` leaves out absent groups.
+    """
+    wanted = list(CATEGORIES if names is None else names)
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        members: dict[str, list[SampleScore]] = {name: [] for name in wanted}
+        for score in scores:
+            for name in (score.sample_metadata or {}).get(list_key) or ():
+                if name in members:
+                    members[name].append(score)
+        return {name: mean_of(group, key) for name, group in members.items() if group}
+
+    return compute

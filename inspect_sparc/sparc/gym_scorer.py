@@ -1,0 +1,133 @@
+"""The `sparc_gym` scorer: replays the recorded moves, scores the final path, says why it failed.
+
+Every metric reads the dict `Score.value` (correct as in `sparc`, how the episode ended, step
+counts, the chance level, broken rules), so all stay right under `--epochs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.scorer import Metric, Score, Target, scorer
+from inspect_ai.solver import TaskState
+
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.baselines import chance_of_solving
+from inspect_sparc.core.gym import (
+    DEAD_END,
+    REACHED_END,
+    STEP_LIMIT,
+    GymEnv,
+    moves_text,
+    replay_moves,
+)
+from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
+from inspect_sparc.core.render import render
+from inspect_sparc.core.rules import RULES, check
+from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
+from inspect_sparc.sparc.gym_solvers import MOVES_KEY, gym_settings
+from inspect_sparc.sparc.scorer import BREAK_METRICS
+
+#: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
+#: limit before any of the others).
+ENDING_METRICS = {
+    "reached_end_rate": REACHED_END,
+    "dead_end_rate": DEAD_END,
+    "step_limit_rate": STEP_LIMIT,
+    "cut_rate": "cut",
+}
+#: Shares of all steps taken: metric name -> (value key counted, value key of steps).
+STEP_SHARES = {
+    "illegal_action_rate": ("illegal", "steps"),
+    "unparseable_rate": ("unparseable", "steps"),
+}
+
+
+def gym_metrics(traceback: bool = False) -> list[Metric]:
+    """Accuracy first, then per level, endings, steps, the chance level (no traceback), breaks."""
+    means = {**ENDING_METRICS, "mean_steps": "steps"}
+    if not traceback:
+        means["chance"] = "chance"
+    return [
+        accuracy(),
+        stderr(),
+        grouped_accuracy("level", name_template="level_{group}"),
+        key_means({**means, **BREAK_METRICS}),
+        key_ratios(STEP_SHARES),
+    ]
+
+
+def score_episode(env: GymEnv) -> Score:
+    """Score one finished (or cut) episode; pure apart from building the Score."""
+    puzzle = env.puzzle
+    path = env.final_path
+    reached = env.ended == REACHED_END
+    verdict = check(puzzle, path)
+    broken = set(verdict.broken_rules) if reached and not env.solved else set()
+    value: dict[str, float] = {
+        "correct": int(env.solved),
+        REACHED_END: int(reached),
+        DEAD_END: int(env.ended == DEAD_END),
+        STEP_LIMIT: int(env.ended == STEP_LIMIT),
+        "cut": int(env.ended is None),
+        "steps": env.steps,
+        "illegal": env.illegal,
+        "unparseable": env.unparseable,
+        "backtracks": env.backtracks,
+    }
+    if not env.traceback:
+        value["chance"] = chance_of_solving(puzzle, env.max_steps)
+    value.update({rule: int(rule in broken) for rule in RULES})
+    return Score(
+        value=value,  # type: ignore[arg-type]
+        answer=format_path(path),
+        explanation=explain(env, broken, verdict.marked_positions if broken else ()),
+        metadata={
+            "moves": moves_text(env.history),
+            "ended": env.ended or "cut",
+            "path_length": len(path),
+            "rule_violations": sorted(broken),
+        },
+    )
+
+
+ENDINGS = {
+    REACHED_END: "reached E",
+    DEAD_END: "no legal move left (dead end)",
+    STEP_LIMIT: "step limit reached",
+    None: "cut short by a sample limit (scored on the path so far)",
+}
+
+
+def explain(env: GymEnv, broken: set[str], marks: tuple[Any, ...]) -> str:
+    """The verdict, how the episode ended, the moves, and the final path drawn (Markdown)."""
+    puzzle: Puzzle = env.puzzle
+    lines = []
+    if env.solved:
+        lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
+    else:
+        lines.append(f"**Not solved**: {ENDINGS[env.ended]} after {env.steps} steps.")
+    if broken:
+        lines.append(f"The path reached E but breaks: {', '.join(sorted(broken))}.")
+    elif env.ended == REACHED_END and not env.solved:
+        lines.append("The path reached E and breaks no rule, but it is not a stored solution.")
+    counts = f"{env.illegal} illegal, {env.unparseable} unreadable, {env.backtracks} back"
+    lines.append(f"Moves ({counts}): `{moves_text(env.history) or '-'}`")
+    lines.append("(R U L D: moves; lowercase: illegal tries that moved nothing; ?: unreadable)")
+    drawing = render(puzzle, env.final_path, marks, shapes="polyshape" in broken)
+    lines += ["", "```", drawing, "```"]
+    return "\n".join(lines)
+
+
+@scorer(metrics=gym_metrics())
+def gym_scorer() -> Any:
+    """Replay the episode's recorded moves and score the final path against the solutions."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        settings = gym_settings(state)
+        puzzle = parse_puzzle(state.metadata["puzzle"])
+        moves = state.store.get(MOVES_KEY, "")
+        env = replay_moves(puzzle, moves, bool(settings["traceback"]), int(settings["max_steps"]))
+        return score_episode(env)
+
+    return score

@@ -1,0 +1,101 @@
+"""SPaRC step by step: the Spatial-Gym protocol (`sparc-puzzle --gym`) as an Inspect task.
+
+The model moves one grid position per call, seeing the current grid each time; the episode ends
+on E, at a dead end or after `max_steps` steps, and is solved when the path is a stored solution.
+
+    inspect eval inspect_sparc/sparc_gym --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc_gym -T traceback=true --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc_gym --solver inspect_sparc/gym_astar --model mockllm/model
+    inspect eval inspect_sparc/sparc_gym --solver inspect_sparc/gym_random --epochs 20 \\
+        --model mockllm/model
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset
+from inspect_ai.model import ChatMessageSystem
+
+from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
+from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.sparc.dataset import sparc_dataset
+from inspect_sparc.sparc.gym_prompts import gym_system_prompt
+from inspect_sparc.sparc.gym_scorer import gym_metrics, gym_scorer
+from inspect_sparc.sparc.gym_solvers import gym_agent
+from inspect_sparc.sparc.prompts import PromptKind, check_prompt_kind
+
+#: `N-X`: N changes when results stop being comparable, X when the interface changes.
+TASK_VERSION = "1-A"
+
+
+def check_traceback(traceback: object) -> bool:
+    """`traceback` as a bool (`-T traceback=true` may arrive as text); ValueError otherwise."""
+    if isinstance(traceback, str) and traceback.strip().lower() in ("true", "false"):
+        return traceback.strip().lower() == "true"
+    if not isinstance(traceback, bool):
+        raise ValueError(f"traceback must be true or false; got {traceback!r}")
+    return traceback
+
+
+def gym_dataset(
+    source: str,
+    split: str,
+    subset: str,
+    level: int | list[int] | str | None,
+    prompt: str,
+    traceback: bool,
+    max_steps: int,
+) -> MemoryDataset:
+    """The `sparc` samples with the gym system prompt as input and the episode settings."""
+    dataset = sparc_dataset(source, split, subset, parse_levels(level), prompt)
+    settings = {"traceback": traceback, "max_steps": max_steps, "prompt": prompt}
+    for sample in dataset:
+        metadata = sample.metadata or {}
+        system = gym_system_prompt(metadata["puzzle"], prompt, traceback)
+        sample.input = [ChatMessageSystem(content=system)]
+        sample.metadata = {**metadata, "gym": settings}
+    return dataset
+
+
+@task
+def sparc_gym(
+    level: int | list[int] | str | None = None,
+    prompt: PromptKind = "paper",
+    source: str = "modelscope",
+    split: Literal["test", "train"] = "test",
+    subset: str = "all",
+    traceback: bool = False,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> Task:
+    """SPaRC solved one move per model call (the Spatial-Gym protocol of `sparc-puzzle --gym`).
+
+    Args:
+        level: Only puzzles of these levels: 1-5, a list, or `-T level=1,2`; None for all.
+        prompt: "paper" (the published gym prompts) or "corrected" (the authors' later wording
+            of the polyshape rules).
+        source: "modelscope", "huggingface", "sample" or a path to records, as for `sparc`.
+        split: "test" (the benchmark) or "train".
+        subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars".
+        traceback: Allow stepping back onto the previous position (`--gym-traceback`).
+        max_steps: Steps per episode, illegal and unreadable ones included (reference: 100).
+    """
+    check_prompt_kind(prompt)
+    traceback = check_traceback(traceback)
+    max_steps = check_max_steps(max_steps)
+    return Task(
+        dataset=gym_dataset(source, split, subset, level, prompt, traceback, max_steps),
+        solver=gym_agent(),
+        scorer=gym_scorer(),
+        metrics=gym_metrics(traceback),
+        metadata={
+            "prompt": prompt,
+            "source": source,
+            "split": split,
+            "subset": subset,
+            "traceback": traceback,
+            "max_steps": max_steps,
+        },
+        version=TASK_VERSION,
+    )
