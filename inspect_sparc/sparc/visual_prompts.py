@@ -4,14 +4,15 @@ Single shot: `paper` is `sparc.prompts.single_shot_visual_paper` (the wording be
 published numbers), `corrected` is `single_shot_visual` (negative polyshapes stated the way the
 puzzles were built), `prompt_engineering` is `single_shot_visual_prompt_engineering` (the
 renderer package's image-only prompt, no text grid). Step by step: the `gym_visual[_traceback]
-[_paper]` system prompts. Pure logic: no Inspect.
+[_paper]` system prompts and the short text after each step's image. Pure logic: no Inspect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from inspect_sparc.sparc.gym_prompts import INSTRUCTION, legal_actions_text
 from inspect_sparc.sparc.prompts import polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
@@ -270,4 +271,12 @@ def gym_visual_system_prompt(
         line_rule=GYM_LINE_RULE[traceback],
         moves=GYM_MOVES[traceback],
         closing=GYM_CLOSING[traceback],
+    )
+
+
+def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
+    """The text after each step's image (`process_puzzle_step_by_step_visual`), step from 1."""
+    return (
+        f"Step {step} | Position: {position} | Legal moves: [{legal_actions_text(legal)}]"
+        f"\n\n{INSTRUCTION}"
     )
