@@ -113,7 +113,7 @@ def walk(record: dict, seed: int, traceback: bool) -> list[int]:
 CASES = [  # (record index, walk or solution, traceback, plot, prompt)
     (5, "solution", False, "original", "paper"),
     (22, "walk", True, "path_cell_annotated", "corrected"),
-    (31, "walk", False, "text", "paper"),
+    pytest.param(31, "walk", False, "text", "paper", marks=pytest.mark.slow),
 ]
 
 
