@@ -77,6 +77,18 @@ def sparc_dataset(
     check_prompt_kind(prompt)
     records = load_records(source, split, subset)
     samples = [record_to_sample(record, prompt) for record in records]
+    return samples_dataset(samples, source, split, subset, levels)
+
+
+def samples_dataset(
+    samples: Sequence[Sample],
+    source: str,
+    split: str,
+    subset: str,
+    levels: Sequence[int] | None,
+    prefix: str = "sparc",
+) -> MemoryDataset:
+    """Check ids are unique, keep `levels`, order round-robin by level and name the dataset."""
     counts = Counter(sample.id for sample in samples)
     duplicates = [sample_id for sample_id, count in counts.items() if count > 1]
     if duplicates:
@@ -85,7 +97,7 @@ def sparc_dataset(
         samples = [s for s in samples if (s.metadata or {})["level"] in levels]
         if not samples:
             raise ValueError(f"{source} ({subset}/{split}) has no puzzles of level {list(levels)}")
-    name = "sparc" + ("" if subset == "all" else f"_{subset}") + f"_{split}"
+    name = prefix + ("" if subset == "all" else f"_{subset}") + f"_{split}"
     if levels is not None:
         name += "_level" + "".join(map(str, levels))
     return MemoryDataset(round_robin_by_level(samples), name=name, location=source)

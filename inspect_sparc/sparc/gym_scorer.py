@@ -26,7 +26,7 @@ from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import RULES, check
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
 from inspect_sparc.sparc.gym_solvers import MOVES_KEY, gym_settings
-from inspect_sparc.sparc.scorer import BREAK_METRICS
+from inspect_sparc.sparc.scorer import BREAK_METRICS, PICTURED_RULES, answer_picture
 
 #: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
 #: limit before any of the others).
@@ -114,8 +114,16 @@ def explain(env: GymEnv, broken: set[str], marks: tuple[Any, ...]) -> str:
     counts = f"{env.illegal} illegal, {env.unparseable} unreadable, {env.backtracks} back"
     lines.append(f"Moves ({counts}): `{moves_text(env.history) or '-'}`")
     lines.append("(R U L D: moves; lowercase: illegal tries that moved nothing; ?: unreadable)")
-    drawing = render(puzzle, env.final_path, marks, shapes="polyshape" in broken)
-    lines += ["", "```", drawing, "```"]
+    # as for `sparc`: a picture where regions matter (a line to E breaking a region rule or off
+    # the stored solutions), else the text grid
+    unlisted = env.ended == REACHED_END and not env.solved and not broken
+    pictured = not env.solved and (unlisted or bool(PICTURED_RULES & broken))
+    picture = answer_picture(puzzle, env.final_path, marks) if pictured else ""
+    if picture:
+        lines += ["", picture]
+    else:
+        drawing = render(puzzle, env.final_path, marks, shapes="polyshape" in broken)
+        lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
 
 

@@ -10,13 +10,16 @@ and the scorer replays them: an episode cut by a limit is scored on the path so 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import anyio
 from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatMessageSystem,
     ChatMessageUser,
+    ContentImage,
+    ContentText,
     ModelOutput,
     ModelUsage,
     get_model,
@@ -34,8 +37,10 @@ from inspect_sparc.core.gym import (
     read_action,
     step_letter,
 )
+from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.sparc.gym_prompts import gym_system_prompt, observation_text
+from inspect_sparc.sparc.visual_prompts import gym_visual_step_text, gym_visual_system_prompt
 
 #: Store key of the episode's moves, one letter per step (see `core.gym.step_letter`).
 MOVES_KEY = "gym_moves"
@@ -66,7 +71,7 @@ def record_step(state: TaskState, result: StepResult) -> None:
     state.store.set(MOVES_KEY, state.store.get(MOVES_KEY, "") + step_letter(result))
 
 
-def text_observation(env: GymEnv) -> ChatMessageUser:
+def text_observation(env: GymEnv, settings: Mapping[str, Any]) -> ChatMessageUser:
     """The reference's text observation for the next step."""
     text = observation_text(
         env.steps + 1, env.position_text(), env.legal_actions(), env.grid_text()
@@ -74,13 +79,27 @@ def text_observation(env: GymEnv) -> ChatMessageUser:
     return ChatMessageUser(content=text)
 
 
+def image_observation(env: GymEnv, settings: Mapping[str, Any]) -> ChatMessageUser:
+    """The reference's visual observation (`--gym --visual`): the puzzle image with the path so
+    far, then a one-line position and legal moves. As the reference, the path drawn is every
+    position after every step (an illegal try repeats one, a step back returns to one)."""
+    drawn = [env.puzzle.start, *(result.position for result in env.history)]
+    path = [{"x": x, "y": y} for x, y in drawn]
+    png = puzzle_png(board_record(env.puzzle), settings.get("plot", "original"), path=path)
+    text = gym_visual_step_text(env.steps + 1, env.position_text(), env.legal_actions())
+    return ChatMessageUser(content=[ContentImage(image=data_uri(png)), ContentText(text=text)])
+
+
 #: How the agent is shown the puzzle each step (one function per kind; `text` as the reference).
-OBSERVATIONS: dict[str, Callable[[GymEnv], ChatMessageUser]] = {"text": text_observation}
+OBSERVATIONS: dict[str, Callable[[GymEnv, Mapping[str, Any]], ChatMessageUser]] = {
+    "text": text_observation,
+    "image": image_observation,
+}
 
 
-def observe(env: GymEnv, kind: str = "text") -> ChatMessageUser:
-    """The observation message for the next step, of the given kind."""
-    return OBSERVATIONS[kind](env)
+def observe(env: GymEnv, kind: str = "text", settings: Mapping[str, Any] | None = None) -> Any:
+    """The observation message for the next step, of the given kind (`settings`: the plot)."""
+    return OBSERVATIONS[kind](env, settings or {})
 
 
 def system_message(state: TaskState) -> ChatMessageSystem:
@@ -89,7 +108,10 @@ def system_message(state: TaskState) -> ChatMessageSystem:
         if isinstance(message, ChatMessageSystem):
             return message
     settings = gym_settings(state)
-    content = gym_system_prompt(
+    system_prompt = gym_system_prompt
+    if settings.get("observation") == "image":
+        system_prompt = gym_visual_system_prompt
+    content = system_prompt(
         state.metadata["puzzle"], settings["prompt"], bool(settings["traceback"])
     )
     return ChatMessageSystem(content=content)
@@ -119,11 +141,13 @@ def gym_agent(observation: str = "text") -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         env = new_episode(state)
         system = system_message(state)
+        settings = gym_settings(state)
         state.messages = [system]  # the episode's messages follow, one observation and reply a step
         model = get_model()
         while not env.done:
             async with span(f"step {env.steps + 1}", type="gym_step"):
-                user = observe(env, observation)
+                # an image takes tens of milliseconds to draw: off the event loop
+                user = await anyio.to_thread.run_sync(observe, env, observation, settings)
                 state.messages.append(user)
                 output = await model.generate([system, user])
                 state.output = output

@@ -5,6 +5,7 @@ on E, at a dead end or after `max_steps` steps, and is solved when the path is a
 
     inspect eval inspect_sparc/sparc_gym --model openai/gpt-4.1-mini
     inspect eval inspect_sparc/sparc_gym -T traceback=true --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc_gym -T observation=image -T plot=path_cell_annotated ...
     inspect eval inspect_sparc/sparc_gym --solver inspect_sparc/gym_astar --model mockllm/model
     inspect eval inspect_sparc/sparc_gym --solver inspect_sparc/gym_random --epochs 20 \\
         --model mockllm/model
@@ -19,12 +20,14 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import ChatMessageSystem
 
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
+from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.sparc.dataset import sparc_dataset
 from inspect_sparc.sparc.gym_prompts import gym_system_prompt
 from inspect_sparc.sparc.gym_scorer import gym_metrics, gym_scorer
 from inspect_sparc.sparc.gym_solvers import gym_agent
 from inspect_sparc.sparc.prompts import PromptKind, check_prompt_kind
+from inspect_sparc.sparc.visual_prompts import gym_visual_system_prompt
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-A"
@@ -47,13 +50,19 @@ def gym_dataset(
     prompt: str,
     traceback: bool,
     max_steps: int,
+    observation: str = "text",
+    plot: str = "original",
 ) -> MemoryDataset:
     """The `sparc` samples with the gym system prompt as input and the episode settings."""
     dataset = sparc_dataset(source, split, subset, parse_levels(level), prompt)
     settings = {"traceback": traceback, "max_steps": max_steps, "prompt": prompt}
+    system_prompt = gym_system_prompt
+    if observation == "image":
+        settings.update(observation=observation, plot=plot)
+        system_prompt = gym_visual_system_prompt
     for sample in dataset:
         metadata = sample.metadata or {}
-        system = gym_system_prompt(metadata["puzzle"], prompt, traceback)
+        system = system_prompt(metadata["puzzle"], prompt, traceback)
         sample.input = [ChatMessageSystem(content=system)]
         sample.metadata = {**metadata, "gym": settings}
     return dataset
@@ -68,6 +77,8 @@ def sparc_gym(
     subset: str = "all",
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
+    observation: Literal["text", "image"] = "text",
+    plot: str = "original",
 ) -> Task:
     """SPaRC solved one move per model call (the Spatial-Gym protocol of `sparc-puzzle --gym`).
 
@@ -80,13 +91,22 @@ def sparc_gym(
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars".
         traceback: Allow stepping back onto the previous position (`--gym-traceback`).
         max_steps: Steps per episode, illegal and unreadable ones included (reference: 100).
+        observation: "text" (the grid as text, `--gym`) or "image" (`--gym --visual`: the
+            puzzle image with the path so far, the visual gym prompts).
+        plot: The renderer's plot type for `observation=image` (as `sparc_visual`).
     """
     check_prompt_kind(prompt)
     traceback = check_traceback(traceback)
     max_steps = check_max_steps(max_steps)
+    if observation not in ("text", "image"):
+        raise ValueError(f"observation must be one of text, image; got {observation!r}")
+    check_plot_type(plot)
+    visual = {"plot": plot, **renderer_info()} if observation == "image" else {}
     return Task(
-        dataset=gym_dataset(source, split, subset, level, prompt, traceback, max_steps),
-        solver=gym_agent(),
+        dataset=gym_dataset(
+            source, split, subset, level, prompt, traceback, max_steps, observation, plot
+        ),
+        solver=gym_agent(observation),
         scorer=gym_scorer(),
         metrics=gym_metrics(traceback),
         metadata={
@@ -96,6 +116,8 @@ def sparc_gym(
             "subset": subset,
             "traceback": traceback,
             "max_steps": max_steps,
+            "observation": observation,
+            **visual,
         },
         version=TASK_VERSION,
     )

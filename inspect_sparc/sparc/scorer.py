@@ -7,7 +7,7 @@ epoch's `Score.metadata`. The metadata and the explanation are for people readin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -15,7 +15,8 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.puzzle import Path, Puzzle, parse_puzzle
+from inspect_sparc.core.picture import answer_image, data_uri
+from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
 from inspect_sparc.metrics import (
@@ -35,6 +36,10 @@ MAX_ANSWER_POINTS = 200
 #: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
 #: empty answer does not "miss every dot".
 BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
+#: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
+#: touches) is explained with a picture; other failures name their positions in the text and get
+#: the compact text grid. Pictures for every failed answer would make the log 1.2x upstream's.
+PICTURED_RULES = frozenset({"square", "star", "triangle", "polyshape"})
 
 
 @metric
@@ -99,8 +104,10 @@ def explain(
     analysis: Mapping[str, bool],
     verdict: Verdict,
 ) -> str:
-    """What was extracted, the verdict and why, and the grid with the path drawn (Markdown)."""
+    """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
+    where regions matter (`PICTURED_RULES`, or an unlisted valid path), else a text grid."""
     lines: list[str] = []
+    broken = set(verdict.broken_rules)
     if path is None:
         lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
     else:
@@ -121,11 +128,28 @@ def explain(
             lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
         lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
     if path and not solved:
-        drawing = render(
-            puzzle, path, verdict.marked_positions, shapes="polyshape" in verdict.broken_rules
-        )
-        lines += ["", "```", drawing, "```"]
+        marks = verdict.marked_positions
+        pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
+        picture = answer_picture(puzzle, path, marks) if pictured else ""
+        if picture:
+            lines += ["", picture]
+        else:
+            drawing = render(puzzle, path, marks, shapes="polyshape" in verdict.broken_rules)
+            lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
+
+
+def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point]) -> str:
+    """A Markdown image of the answer drawn on the puzzle (rings where rules broke), or "".
+
+    The picture is for people only: if drawing fails the text drawing still explains the score.
+    """
+    try:
+        mime, data = answer_image(puzzle, path, marks)
+    except Exception:  # noqa: BLE001 - a missing picture must never change a score
+        return ""
+    alt = "The answer's path (white) on the puzzle; rings mark broken rules"
+    return f"![{alt}]({data_uri(data, mime)})"
 
 
 @scorer(metrics=sparc_metrics())

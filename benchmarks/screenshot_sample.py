@@ -1,0 +1,108 @@
+"""Screenshot a sample's scoring tab in `inspect view`, in headless Chromium (a real browser).
+
+    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--port 7595]
+
+Starts `inspect view` on LOG_DIR (one log in it), clicks each sample (default: the first two
+whose explanation holds a picture), opens its SCORING tab (or `--tab Messages`...) and saves
+`<id>_scoring.png` (the whole page) and `<id>_scoring_picture.png` (the first image on it) in
+OUT_DIR; prints what the page shows (image count, natural size, decoded or not). Then stops
+the server.
+
+Needs Chromium and Playwright, which are not project dependencies:
+`apt-get install chromium` and `pip install playwright` (the system Chromium is used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def wait_for(url: str, seconds: float = 60) -> None:
+    """Block until `url` answers, or fail."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"{url} did not answer within {seconds} s")
+
+
+def shoot(url: str, out: Path, samples: list[str], tab: str = "Scoring") -> None:
+    """Open each sample's `tab` and screenshot it."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), args=["--no-sandbox"]
+        )
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(url)
+        page.wait_for_load_state("networkidle")
+        page.get_by_text("SAMPLES", exact=False).first.wait_for()
+        for sample in samples:
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            page.get_by_text(sample, exact=True).first.click()
+            page.get_by_role("tab", name=tab).first.click()
+            page.wait_for_timeout(1500)
+            name = tab.lower()
+            page.screenshot(path=str(out / f"{sample}_{name}.png"), full_page=True)
+            images = page.locator("img[src^='data:image']")
+            print(f"{sample}: {images.count()} image(s) in the {name} tab")
+            if images.count():
+                image = images.first
+                width, height, complete = image.evaluate(
+                    "i => [i.naturalWidth, i.naturalHeight, i.complete]"
+                )
+                print(f"  first image {width}x{height}, decoded: {complete and width > 0}")
+                image.screenshot(path=str(out / f"{sample}_{name}_picture.png"))
+        browser.close()
+
+
+def samples_with_pictures(log_dir: str, count: int = 2) -> list[str]:
+    """Ids of the first samples of the newest log whose explanation holds a picture."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    newest = list_eval_logs(log_dir)[0]
+    found = []
+    for sample in read_eval_log(newest).samples or []:
+        explanations = [score.explanation or "" for score in (sample.scores or {}).values()]
+        if any("](data:image/" in text for text in explanations):
+            found.append(str(sample.id))
+    return found[:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log_dir")
+    parser.add_argument("out_dir")
+    parser.add_argument("--sample", action="append", default=[], help="sample id (repeatable)")
+    parser.add_argument("--port", type=int, default=7595)
+    parser.add_argument("--tab", default="Scoring", help="sample tab: Scoring, Messages, ...")
+    args = parser.parse_args()
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    command = ["inspect", "view", "--log-dir", args.log_dir, "--port", str(args.port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{args.port}/"
+        wait_for(url)
+        shoot(url, out, args.sample or samples_with_pictures(args.log_dir), args.tab)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

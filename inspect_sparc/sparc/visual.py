@@ -1,0 +1,138 @@
+"""Visual SPaRC: the puzzle shown to a vision-language model as an image, single shot.
+
+The reference is `sparc.process_puzzle.process_puzzle_visual` (`sparc-puzzle` 0.7.0, CLI
+`--visual --plot-type ...`): a system prompt, then one user message holding the PNG of the
+puzzle first and the prompt text second. Images come from the authors' renderer with its font
+pinned (`core/picture.py`); scoring is exactly the `sparc` scorer.
+
+    inspect eval inspect_sparc/sparc_visual --model openai/gpt-4.1
+    inspect eval inspect_sparc/sparc_visual -T plot=path_cell_annotated --model openai/gpt-4.1
+    inspect eval inspect_sparc/sparc_visual -T prompt=prompt_engineering --model openai/gpt-4.1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import anyio
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, ContentImage, ContentText
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+
+from inspect_sparc.core.picture import (
+    board_record,
+    check_plot_type,
+    data_uri,
+    puzzle_png,
+    renderer_info,
+)
+from inspect_sparc.core.puzzle import parse_levels, parse_puzzle
+from inspect_sparc.sparc.dataset import record_to_sample, samples_dataset
+from inspect_sparc.sparc.scorer import sparc_scorer
+from inspect_sparc.sparc.sources import load_records
+from inspect_sparc.sparc.visual_prompts import (
+    VISUAL_SYSTEM_PROMPT,
+    VisualPromptKind,
+    check_visual_prompt_kind,
+    visual_user_prompt,
+)
+
+#: `N-X`: N changes when results stop being comparable, X when the interface changes.
+VISUAL_TASK_VERSION = "1-A"
+
+
+def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
+    """A record as a visual Sample: the visual system prompt and prompt text, the `sparc`
+    target and metadata. The image is added by `puzzle_image` when the sample runs."""
+    sample = record_to_sample(record)
+    messages = [
+        ChatMessageSystem(content=VISUAL_SYSTEM_PROMPT),
+        ChatMessageUser(content=visual_user_prompt(record, prompt)),
+    ]
+    return sample.model_copy(update={"input": messages})
+
+
+def sparc_visual_dataset(
+    source: str = "modelscope",
+    split: str = "test",
+    subset: str = "all",
+    levels: tuple[int, ...] | None = None,
+    prompt: str = "paper",
+) -> MemoryDataset:
+    """The visual Samples of one config and split, as `sparc_dataset` filters and orders them."""
+    check_visual_prompt_kind(prompt)
+    records = load_records(source, split, subset)
+    samples = [record_to_visual_sample(record, prompt) for record in records]
+    return samples_dataset(samples, source, split, subset, levels, prefix="sparc_visual")
+
+
+def render_sample_png(metadata: Mapping[str, Any], plot: str) -> bytes:
+    """The PNG of a sample's puzzle (its metadata record), as the reference renders it."""
+    return puzzle_png(board_record(parse_puzzle(metadata["puzzle"])), plot)
+
+
+@solver
+def puzzle_image(plot: str = "original") -> Solver:
+    """Put the puzzle's image first in the user message, before its text (as the reference).
+
+    Rendering waits until the sample runs (in a worker thread): a 500-puzzle run starts at once
+    and holds one image per running sample, not 500.
+    """
+    check_plot_type(plot)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        png = await anyio.to_thread.run_sync(render_sample_png, state.metadata, plot)
+        image = ContentImage(image=data_uri(png))
+        for index, message in enumerate(state.messages):
+            if isinstance(message, ChatMessageUser):
+                content = message.content
+                parts = [ContentText(text=content)] if isinstance(content, str) else content
+                if not any(isinstance(part, ContentImage) for part in parts):
+                    update = {"content": [image, *parts]}
+                    state.messages[index] = message.model_copy(update=update)
+                break
+        return state
+
+    return solve
+
+
+@task
+def sparc_visual(
+    level: int | list[int] | str | None = None,
+    prompt: VisualPromptKind = "paper",
+    plot: str = "original",
+    source: str = "modelscope",
+    split: Literal["test", "train"] = "test",
+    subset: str = "all",
+) -> Task:
+    """SPaRC with the puzzle as an image (the reference's `--visual`), scored as `sparc`.
+
+    Args:
+        level: Only puzzles of these levels: 1-5, a list, or `-T level=1,2`; None for all.
+        prompt: "paper" (the paper's visual prompt), "corrected" (the authors' later wording of
+            negative polyshapes) or "prompt_engineering" (image only, no text grid).
+        plot: The renderer's plot type: "original" (as the reference CLI), "start_end_marked",
+            "coordinate_grid", "path_cell_annotated", "text", "low_contrast",
+            "low_resolution", "rotated", "black_frame" or a combination the renderer offers.
+        source: "modelscope", "huggingface", "sample" or a path to a file of records (as `sparc`).
+        split: "test" (the benchmark) or "train".
+        subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars".
+    """
+    check_visual_prompt_kind(prompt)
+    check_plot_type(plot)
+    return Task(
+        dataset=sparc_visual_dataset(source, split, subset, parse_levels(level), prompt),
+        solver=[puzzle_image(plot), generate()],
+        scorer=sparc_scorer(),
+        metadata={
+            "prompt": prompt,
+            "plot": plot,
+            "source": source,
+            "split": split,
+            "subset": subset,
+            **renderer_info(),
+        },
+        version=VISUAL_TASK_VERSION,
+    )
