@@ -1,0 +1,99 @@
+"""`check` against an independent oracle on every simple S-to-E path of the fixture puzzles.
+
+For each puzzle small enough, every simple path from S to E over nodes and edges (symbols
+ignored, gaps allowed) is judged by `check` and by `tests/rule_oracle.py`, which reads the raw
+record and uses other algorithms. Both must name the same rules on every path, and the paths
+they accept must be exactly the stored solutions (the sets are complete). A too-lenient or
+too-strict rule therefore fails here even when the search, which has its own copy of the
+rules, still reproduces the stored sets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+from conftest import SPARC_PUZZLES, read_jsonl, read_test_split
+from rule_oracle import Board, broken_rules, simple_paths
+
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.rules import check
+
+RECORDS = {record["id"]: record for record in read_jsonl(SPARC_PUZZLES)}
+#: Puzzles of at most this many cells run in the default suite (46 puzzles, up to 24,004 paths
+#: each, 61,856 in all); the three 4x5 grids (43,075 to 74,148 paths) run with `-m slow`.
+DEFAULT_CELLS = 18
+SLOW_CELLS = 20
+
+
+def _cells(record: dict) -> int:
+    return record["grid_size"]["width"] * record["grid_size"]["height"]
+
+
+SMALL = sorted(i for i, r in RECORDS.items() if _cells(r) <= DEFAULT_CELLS)
+LARGER = sorted(i for i, r in RECORDS.items() if DEFAULT_CELLS < _cells(r) <= SLOW_CELLS)
+
+
+@cache
+def judged(puzzle_id: str) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]]]:
+    """Every simple path of a fixture puzzle with the rules `check` and the oracle name."""
+    return _judge(RECORDS[puzzle_id])
+
+
+def _judge(record: dict) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]]]:
+    board, puzzle = Board(record), parse_puzzle(record)
+    return board, [
+        (path, frozenset(check(puzzle, path).broken_rules), frozenset(broken_rules(board, path)))
+        for path in simple_paths(board)
+    ]
+
+
+def _assert_agrees(board: Board, results: list[tuple[tuple, frozenset, frozenset]]) -> None:
+    wrong = [(path, got, expected) for path, got, expected in results if got != expected]
+    assert not wrong, f"{len(wrong)} path(s) judged differently; first: {wrong[0]}"
+    oracle_valid = {path for path, _, expected in results if not expected}
+    assert oracle_valid == board.solutions, "the oracle disagrees with the stored solution set"
+    accepted = {path for path, got, _ in results if not got}
+    assert accepted == board.solutions
+    # every rejected path names a rule, and a simple path along nodes and edges is a line:
+    # only gaps and puzzle rules can reject it
+    for path, got, _ in results:
+        assert got or path in board.solutions
+        assert got <= {"gap", "dot", "square", "star", "triangle", "polyshape"}, (path, got)
+
+
+@pytest.mark.parametrize("puzzle_id", SMALL)
+def test_check_names_the_oracles_rules_on_every_simple_path(puzzle_id: str) -> None:
+    _assert_agrees(*judged(puzzle_id))
+
+
+def test_every_rule_kind_is_exercised() -> None:
+    named: Counter[str] = Counter()
+    with_ylops = 0
+    for puzzle_id in SMALL:
+        board, results = judged(puzzle_id)
+        has_ylop = any(letter == "Y" for letter, _, _ in board.symbols.values())
+        for _, got, _ in results:
+            named.update(got)
+            with_ylops += has_ylop and "polyshape" in got
+    for rule in ("gap", "dot", "square", "star", "triangle", "polyshape"):
+        assert named[rule] > 0, f"no path of the default puzzles breaks {rule!r}"
+    assert with_ylops > 0, "no path breaks a polyshape rule in a puzzle with ylops"
+    assert len(SMALL) >= 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle_id", LARGER)
+def test_oracle_on_larger_fixture_grids(puzzle_id: str) -> None:
+    _assert_agrees(*judged(puzzle_id))
+
+
+@pytest.mark.slow
+def test_oracle_on_small_grids_of_the_test_split() -> None:
+    checked = 0
+    for record in read_test_split():
+        if _cells(record) <= DEFAULT_CELLS:
+            _assert_agrees(*_judge(record))
+            checked += 1
+    assert checked >= 400
