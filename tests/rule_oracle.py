@@ -161,30 +161,31 @@ def _tiles(
     if net < 0 or (net > 0 and net != len(region)):
         return False
     target = region if net > 0 else frozenset()
-    if not negative:
-        return _cover(board, set(target), list(positive))
-    choices = [board.placements(s) for s in positive + negative]
-    signs = [1] * len(positive) + [-1] * len(negative)
-    for combo in itertools.product(*choices):
-        total: dict[Point, int] = {}
-        for sign, cells in zip(signs, combo, strict=True):
+    # every placement of the negative shapes, then the positive ones must make up the deficit
+    for combo in itertools.product(*(board.placements(s) for s in negative)):
+        deficit = {cell: 1 for cell in target}
+        for cells in combo:
             for cell in cells:
-                total[cell] = total.get(cell, 0) + sign
-        if {cell for cell, n in total.items() if n} == target and all(
-            total[cell] == 1 for cell in target
-        ):
+                deficit[cell] = deficit.get(cell, 0) + 1
+        if _cover(board, deficit, list(positive)):
             return True
     return False
 
 
-def _cover(board: Board, left: set[Point], shapes: list[str]) -> bool:
-    """Exact cover of `left` by the shapes, trying every placement of the first shape."""
+def _cover(board: Board, deficit: dict[Point, int], shapes: list[str]) -> bool:
+    """Do translations of the shapes add up to `deficit` exactly? (first shape: every placement)"""
     if not shapes:
-        return not left
+        return not any(deficit.values())
     first, rest = shapes[0], shapes[1:]
     for cells in board.placements(first):
-        if cells <= left and _cover(board, left - cells, rest):
-            return True
+        if all(deficit.get(cell, 0) > 0 for cell in cells):
+            for cell in cells:
+                deficit[cell] -= 1
+            fits = _cover(board, deficit, rest)
+            for cell in cells:
+                deficit[cell] += 1
+            if fits:
+                return True
     return False
 
 

@@ -10,17 +10,23 @@ rules, still reproduces the stored sets.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 import pytest
-from conftest import SPARC_PUZZLES, read_jsonl, read_test_split
 from rule_oracle import Board, broken_rules, simple_paths
 
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
 
-RECORDS = {record["id"]: record for record in read_jsonl(SPARC_PUZZLES)}
+FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+RECORDS = {
+    record["id"]: record
+    for record in map(json.loads, (FIXTURES / "puzzles.jsonl").read_text().splitlines())
+}
 #: Puzzles of at most this many cells run in the default suite (46 puzzles, up to 24,004 paths
 #: each, 61,856 in all); the three 4x5 grids (43,075 to 74,148 paths) run with `-m slow`.
 DEFAULT_CELLS = 18
@@ -92,7 +98,9 @@ def test_oracle_on_larger_fixture_grids(puzzle_id: str) -> None:
 @pytest.mark.slow
 def test_oracle_on_small_grids_of_the_test_split() -> None:
     checked = 0
-    for record in read_test_split():
+    with gzip.open(FIXTURES / "test_split.jsonl.gz", "rt", encoding="utf-8") as lines:
+        split = [json.loads(line) for line in lines if line.strip()]
+    for record in split:
         if _cells(record) <= DEFAULT_CELLS:
             _assert_agrees(*_judge(record))
             checked += 1

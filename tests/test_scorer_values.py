@@ -1,0 +1,106 @@
+"""Every `Score.value` key of the 60 shipped real answers, against expectations not from the scorer.
+
+`correct` and `invalid_path` come from the reference verdicts stored with each answer
+(`sparc-puzzle`'s `validate_solution` and `analyze_path`); the rule keys come from the
+independent oracle (`tests/rule_oracle.py`) applied to the path the reference extracted, with
+the README's counting rule: the faults that make a path no line (start, end, disconnected,
+revisit, rule_cell) count on every answer, the others (gap, off_grid, puzzle rules) only on
+lines the reference calls valid.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rule_oracle import LINE_FAULTS, PLACEMENT_FAULTS, PUZZLE_RULES, Board, broken_rules
+from sparc.validation import analyze_path, validate_solution
+
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.sparc.scorer import score_answer
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+RECORDS = {
+    record["id"]: record
+    for record in map(json.loads, (FIXTURES / "puzzles.jsonl").read_text().splitlines())
+}
+ANSWERS = [json.loads(line) for line in (FIXTURES / "answers.jsonl").read_text().splitlines()]
+RULE_KEYS = LINE_FAULTS + PLACEMENT_FAULTS + PUZZLE_RULES
+
+
+def expected_value(answer: dict) -> dict[str, int]:
+    """The score value the README promises, from the reference verdicts and the oracle."""
+    reference = answer["reference"]
+    line = reference["analysis"]["fully_valid_path"]
+    assert reference["invalid_path"] == (not line)
+    path = tuple(tuple(point) for point in reference["extracted_path"] or ())
+    broken = broken_rules(Board(RECORDS[answer["puzzle_id"]]), path)
+    value = {"correct": int(reference["solved"]), "invalid_path": int(not line)}
+    value.update({key: int(key in broken and (line or key in LINE_FAULTS)) for key in RULE_KEYS})
+    return value
+
+
+@pytest.mark.parametrize("index", range(len(ANSWERS)))
+def test_every_score_value_of_the_real_answers(index: int) -> None:
+    answer = ANSWERS[index]
+    score = score_answer(parse_puzzle(RECORDS[answer["puzzle_id"]]), answer["response"])
+    assert score.value == expected_value(answer)
+
+
+def test_the_real_answers_exercise_every_key() -> None:
+    values = [expected_value(answer) for answer in ANSWERS]
+    totals = {key: sum(v[key] for v in values) for key in values[0]}
+    # every key is 1 on some answer, except off_grid: no line among them leaves the grid (the
+    # detour test below covers it)
+    assert {key for key, total in totals.items() if total == 0} <= {"off_grid"}
+    # invalid answers that cross a gap: gap is broken, but not counted (it is no line)
+    crossing = [
+        answer
+        for answer, value in zip(ANSWERS, values, strict=True)
+        if value["invalid_path"]
+        and "gap" in broken_rules(Board(RECORDS[answer["puzzle_id"]]), _path(answer))
+    ]
+    assert len(crossing) >= 10
+    assert all(expected_value(answer)["gap"] == 0 for answer in crossing)
+
+
+def _path(answer: dict) -> tuple:
+    return tuple(tuple(point) for point in answer["reference"]["extracted_path"] or ())
+
+
+def _detour(record: dict) -> tuple | None:
+    """The first solution with a step along the right border replaced by a loop off the grid.
+
+    (Answers cannot write negative coordinates, so the loop goes right, past the last column.)
+    """
+    solution = tuple((p["x"], p["y"]) for p in record["solutions"][0]["path"])
+    border = 2 * record["grid_size"]["width"]
+    for i, (a, b) in enumerate(zip(solution, solution[1:], strict=False)):
+        if a[0] == b[0] == border:
+            return solution[: i + 1] + ((border + 1, a[1]), (border + 1, b[1])) + solution[i + 1 :]
+    return None
+
+
+DETOURS = [(record, path) for record in RECORDS.values() if (path := _detour(record))]
+
+
+@pytest.mark.parametrize(("record", "path"), DETOURS, ids=[r["id"] for r, _ in DETOURS])
+def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tuple) -> None:
+    # The reference calls such a detour a valid line, so off_grid and every puzzle rule count.
+    points = [{"x": x, "y": y} for x, y in path]
+    analysis = analyze_path(points, record)
+    assert analysis["fully_valid_path"]
+    answer = {
+        "puzzle_id": record["id"],
+        "reference": {
+            "solved": validate_solution(points, record),
+            "invalid_path": False,
+            "analysis": analysis,
+            "extracted_path": [list(p) for p in path],
+        },
+    }
+    text = "#### " + ", ".join(f"({x}, {y})" for x, y in path)
+    score = score_answer(parse_puzzle(record), text)
+    assert score.value == expected_value(answer)
+    assert score.value["off_grid"] == 1 and score.value["invalid_path"] == 0
