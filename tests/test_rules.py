@@ -14,7 +14,6 @@ from sparc.validation import analyze_path, extract_solution_path
 from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.rules import (
     REGION_RULES,
-    RULES,
     STRUCTURAL_RULES,
     Verdict,
     board_for,
@@ -73,18 +72,12 @@ def _empty_cells(puzzle: Puzzle) -> list[Point]:
     ]
 
 
-def test_rule_names() -> None:
-    assert RULES == STRUCTURAL_RULES + REGION_RULES
-    assert STRUCTURAL_RULES[:2] == ("start", "end")
-    assert REGION_RULES == ("dot", "square", "star", "triangle", "polyshape")
-
-
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
 def test_every_stored_solution_is_valid(puzzle: Puzzle) -> None:
     for solution in puzzle.solutions:
         verdict = check(puzzle, solution)
         assert verdict.valid, verdict
-        assert verdict.structurally_valid
+        assert verdict.is_line
         assert verdict.broken_rules == ()
 
 
@@ -228,11 +221,10 @@ def test_structure_agrees_with_reference_on_model_answers(answer: dict[str, Any]
     assert reference == answer["reference"]["analysis"]
     path = [(p["x"], p["y"]) for p in extracted or []]
     verdict = check(puzzle, path)
-    if not reference["fully_valid_path"]:
-        assert not verdict.structurally_valid
-    else:
+    assert verdict.is_line == reference["fully_valid_path"]
+    if reference["fully_valid_path"]:
         extra = {v.rule for v in verdict.violations if v.rule in STRUCTURAL_RULES}
-        assert extra <= {"gap", "off_grid", "end"}
+        assert extra <= {"gap", "off_grid"}
     if answer["reference"]["solved"]:
         assert verdict.valid
 
@@ -265,8 +257,7 @@ def test_structure_agrees_with_reference_on_adversarial_paths(puzzle: Puzzle) ->
     for path in _adversarial_paths(puzzle):
         verdict = check(puzzle, path)
         reference = analyze_path(_as_dicts(path), puzzle.record)
-        if not reference["fully_valid_path"]:
-            assert not verdict.structurally_valid, path
+        assert verdict.is_line == reference["fully_valid_path"], path
         assert verdict.valid == (tuple(path) in puzzle.solutions)
 
 
@@ -283,7 +274,7 @@ def test_junk_input_never_raises() -> None:
     puzzle = PUZZLES[0]
     for junk in (None, 5, "abc", [(1, 2, 3)], [("a", "b")], [(1.5, 2)], [{"x": 1, "y": 2}]):
         verdict = check(puzzle, junk)  # type: ignore[arg-type]
-        assert not verdict.structurally_valid
+        assert not verdict.is_line and not verdict.valid
     assert check(puzzle, [(float(x), float(y)) for x, y in puzzle.solutions[0]]).valid
 
 

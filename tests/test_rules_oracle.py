@@ -20,7 +20,7 @@ import pytest
 from rule_oracle import Board, broken_rules, simple_paths
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.rules import board_for, check
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 RECORDS = {
@@ -49,8 +49,13 @@ def judged(puzzle_id: str) -> tuple[Board, list[tuple[tuple, frozenset, frozense
 
 def _judge(record: dict) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]]]:
     board, puzzle = Board(record), parse_puzzle(record)
+    tables = board_for(puzzle)  # the package's tables, shared by every check of this puzzle
     return board, [
-        (path, frozenset(check(puzzle, path).broken_rules), frozenset(broken_rules(board, path)))
+        (
+            path,
+            frozenset(check(puzzle, path, tables).broken_rules),
+            frozenset(broken_rules(board, path)),
+        )
         for path in simple_paths(board)
     ]
 
