@@ -122,6 +122,17 @@ def test_malformed_record_is_a_clear_error_naming_the_record(sparc_records, muta
     assert sparc_records[0]["id"] in str(error.value)
 
 
+@pytest.mark.parametrize("bad_id", ["", None, True, 1.5, ["a"]])
+def test_a_bad_id_gets_a_message_that_says_what_is_accepted(sparc_records, bad_id):
+    record = dict(sparc_records[0], id=bad_id)
+    with pytest.raises(RecordError, match="id must be a non-empty string or an integer"):
+        parse_puzzle(record)
+
+
+def test_an_integer_id_is_accepted_as_the_message_says(sparc_records):
+    assert record_to_sample(dict(sparc_records[0], id=7)).id == "7"  # read as its text
+
+
 def test_missing_end_node_is_a_clear_error(sparc_records):
     record = copy.deepcopy(sparc_records[0])
     grid = record["puzzle_array"]
