@@ -9,6 +9,7 @@ import pytest
 from sparc.prompts import single_shot_paper
 
 from inspect_sparc.core.puzzle import RecordError, parse_levels, parse_puzzle
+from inspect_sparc.ordering import round_robin
 from inspect_sparc.sparc.dataset import (
     record_to_sample,
     round_robin_by_level,
@@ -85,6 +86,12 @@ def test_round_robin_keeps_every_sample_when_levels_are_uneven(sparc_records):
     samples = [record_to_sample(r) for r in sparc_records if r["difficulty_level"] in (1, 5)]
     ordered = round_robin_by_level(samples[:3] + samples[-9:])
     assert sorted(s.id for s in ordered) == sorted(s.id for s in samples[:3] + samples[-9:])
+
+
+def test_round_robin_takes_one_of_each_group_in_turn_keeping_group_order():
+    assert round_robin([[1, 2, 3], [4], [], [5, 6]]) == [1, 4, 5, 2, 6, 3]
+    assert round_robin([]) == []
+    assert round_robin(iter([("a", "b")])) == ["a", "b"]
 
 
 def test_level_filter(tmp_path, sparc_records):
