@@ -310,3 +310,65 @@ def test_puzzle_rules_still_checked_on_a_line_through_a_gap() -> None:
     assert analyze_path([{"x": x, "y": y} for x, y in solution], {"puzzle_array": grid})[
         "fully_valid_path"
     ]
+
+
+# --- messages and odd inputs: what a reader of an explanation sees ------------------------------
+
+
+def test_messages_name_positions_as_x_y() -> None:
+    puzzle = PUZZLES[0]
+    assert (puzzle.start, puzzle.end, puzzle.columns, puzzle.rows) == ((4, 4), (4, 2), 5, 7)
+    messages = {v.rule: v.message for v in check(puzzle, [(3, 2), (9, 9), (1, 1)]).violations}
+    assert messages == {
+        "start": "path starts at (3,2), not at the start (4,4)",
+        "end": "path ends at (1,1), not at the end (4,2)",
+        "disconnected": "path jumps between non-adjacent positions: (3,2)->(9,9), (9,9)->(1,1)",
+        "off_grid": "path leaves the 5x7 grid at (9,9)",
+        "rule_cell": "path runs through rule cell(s) (1,1)",
+    }
+
+
+@pytest.mark.parametrize(("count", "suffix"), [(6, ", (25,0)"), (7, ", (25,0) and 1 more")])
+def test_long_position_lists_are_elided_after_six(count: int, suffix: str) -> None:
+    verdict = check(PUZZLES[0], [(20 + i, 0) for i in range(count)])
+    (off_grid,) = [v for v in verdict.violations if v.rule == "off_grid"]
+    assert off_grid.message.endswith("(24,0)" + suffix)
+    assert len(off_grid.positions) == count
+
+
+@pytest.mark.parametrize("odd", ["half", "bool_x", "bool_y"])
+def test_non_integer_coordinates_never_pass_as_points(odd: str) -> None:
+    # A stored solution with one point written as a float or a bool is no solution.
+    for puzzle in PUZZLES:
+        solution = list(puzzle.solutions[0])
+        for i, (x, y) in enumerate(solution):
+            if odd == "half":
+                solution[i] = (x + 0.5, y)
+            elif odd == "bool_x" and x == 1:
+                solution[i] = (True, y)
+            elif odd == "bool_y" and y == 1:
+                solution[i] = (x, True)
+            else:
+                continue
+            verdict = check(puzzle, solution)
+            assert not verdict.valid
+            assert any("not (x,y) points" in v.message for v in verdict.violations)
+            return
+    raise AssertionError("no fixture solution has a point to rewrite")
+
+
+def test_shape_placements_are_every_translation_inside_the_grid() -> None:
+    for puzzle in PUZZLES:
+        board = board_for(puzzle)
+        for shape_id, offsets in board.shapes.items():
+            placements = board.shape_placements(shape_id)
+            for placement in placements:  # each one is the shape itself, nothing wrapped
+                cells = [(index % puzzle.width, index // puzzle.width) for index in placement]
+                ax, ay = cells[0]
+                assert [(x - ax, y - ay) for x, y in cells] == list(offsets), (puzzle.id, shape_id)
+                assert ax + max(dx for dx, _ in offsets) < puzzle.width
+                assert ax + min(dx for dx, _ in offsets) >= 0
+            width = max(dx for dx, _ in offsets) - min(dx for dx, _ in offsets) + 1
+            height = max(dy for _, dy in offsets) + 1
+            assert len(set(placements)) == len(placements)
+            assert len(placements) == (puzzle.width - width + 1) * (puzzle.height - height + 1)
