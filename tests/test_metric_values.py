@@ -33,7 +33,7 @@ def test_value_of_reads_numbers_and_booleans() -> None:
 @pytest.mark.parametrize(
     ("value", "error", "message"),
     [
-        ({"corect": 1}, KeyError, "'correct' is not in the score value \\(keys: corect\\)"),
+        ({"corect": 1, "dot": 0}, KeyError, "'correct' is not in .* \\(keys: corect, dot\\)"),
         ({}, KeyError, "'correct' is not in the score value"),
         ({"correct": "C"}, TypeError, "holds 'C', not a number"),
         ({"correct": None}, TypeError, "holds None, not a number"),
