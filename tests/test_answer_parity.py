@@ -146,6 +146,22 @@ def test_a_lower_digit_limit_set_elsewhere_gives_a_stand_in_without_raising(spar
     assert path == ((1, HUGE), (2, 4))
 
 
+def test_the_shortest_stored_solutions_of_the_split_are_solved(sparc_test_split):
+    # Some puzzles have a two-point solution (E next to S): it counts, as in the reference.
+    shortest = [
+        (record, solution)
+        for record in sparc_test_split
+        for solution in record["solutions"]
+        if len(solution["path"]) == 2
+    ]
+    assert shortest
+    for record, solution in shortest:
+        text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in solution["path"])
+        assert validate_solution(extract_solution_path(text, record), record)
+        path = extract_path(text, parse_puzzle(record).end)
+        assert is_solved(parse_puzzle(record), path)
+
+
 def test_no_path_is_written_as_empty_text():
     assert format_path(None) == "" and format_path(()) == ""
     assert format_path(((4, 4), (4, 5))) == "(4,4), (4,5)"
