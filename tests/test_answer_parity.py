@@ -37,7 +37,15 @@ def crafted_answers(record: dict) -> list[str]:
     first, last = solutions[0], solutions[-1]
     rng = random.Random(record["id"])
     junk = "".join(chr(rng.randrange(0, 0x2FF)) for _ in range(2000))
+    columns, rows = len(record["puzzle_array"][0]), len(record["puzzle_array"])
+    start, end = first[0], first[-1]
     return [
+        # odd/odd points inside (rule cells), just before E, and just past the grid's far edges
+        "#### " + path_text([start, (1, 1), end]),
+        "#### " + path_text([start, (1, 1), (3, 3), end]),
+        "#### " + path_text([start, (1, rows), end]),
+        "#### " + path_text([start, (columns, 1), end]),
+        "#### " + path_text([start, (columns, rows), end]),
         "",
         "####",
         "no coordinates at all",
