@@ -104,3 +104,99 @@ def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tupl
     score = score_answer(parse_puzzle(record), text)
     assert score.value == expected_value(answer)
     assert score.value["off_grid"] == 1 and score.value["invalid_path"] == 0
+
+
+def test_metadata_and_explanation_of_the_real_answers() -> None:
+    for answer in ANSWERS:
+        record = RECORDS[answer["puzzle_id"]]
+        score = score_answer(parse_puzzle(record), answer["response"])
+        reference = answer["reference"]
+        broken = sorted(broken_rules(Board(record), _path(answer)))
+        assert score.metadata == {
+            "analysis": reference["analysis"],
+            "rule_violations": broken,
+            "unlisted_valid": False,
+        }
+        assert score.answer == ", ".join(f"({x},{y})" for x, y in _path(answer))
+        first = score.explanation.splitlines()[0]
+        if reference["extracted_path"] is None:
+            assert first.startswith("No `(x, y)` coordinates found after the last `####`")
+            continue
+        assert first == f"Extracted a path of {len(_path(answer))} points (the score's answer)."
+        second = score.explanation.splitlines()[1]
+        if reference["solved"]:
+            stored = len(record["solutions"])
+            assert second == f"**Solved**: the path is one of the {stored} stored solutions."
+            assert "```" not in score.explanation
+            continue
+        if reference["analysis"]["fully_valid_path"]:
+            assert second == "**Not solved**: a line from S to E, but it breaks the puzzle's rules:"
+        else:
+            failed = [k for k, ok in reference["analysis"].items() if not ok]
+            failed.remove("fully_valid_path")
+            assert second == f"**Not solved**: an invalid path (fails {', '.join(failed)}):"
+        named = [line.split("`")[1] for line in score.explanation.splitlines() if line[:3] == "- `"]
+        assert sorted(set(named)) == broken
+        assert score.explanation.count("```") == 2  # the drawing of the path
+
+
+def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> None:
+    record = next(r for r in RECORDS.values() if len(r["solutions"]) > 1)
+    withheld = record["solutions"][0]["path"]
+    trimmed = dict(record, solutions=record["solutions"][1:])
+    text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in withheld)
+    score = score_answer(parse_puzzle(trimmed), text)
+    assert score.value["correct"] == 0 and not any(score.value[k] for k in RULE_KEYS)
+    assert score.metadata["unlisted_valid"] is True
+    assert score.explanation.splitlines()[1].startswith(
+        "**Not solved**, although the path satisfies every rule: it is not among the stored "
+        "solutions (`unlisted_valid`, worth reporting to the dataset authors)."
+    )
+    assert score_answer(parse_puzzle(record), text).metadata["unlisted_valid"] is False
+
+
+def test_the_answer_stops_at_the_end_and_long_paths_are_cut_in_score_answer() -> None:
+    record = next(iter(RECORDS.values()))
+    puzzle = parse_puzzle(record)
+    solution = puzzle.solutions[0]
+    text = ", ".join(f"({x}, {y})" for x, y in solution)
+    score = score_answer(puzzle, "#### " + text + ", (0, 0), (1, 1)")
+    assert score.value["correct"] == 1
+    assert score.answer == ", ".join(f"({x},{y})" for x, y in solution)
+    for count, shown in ((200, 200), (201, 200), (450, 200)):
+        far = [(100 + i, 100) for i in range(count)]
+        answer = score_answer(puzzle, ", ".join(f"({x}, {y})" for x, y in far)).answer
+        assert answer.startswith("(100,100), (101,100)")
+        assert answer.count("(") == shown + (count > shown)
+        more = count - shown
+        assert answer.endswith(f", ... ({more} more points)" if more else f"({99 + count},100)")
+
+
+def test_sparc_metrics_on_the_real_answers() -> None:
+    from inspect_ai.scorer import SampleScore
+
+    from inspect_sparc.sparc.scorer import sparc_metrics
+
+    scores, expected = [], []
+    for answer in ANSWERS:
+        record = RECORDS[answer["puzzle_id"]]
+        level = record["difficulty_level"]
+        score = score_answer(parse_puzzle(record), answer["response"])
+        scores.append(SampleScore(score=score, sample_metadata={"level": level}))
+        expected.append((level, expected_value(answer)))
+    accuracy, stderr, by_level, invalid, breaks = (m(scores) for m in sparc_metrics())
+
+    def mean(values: list[int]) -> float:
+        return sum(values) / len(values)
+
+    assert accuracy == pytest.approx(mean([v["correct"] for _, v in expected]))
+    assert stderr > 0
+    levels = sorted({level for level, _ in expected})
+    assert by_level == {
+        f"level_{n}": pytest.approx(mean([v["correct"] for lv, v in expected if lv == n]))
+        for n in levels
+    }
+    assert invalid == pytest.approx(mean([v["invalid_path"] for _, v in expected]))
+    assert breaks == {
+        f"breaks_{key}": pytest.approx(mean([v[key] for _, v in expected])) for key in RULE_KEYS
+    }
