@@ -113,3 +113,52 @@ def test_oracle_on_small_grids_of_the_test_split() -> None:
             _assert_agrees(*_judge(record))
             checked += 1
     assert checked >= 400
+
+
+#: Small shapes as cell offsets (x, y), anchored at their first cell in reading order.
+SHAPES = {
+    "dot": ((0, 0),),
+    "bar": ((0, 0), (1, 0)),
+    "pole": ((0, 0), (0, 1)),
+    "ell": ((0, 0), (0, 1), (1, 1)),
+    "jay": ((0, 0), (-1, 1), (0, 1)),
+    "long": ((0, 0), (1, 0), (2, 0)),
+}
+
+
+def test_polyshape_fitting_agrees_with_brute_force_on_random_regions() -> None:
+    # Shapes, negative shapes and regions drawn at random on a 3x3 board: the package's exact
+    # cover (with its symmetry pruning of identical negatives) must agree with brute force.
+    import random
+
+    from rule_oracle import _tiles
+
+    from inspect_sparc.core.rules import Board as Tables
+    from inspect_sparc.core.rules import polyshape_problem
+
+    record = next(r for r in RECORDS.values() if r["grid_size"] == {"width": 3, "height": 3})
+    oracle = Board(record)
+    oracle.shapes = {name: frozenset(cells) for name, cells in SHAPES.items()}
+    puzzle = parse_puzzle(record)
+    rng = random.Random(12)
+    cells = [(x, y) for y in range(3) for x in range(3)]
+    # first a case that fits only with two identical negatives on the same cell (bars over
+    # (0,0)-(1,0) and (1,0)-(2,0), both dots cancelling (1,0) twice)
+    cases = [([(0, 0), (2, 0)], ("bar", "bar"), ("dot", "dot"))]
+    for _ in range(1500):
+        positive = tuple(sorted(rng.choices(list(SHAPES), k=rng.randrange(0, 4))))
+        negative = tuple(sorted(rng.choices(list(SHAPES), k=rng.randrange(0, 3))))
+        net = sum(len(SHAPES[s]) for s in positive) - sum(len(SHAPES[s]) for s in negative)
+        size = net if 0 < net <= 9 and rng.random() < 0.9 else rng.randrange(1, 10)
+        if positive or negative:
+            cases.append((rng.sample(cells, size), positive, negative))
+    fits = 0
+    for region, positive, negative in cases:
+        tables = Tables(puzzle=puzzle, shapes=dict(SHAPES))
+        key = frozenset(y * 3 + x for x, y in region)
+        ours = polyshape_problem(tables, key, positive, negative) == ""
+        expected = _tiles(oracle, frozenset(region), positive, negative)
+        assert ours == expected, (region, positive, negative)
+        fits += ours
+    assert _tiles(oracle, frozenset(cases[0][0]), *cases[0][1:])
+    assert fits > 50
