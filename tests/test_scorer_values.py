@@ -18,6 +18,8 @@ from rule_oracle import LINE_FAULTS, PLACEMENT_FAULTS, PUZZLE_RULES, Board, brok
 from sparc.validation import analyze_path, validate_solution
 
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.render import render
+from inspect_sparc.core.rules import check
 from inspect_sparc.sparc.scorer import score_answer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
@@ -137,7 +139,12 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
             assert second == f"**Not solved**: an invalid path (fails {', '.join(failed)}):"
         named = [line.split("`")[1] for line in score.explanation.splitlines() if line[:3] == "- `"]
         assert sorted(set(named)) == broken
-        assert score.explanation.count("```") == 2  # the drawing of the path
+        # the grid with the path drawn, the broken positions marked, shapes listed if they broke
+        puzzle = parse_puzzle(record)
+        marks = check(puzzle, _path(answer)).marked_positions
+        drawing = render(puzzle, _path(answer), marks, shapes="polyshape" in broken)
+        assert score.explanation.endswith("\n\n```\n" + drawing + "\n```")
+        assert ("shapes (rows top to bottom)" in drawing) == ("polyshape" in broken)
 
 
 def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> None:
