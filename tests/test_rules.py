@@ -196,6 +196,12 @@ def test_shape_offsets_anchor_top_left_cell() -> None:
         (-1, 1),
         (0, 1),
     )
+    # a shape drawn lower in its matrix is the same shape
+    assert shape_offsets([[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 0, 0]]) == (
+        (0, 0),
+        (1, 0),
+        (0, 1),
+    )
 
 
 def test_negative_shapes_cancel_or_fail() -> None:
