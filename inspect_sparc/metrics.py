@@ -21,13 +21,20 @@ from inspect_ai.scorer import Metric, SampleScore, metric
 
 
 def value_of(score: SampleScore, key: str) -> float:
-    """The float stored under `key` in a dict score value (0.0 when missing or not a number)."""
+    """The number stored under `key` in a dict score value.
+
+    A missing key or a value that is not a number raises (naming the key and what the value
+    holds): a metric over a misspelled key must fail loudly, not report zero.
+    """
     value = score.score.value
-    if isinstance(value, dict):
-        item = value.get(key)
-        if isinstance(item, bool | int | float):
-            return float(item)
-    return 0.0
+    if not isinstance(value, dict):
+        raise TypeError(f"metric key {key!r}: score value is not a dict of keys: {value!r}")
+    if key not in value:
+        raise KeyError(f"metric key {key!r} is not in the score value (keys: {', '.join(value)})")
+    item = value[key]
+    if not isinstance(item, bool | int | float):
+        raise TypeError(f"metric key {key!r}: score value holds {item!r}, not a number")
+    return float(item)
 
 
 def mean_of(scores: Iterable[SampleScore], key: str) -> float:

@@ -9,7 +9,7 @@ import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
-from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path
+from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path, format_path
 from inspect_sparc.core.puzzle import parse_puzzle
 
 
@@ -37,7 +37,15 @@ def crafted_answers(record: dict) -> list[str]:
     first, last = solutions[0], solutions[-1]
     rng = random.Random(record["id"])
     junk = "".join(chr(rng.randrange(0, 0x2FF)) for _ in range(2000))
+    columns, rows = len(record["puzzle_array"][0]), len(record["puzzle_array"])
+    start, end = first[0], first[-1]
     return [
+        # odd/odd points inside (rule cells), just before E, and just past the grid's far edges
+        "#### " + path_text([start, (1, 1), end]),
+        "#### " + path_text([start, (1, 1), (3, 3), end]),
+        "#### " + path_text([start, (1, rows), end]),
+        "#### " + path_text([start, (columns, 1), end]),
+        "#### " + path_text([start, (columns, rows), end]),
         "",
         "####",
         "no coordinates at all",
@@ -122,6 +130,49 @@ def test_distinct_overlong_numbers_stay_distinct_and_leading_zeros_are_dropped(s
     assert path[0] != path[1] and path[0] == path[2]
     assert abs(path[0][0] - path[1][0]) > 1
     assert path[3] == (12, 3)
+
+
+def test_overlong_zeros_are_zero_and_a_number_at_the_limit_is_exact(sparc_records):
+    # Python's int() (the reference's) reads up to 4,300 digits; longer zeros are still 0.
+    puzzle = parse_puzzle(sparc_records[0])
+    at_limit = "9" * MAX_DIGITS
+    text = f"({'0' * (MAX_DIGITS + 1)}, 4), ({at_limit}, 1), ({'5' * (MAX_DIGITS + 1)}, 1)"
+    path = extract_path(text, puzzle.end)
+    assert path[0] == (0, 4)
+    assert path[1] == (int(at_limit), 1)
+    assert path[2][0] == HUGE
+
+
+def test_a_lower_digit_limit_set_elsewhere_gives_a_stand_in_without_raising(sparc_records):
+    puzzle = parse_puzzle(sparc_records[0])
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        path = extract_path("(1, " + "3" * 700 + "), (2, 4)", puzzle.end)
+    finally:
+        sys.set_int_max_str_digits(before)
+    assert path == ((1, HUGE), (2, 4))
+
+
+def test_the_shortest_stored_solutions_of_the_split_are_solved(sparc_test_split):
+    # Some puzzles have a two-point solution (E next to S): it counts, as in the reference.
+    shortest = [
+        (record, solution)
+        for record in sparc_test_split
+        for solution in record["solutions"]
+        if len(solution["path"]) == 2
+    ]
+    assert shortest
+    for record, solution in shortest:
+        text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in solution["path"])
+        assert validate_solution(extract_solution_path(text, record), record)
+        path = extract_path(text, parse_puzzle(record).end)
+        assert is_solved(parse_puzzle(record), path)
+
+
+def test_no_path_is_written_as_empty_text():
+    assert format_path(None) == "" and format_path(()) == ""
+    assert format_path(((4, 4), (4, 5))) == "(4,4), (4,5)"
 
 
 @pytest.mark.parametrize("limit", [640, 0])

@@ -9,6 +9,7 @@ import pytest
 from sparc.prompts import single_shot_paper
 
 from inspect_sparc.core.puzzle import RecordError, parse_levels, parse_puzzle
+from inspect_sparc.ordering import round_robin
 from inspect_sparc.sparc.dataset import (
     record_to_sample,
     round_robin_by_level,
@@ -87,6 +88,12 @@ def test_round_robin_keeps_every_sample_when_levels_are_uneven(sparc_records):
     assert sorted(s.id for s in ordered) == sorted(s.id for s in samples[:3] + samples[-9:])
 
 
+def test_round_robin_takes_one_of_each_group_in_turn_keeping_group_order():
+    assert round_robin([[1, 2, 3], [4], [], [5, 6]]) == [1, 4, 5, 2, 6, 3]
+    assert round_robin([]) == []
+    assert round_robin(iter([("a", "b")])) == ["a", "b"]
+
+
 def test_level_filter(tmp_path, sparc_records):
     path = tmp_path / "puzzles.json"
     path.write_text(json.dumps(sparc_records))
@@ -120,6 +127,17 @@ def test_malformed_record_is_a_clear_error_naming_the_record(sparc_records, muta
     with pytest.raises(RecordError, match=message) as error:
         record_to_sample(record)
     assert sparc_records[0]["id"] in str(error.value)
+
+
+@pytest.mark.parametrize("bad_id", ["", None, True, 1.5, ["a"]])
+def test_a_bad_id_gets_a_message_that_says_what_is_accepted(sparc_records, bad_id):
+    record = dict(sparc_records[0], id=bad_id)
+    with pytest.raises(RecordError, match="id must be a non-empty string or an integer"):
+        parse_puzzle(record)
+
+
+def test_an_integer_id_is_accepted_as_the_message_says(sparc_records):
+    assert record_to_sample(dict(sparc_records[0], id=7)).id == "7"  # read as its text
 
 
 def test_missing_end_node_is_a_clear_error(sparc_records):

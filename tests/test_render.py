@@ -61,8 +61,26 @@ def test_marks_flag_violations_and_ignore_off_grid() -> None:
     assert "! broken rule" in text
 
 
-def test_every_fixture_renders_with_its_solution() -> None:
+def _codes(text: str, puzzle) -> dict[tuple[int, int], str]:
+    """The code drawn at every grid position, read back from the drawing."""
+    prefix = len(str(puzzle.rows - 1)) + 1
+    return {
+        (x, y): row[prefix + 3 * x : prefix + 3 * x + 3].strip()
+        for y, row in enumerate(_grid_lines(text, puzzle.rows))
+        for x in range(puzzle.columns)
+    }
+
+
+def test_every_fixture_draws_its_solution_exactly_where_it_runs() -> None:
     for puzzle in PUZZLES:
-        text = render(puzzle, puzzle.solutions[0])
-        assert len(_grid_lines(text, puzzle.rows)) == puzzle.rows
-        assert "#" in text
+        path = puzzle.solutions[0]
+        codes = _codes(render(puzzle, path), puzzle)
+        assert len(codes) == puzzle.rows * puzzle.columns
+        for point, code in codes.items():
+            value = puzzle.grid[point[1]][point[0]]
+            if point in (puzzle.start, puzzle.end):
+                assert code == value, (puzzle.id, point)
+            elif point in path:
+                assert code == ("@" if value == "." else "#"), (puzzle.id, point, code)
+            else:
+                assert code not in ("#", "@"), (puzzle.id, point, code)

@@ -14,7 +14,6 @@ from sparc.validation import analyze_path, extract_solution_path
 from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.rules import (
     REGION_RULES,
-    RULES,
     STRUCTURAL_RULES,
     Verdict,
     board_for,
@@ -73,18 +72,12 @@ def _empty_cells(puzzle: Puzzle) -> list[Point]:
     ]
 
 
-def test_rule_names() -> None:
-    assert RULES == STRUCTURAL_RULES + REGION_RULES
-    assert STRUCTURAL_RULES[:2] == ("start", "end")
-    assert REGION_RULES == ("dot", "square", "star", "triangle", "polyshape")
-
-
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
 def test_every_stored_solution_is_valid(puzzle: Puzzle) -> None:
     for solution in puzzle.solutions:
         verdict = check(puzzle, solution)
         assert verdict.valid, verdict
-        assert verdict.structurally_valid
+        assert verdict.is_line
         assert verdict.broken_rules == ()
 
 
@@ -203,6 +196,12 @@ def test_shape_offsets_anchor_top_left_cell() -> None:
         (-1, 1),
         (0, 1),
     )
+    # a shape drawn lower in its matrix is the same shape
+    assert shape_offsets([[0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 1, 0], [0, 1, 0, 0]]) == (
+        (0, 0),
+        (1, 0),
+        (0, 1),
+    )
 
 
 def test_negative_shapes_cancel_or_fail() -> None:
@@ -228,11 +227,10 @@ def test_structure_agrees_with_reference_on_model_answers(answer: dict[str, Any]
     assert reference == answer["reference"]["analysis"]
     path = [(p["x"], p["y"]) for p in extracted or []]
     verdict = check(puzzle, path)
-    if not reference["fully_valid_path"]:
-        assert not verdict.structurally_valid
-    else:
+    assert verdict.is_line == reference["fully_valid_path"]
+    if reference["fully_valid_path"]:
         extra = {v.rule for v in verdict.violations if v.rule in STRUCTURAL_RULES}
-        assert extra <= {"gap", "off_grid", "end"}
+        assert extra <= {"gap", "off_grid"}
     if answer["reference"]["solved"]:
         assert verdict.valid
 
@@ -265,8 +263,7 @@ def test_structure_agrees_with_reference_on_adversarial_paths(puzzle: Puzzle) ->
     for path in _adversarial_paths(puzzle):
         verdict = check(puzzle, path)
         reference = analyze_path(_as_dicts(path), puzzle.record)
-        if not reference["fully_valid_path"]:
-            assert not verdict.structurally_valid, path
+        assert verdict.is_line == reference["fully_valid_path"], path
         assert verdict.valid == (tuple(path) in puzzle.solutions)
 
 
@@ -283,7 +280,7 @@ def test_junk_input_never_raises() -> None:
     puzzle = PUZZLES[0]
     for junk in (None, 5, "abc", [(1, 2, 3)], [("a", "b")], [(1.5, 2)], [{"x": 1, "y": 2}]):
         verdict = check(puzzle, junk)  # type: ignore[arg-type]
-        assert not verdict.structurally_valid
+        assert not verdict.is_line and not verdict.valid
     assert check(puzzle, [(float(x), float(y)) for x, y in puzzle.solutions[0]]).valid
 
 
@@ -319,3 +316,65 @@ def test_puzzle_rules_still_checked_on_a_line_through_a_gap() -> None:
     assert analyze_path([{"x": x, "y": y} for x, y in solution], {"puzzle_array": grid})[
         "fully_valid_path"
     ]
+
+
+# --- messages and odd inputs: what a reader of an explanation sees ------------------------------
+
+
+def test_messages_name_positions_as_x_y() -> None:
+    puzzle = PUZZLES[0]
+    assert (puzzle.start, puzzle.end, puzzle.columns, puzzle.rows) == ((4, 4), (4, 2), 5, 7)
+    messages = {v.rule: v.message for v in check(puzzle, [(3, 2), (9, 9), (1, 1)]).violations}
+    assert messages == {
+        "start": "path starts at (3,2), not at the start (4,4)",
+        "end": "path ends at (1,1), not at the end (4,2)",
+        "disconnected": "path jumps between non-adjacent positions: (3,2)->(9,9), (9,9)->(1,1)",
+        "off_grid": "path leaves the 5x7 grid at (9,9)",
+        "rule_cell": "path runs through rule cell(s) (1,1)",
+    }
+
+
+@pytest.mark.parametrize(("count", "suffix"), [(6, ", (25,0)"), (7, ", (25,0) and 1 more")])
+def test_long_position_lists_are_elided_after_six(count: int, suffix: str) -> None:
+    verdict = check(PUZZLES[0], [(20 + i, 0) for i in range(count)])
+    (off_grid,) = [v for v in verdict.violations if v.rule == "off_grid"]
+    assert off_grid.message.endswith("(24,0)" + suffix)
+    assert len(off_grid.positions) == count
+
+
+@pytest.mark.parametrize("odd", ["half", "bool_x", "bool_y"])
+def test_non_integer_coordinates_never_pass_as_points(odd: str) -> None:
+    # A stored solution with one point written as a float or a bool is no solution.
+    for puzzle in PUZZLES:
+        solution = list(puzzle.solutions[0])
+        for i, (x, y) in enumerate(solution):
+            if odd == "half":
+                solution[i] = (x + 0.5, y)
+            elif odd == "bool_x" and x == 1:
+                solution[i] = (True, y)
+            elif odd == "bool_y" and y == 1:
+                solution[i] = (x, True)
+            else:
+                continue
+            verdict = check(puzzle, solution)
+            assert not verdict.valid
+            assert any("not (x,y) points" in v.message for v in verdict.violations)
+            return
+    raise AssertionError("no fixture solution has a point to rewrite")
+
+
+def test_shape_placements_are_every_translation_inside_the_grid() -> None:
+    for puzzle in PUZZLES:
+        board = board_for(puzzle)
+        for shape_id, offsets in board.shapes.items():
+            placements = board.shape_placements(shape_id)
+            for placement in placements:  # each one is the shape itself, nothing wrapped
+                cells = [(index % puzzle.width, index // puzzle.width) for index in placement]
+                ax, ay = cells[0]
+                assert [(x - ax, y - ay) for x, y in cells] == list(offsets), (puzzle.id, shape_id)
+                assert ax + max(dx for dx, _ in offsets) < puzzle.width
+                assert ax + min(dx for dx, _ in offsets) >= 0
+            width = max(dx for dx, _ in offsets) - min(dx for dx, _ in offsets) + 1
+            height = max(dy for _, dy in offsets) + 1
+            assert len(set(placements)) == len(placements)
+            assert len(placements) == (puzzle.width - width + 1) * (puzzle.height - height + 1)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import socket
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from huggingface_hub.utils import filter_repo_objects
 
 from inspect_sparc.sparc import sources
 from inspect_sparc.sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
@@ -32,25 +33,97 @@ configs:
 
 
 class FakeHub:
-    """Stands in for a hub client's snapshot_download: an empty cache, then a download."""
+    """A hub client's `snapshot_download` that behaves as the real ones do, without network.
 
-    def __init__(self, root: Path, records: list[dict], cached: bool = False, fail: bool = False):
-        self.root, self.records, self.cached, self.fail = root, records, cached, fail
+    The repository holds a card, `all/test-*.parquet`, `all/train-*.jsonl` and (unless
+    `stars=False`) `stars/test-*.jsonl`. A download writes only the files matching
+    `allow_patterns` (filtered with huggingface_hub's own `filter_repo_objects`) into the
+    revision's snapshot folder;
+    `local_files_only=True` returns that folder when it exists, whatever it holds, and raises
+    otherwise, as both clients do.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        records: list[dict],
+        cached: bool = False,
+        fail: bool = False,
+        stars: bool = True,
+    ):
+        self.root, self.records, self.fail, self.stars = root, records, fail, stars
         self.calls: list[dict] = []
+        if cached:  # a previous run of config `all` filled the cache
+            self.fetch(HUGGINGFACE.revision, ["*.md", "*all*"])
+            self.fetch(MODELSCOPE.revision, ["*.md", "*all*"])
 
-    def __call__(self, **kwargs) -> str:
-        self.calls.append(kwargs)
-        if kwargs["local_files_only"] and not self.cached:
-            raise FileNotFoundError("not in cache")
+    def repo_files(self) -> dict[str, Callable[[Path], None]]:
+        records = self.records
+        files: dict[str, Callable[[Path], None]] = {
+            "README.md": lambda p: p.write_text(CARD),
+            "all/test-00000.parquet": lambda p: pq.write_table(pa.Table.from_pylist(records), p),
+            "all/train-00000.jsonl": lambda p: p.write_text(json.dumps(records[0])),
+        }
+        if self.stars:
+            files["stars/test-00000.jsonl"] = lambda p: p.write_text(json.dumps(records[-1]))
+        return files
+
+    def fetch(self, revision: str, allow_patterns: list[str] | None) -> Path:
+        folder = self.root / "snapshots" / revision
+        folder.mkdir(parents=True, exist_ok=True)
+        files = self.repo_files()
+        for name in filter_repo_objects(list(files), allow_patterns=allow_patterns):
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            files[name](folder / name)
+        return folder
+
+    def __call__(
+        self,
+        *,
+        repo_id: str,
+        repo_type: str,
+        revision: str,
+        allow_patterns: list[str] | None = None,
+        local_files_only: bool = False,
+    ) -> str:
+        self.calls.append(
+            {
+                "repo_id": repo_id,
+                "repo_type": repo_type,
+                "revision": revision,
+                "allow_patterns": allow_patterns,
+                "local_files_only": local_files_only,
+            }
+        )
+        folder = self.root / "snapshots" / revision
+        if local_files_only:
+            if folder.is_dir():
+                return str(folder)
+            raise FileNotFoundError("Cannot find an appropriate cached snapshot folder")
         if self.fail:
             raise ConnectionError("[E1020] Connection failed: Max retries exceeded")
-        folder = self.root / "snapshots" / kwargs["revision"]
-        (folder / "all").mkdir(parents=True, exist_ok=True)
-        (folder / "README.md").write_text(CARD)
-        pq.write_table(pa.Table.from_pylist(self.records), folder / "all" / "test-00000.parquet")
-        (folder / "all" / "train-00000.jsonl").write_text(json.dumps(self.records[0]))
-        self.cached = True
-        return str(folder)
+        return str(self.fetch(revision, allow_patterns))
+
+    def downloaded(self, revision: str) -> set[str]:
+        """Files of the snapshot folder, relative to it."""
+        folder = self.root / "snapshots" / revision
+        return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(autouse=True)
+def neutral_environment(monkeypatch):
+    """Tests pass whatever the caller's environment says about offline mode, proxies, mirrors."""
+    for name in (
+        "HF_HUB_OFFLINE",
+        "HF_DATASETS_OFFLINE",
+        "MODELSCOPE_OFFLINE",
+        "HF_ENDPOINT",
+        "MODELSCOPE_DOMAIN",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+    ):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture
@@ -75,8 +148,6 @@ def unreachable(monkeypatch):
         raise OSError("[Errno -2] Name or service not known")
 
     monkeypatch.setattr(socket, "create_connection", refuse)
-    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "HF_HUB_OFFLINE", "MODELSCOPE_OFFLINE"):
-        monkeypatch.delenv(name, raising=False)
 
 
 def use_fake(monkeypatch, fake: FakeHub) -> None:
@@ -95,6 +166,12 @@ def test_hub_download_reads_the_pinned_config_and_split(
     assert all(c["repo_id"] == hub.repo_id and c["revision"] == hub.revision for c in fake.calls)
     assert all(c["repo_type"] == "dataset" for c in fake.calls)
     assert [c["local_files_only"] for c in fake.calls] == [True, False]
+    # only the card and the requested config were fetched, not the whole repository
+    assert fake.downloaded(hub.revision) == {
+        "README.md",
+        "all/test-00000.parquet",
+        "all/train-00000.jsonl",
+    }
     assert [r["id"] for r in load_records(hub.name, "train", "all")] == [sparc_records[0]["id"]]
 
 
@@ -111,11 +188,12 @@ def test_rerun_uses_the_cache_without_touching_the_network(
 def test_unreachable_hub_fails_fast_with_the_ways_out(
     source, tmp_path, monkeypatch, unreachable, sparc_records
 ):
-    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
-    started = time.monotonic()
+    fake = FakeHub(tmp_path, sparc_records)
+    use_fake(monkeypatch, fake)
     with pytest.raises(SourceError) as error:
         load_records(source)
-    assert time.monotonic() - started < 5
+    # the client's download (which retries for 20 s and more) is never started
+    assert [c["local_files_only"] for c in fake.calls] == [True]
     message = str(error.value)
     assert source in message and "source=sample" in message and ".jsonl" in message
 
@@ -126,11 +204,19 @@ def test_download_failure_becomes_one_clear_error(tmp_path, monkeypatch, reachab
         load_records("modelscope")
 
 
-def test_offline_mode_without_cache_is_a_clear_error(tmp_path, monkeypatch, sparc_records):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
+@pytest.mark.parametrize(
+    ("source", "variable"),
+    [("huggingface", "HF_HUB_OFFLINE"), ("modelscope", "MODELSCOPE_OFFLINE")],
+)
+def test_offline_mode_without_cache_is_a_clear_error(
+    source, variable, tmp_path, monkeypatch, reachable, sparc_records
+):
+    monkeypatch.setenv(variable, "1")
+    fake = FakeHub(tmp_path, sparc_records)
+    use_fake(monkeypatch, fake)
     with pytest.raises(SourceError, match="offline mode"):
-        load_records("huggingface")
+        load_records(source)
+    assert [c["local_files_only"] for c in fake.calls] == [True]
 
 
 def test_modelscope_names_where_per_rule_configs_are():
@@ -141,7 +227,7 @@ def test_modelscope_names_where_per_rule_configs_are():
 def test_missing_config_files_in_snapshot_is_a_clear_error(
     tmp_path, monkeypatch, reachable, sparc_records
 ):
-    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records))
+    use_fake(monkeypatch, FakeHub(tmp_path, sparc_records, stars=False))
     with pytest.raises(SourceError, match="No data files for config 'stars'"):
         load_records("huggingface", "test", "stars")
 
@@ -184,6 +270,14 @@ def test_missing_file_names_the_path_and_the_ways_out(tmp_path):
         load_records(str(tmp_path / "nope.jsonl"))
 
 
+@pytest.mark.parametrize("name", ["records", "records.jsonl"])
+def test_a_folder_is_named_as_a_folder_not_as_a_missing_file(tmp_path, name):
+    (tmp_path / name).mkdir()
+    with pytest.raises(SourceError, match="is a folder, not a file of SPaRC records") as error:
+        load_records(str(tmp_path / name))
+    assert "not found" not in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -213,22 +307,12 @@ def test_bad_split_or_subset(split, subset):
 def test_a_cache_without_the_requested_config_downloads_it(
     tmp_path, monkeypatch, reachable, sparc_records
 ):
-    fake = FakeHub(tmp_path, sparc_records[:2], cached=True)
+    fake = FakeHub(tmp_path, sparc_records[:6], cached=True)  # the cache holds `all` only
     use_fake(monkeypatch, fake)
-    folder = tmp_path / "snapshots" / HUGGINGFACE.revision
-    (folder / "stars").mkdir(parents=True)
-    fake(local_files_only=False, revision=HUGGINGFACE.revision)  # the cache holds `all` only
-
-    def download_stars(**kwargs):
-        fake.calls.append(kwargs)
-        if not kwargs["local_files_only"]:
-            (folder / "stars" / "test-0.jsonl").write_text(json.dumps(sparc_records[5]))
-        return str(folder)
-
-    monkeypatch.setattr(sources, "_snapshot_function", lambda hub: download_stars)
     records = load_records("huggingface", "test", "stars")
     assert [r["id"] for r in records] == [sparc_records[5]["id"]]
-    assert [c["local_files_only"] for c in fake.calls[-2:]] == [True, False]
+    assert [c["local_files_only"] for c in fake.calls] == [True, False]
+    assert "stars/test-00000.jsonl" in fake.downloaded(HUGGINGFACE.revision)
 
 
 @pytest.mark.parametrize("source", [None, "", "  ", 5])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.ordering import round_robin as interleave
 
 IMAGE_NAME = re.compile(r"(?:^|/)images/(?P<puzzle>[a-z_]+)/(?P<id>(?P=puzzle)_\d+)\.jpg$")
 """The relative image path of a record; its file name (less `.jpg`) is the sample id."""
@@ -129,10 +130,4 @@ def read_folder(folder: Path, puzzles: list[str]) -> dict[str, list[Record]]:
 
 def round_robin(groups: dict[str, list[Record]]) -> list[Record]:
     """Records interleaved over the puzzles (first of each, then second of each, ...)."""
-    ordered: list[Record] = []
-    depth = max((len(records) for records in groups.values()), default=0)
-    for index in range(depth):
-        for records in groups.values():
-            if index < len(records):
-                ordered.append(records[index])
-    return ordered
+    return interleave(groups.values())

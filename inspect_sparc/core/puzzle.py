@@ -235,7 +235,7 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
     if missing:
         raise _fail(record_id, f"missing field(s) {', '.join(missing)}")
     if isinstance(record_id, bool) or not isinstance(record_id, str | int) or record_id == "":
-        raise _fail(record_id, "id must be a non-empty string")
+        raise _fail(record_id, "id must be a non-empty string or an integer")
     size = record["grid_size"]
     try:
         width, height = int(size["width"]), int(size["height"])

@@ -1,16 +1,15 @@
 """Check a candidate path against a SPaRC puzzle's rules and name every broken rule.
 
-Structural rules (`start`, `end`, `disconnected`, `revisit`, `off_grid`, `gap`, `rule_cell`) say
-whether the path is a proper line from S to E. They are stricter than the reference
-`sparc.validation.analyze_path`: whenever the reference calls a path not `fully_valid_path`, at
-least one structural rule is broken here (we also reject gaps, off-grid points and passing E early).
+Structural rules (`start`, `end`, `disconnected`, `revisit`, `off_grid`, `gap`, `rule_cell`) are
+about the path itself. Five of them (`LINE_RULES`) decide whether it is a *line* from S to E in
+the reference's sense (`Verdict.is_line` is exactly `sparc.validation.analyze_path`'s
+`fully_valid_path`): right ends, unit steps, no revisit, no rule cell. `gap` and `off_grid` are
+faults of a line that the reference does not see.
 
 Puzzle rules (`dot`, `square`, `star`, `triangle`, `polyshape`) say whether the line solves the
-puzzle. They are checked when the path is a line from S to E in the reference's sense (right
-ends, unit steps, no revisit, no rule cell), that is, whenever `analyze_path` calls it a fully
-valid path; a gap or an off-grid point does not stop them (regions are flood-filled over the
-in-grid positions off the path). Rules of anything less than a line would be noise: an empty
-answer does not "miss every dot". `check` never raises.
+puzzle. They are checked for lines only; a gap or an off-grid point does not stop them (regions
+are flood-filled over the in-grid positions off the path). Rules of anything less than a line
+would be noise: an empty answer does not "miss every dot". `check` never raises.
 
 Pure logic: no Inspect imports.
 """
@@ -35,7 +34,7 @@ STRUCTURAL_RULES: tuple[str, ...] = (
 REGION_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
 RULES: tuple[str, ...] = STRUCTURAL_RULES + REGION_RULES
 #: Structural faults that make a path no line at all (the reference's `fully_valid_path` fails);
-#: puzzle rules are checked only for paths without them.
+#: puzzle rules are checked only for lines, and the scorer counts only these on non-lines.
 LINE_RULES: tuple[str, ...] = ("start", "end", "disconnected", "revisit", "rule_cell")
 
 #: How many positions a message lists before eliding the rest.
@@ -68,9 +67,9 @@ class Verdict:
         return tuple(sorted({v.rule for v in self.violations}))
 
     @property
-    def structurally_valid(self) -> bool:
-        """True when the path is a proper line from S to E (rule symbols aside)."""
-        return not any(v.rule in STRUCTURAL_RULES for v in self.violations)
+    def is_line(self) -> bool:
+        """True when the path is a line from S to E: it breaks none of `LINE_RULES`."""
+        return not any(v.rule in LINE_RULES for v in self.violations)
 
     @property
     def marked_positions(self) -> tuple[Point, ...]:
@@ -101,7 +100,7 @@ def shape_offsets(matrix: Sequence[Sequence[int]]) -> tuple[Point, ...]:
 
 @dataclass
 class Board:
-    """Per-puzzle tables shared by the checker and the search (built once, cached)."""
+    """Per-puzzle tables shared by the checker and the search (shape offsets, placements, fits)."""
 
     puzzle: Puzzle
     shapes: dict[str, tuple[Point, ...]]
@@ -135,20 +134,11 @@ class Board:
         return result
 
 
-_BOARDS: dict[int, tuple[Puzzle, Board]] = {}
-
-
 def board_for(puzzle: Puzzle) -> Board:
-    """The cached `Board` of a puzzle (keyed by identity; the cache holds the puzzle alive)."""
-    entry = _BOARDS.get(id(puzzle))
-    if entry is not None and entry[0] is puzzle:
-        return entry[1]
-    if len(_BOARDS) > 4096:
-        _BOARDS.clear()
+    """The rule tables of a puzzle, built afresh: nothing is cached (the scorer parses a new
+    `Puzzle` per score, so a cache never hit). Callers checking many paths pass one to `check`."""
     shapes = {sid: shape_offsets(matrix) for sid, matrix in puzzle.polyshapes.items()}
-    board = Board(puzzle=puzzle, shapes=shapes)
-    _BOARDS[id(puzzle)] = (puzzle, board)
-    return board
+    return Board(puzzle=puzzle, shapes=shapes)
 
 
 # --- structural rules -------------------------------------------------------------------------
@@ -489,8 +479,11 @@ def _cover(board: Board, target: list[int], counts: dict[str, int]) -> bool:
 # --- the verdict --------------------------------------------------------------------------------
 
 
-def check(puzzle: Puzzle, path: Iterable[Any]) -> Verdict:
-    """Check `path` (a sequence of (x, y) points) against every rule of `puzzle`; never raises."""
+def check(puzzle: Puzzle, path: Iterable[Any], board: Board | None = None) -> Verdict:
+    """Check `path` (a sequence of (x, y) points) against every rule of `puzzle`; never raises.
+
+    `board` is `board_for(puzzle)`, passed by callers that check many paths of one puzzle.
+    """
     points, bad = _as_points(path)
     violations: list[Violation] = []
     if bad:
@@ -500,11 +493,11 @@ def check(puzzle: Puzzle, path: Iterable[Any]) -> Verdict:
     violations += _endpoint_violations(puzzle, points)
     violations += _step_violations(points)
     violations += _placement_violations(puzzle, points)
-    if not any(v.rule in LINE_RULES for v in violations):
+    if Verdict(tuple(violations)).is_line:
         columns, rows = puzzle.columns, puzzle.rows
         on_path = {p for p in set(points) if 0 <= p[0] < columns and 0 <= p[1] < rows}
         violations += _dot_violations(puzzle, on_path)
-        board = board_for(puzzle)
+        board = board if board is not None and board.puzzle is puzzle else board_for(puzzle)
         for cells in regions(puzzle, on_path):
             violations += region_violations(board, cells)
         violations += _triangle_violations(puzzle, on_path)

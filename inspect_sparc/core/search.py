@@ -663,7 +663,7 @@ class _Search:
         if not self.sealed_ok(live & ~used):
             return
         points = tuple(layout.point(i) for i in path)
-        if not check(self.puzzle, points).valid:
+        if not check(self.puzzle, points, self.board).valid:
             return
         self.found.append(points)
         if self.limit is not None and len(self.found) >= self.limit:

@@ -17,6 +17,7 @@ from inspect_sparc.core.puzzle import (
     parse_puzzle,
     path_to_moves,
 )
+from inspect_sparc.ordering import round_robin
 from inspect_sparc.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.sparc.sources import load_records
 
@@ -58,9 +59,7 @@ def round_robin_by_level(samples: Sequence[Sample]) -> list[Sample]:
     by_level: dict[int, list[Sample]] = {}
     for sample in samples:
         by_level.setdefault((sample.metadata or {})["level"], []).append(sample)
-    queues = [by_level[level] for level in sorted(by_level)]
-    longest = max((len(queue) for queue in queues), default=0)
-    return [queue[i] for i in range(longest) for queue in queues if i < len(queue)]
+    return round_robin(by_level[level] for level in sorted(by_level))
 
 
 def sparc_dataset(

@@ -127,6 +127,11 @@ def _unknown_source(source: object) -> ValueError:
 
 def read_records_file(path: Path) -> list[dict]:
     """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file."""
+    if path.is_dir():
+        raise SourceError(
+            f"{path} is a folder, not a file of SPaRC records (.jsonl, .json or .parquet). "
+            f"{WAYS_OUT}"
+        )
     if not path.is_file():
         raise SourceError(f"SPaRC records file not found: {path}. {WAYS_OUT}")
     suffix = path.suffix.lower()

@@ -1,10 +1,23 @@
-"""Helpers for the AlgoPuzzleVQA tests: the shipped 36 real instances and mock model outputs."""
+"""Helpers for the AlgoPuzzleVQA tests: the shipped 36 real instances, the shared mock output."""
 
 from __future__ import annotations
 
 import base64
 import json
 from pathlib import Path
+
+# One mock-output helper for the whole suite (tests/mock_outputs.py; tests/ is on sys.path
+# through its conftest), re-exported for the AlgoPuzzleVQA tests.
+from mock_outputs import mock_output
+
+__all__ = [
+    "FIXTURE_DATA",
+    "FIXTURE_ROOT",
+    "fixture_records",
+    "image_bytes",
+    "last_user_text",
+    "mock_output",
+]
 
 FIXTURE_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "algopuzzlevqa"
 FIXTURE_DATA = FIXTURE_ROOT / "data"
@@ -25,15 +38,6 @@ def image_bytes(reference: str) -> bytes:
     if reference.startswith("data:"):
         return base64.b64decode(reference.split(",", 1)[1])
     return Path(reference).read_bytes()
-
-
-def mock_output(text: str):  # noqa: ANN201 - inspect_ai is imported lazily here
-    """A mockllm output with usage set (so mockllm counts no tokens, which needs a download)."""
-    from inspect_ai.model import ModelOutput, ModelUsage
-
-    output = ModelOutput.from_content(model="mockllm/model", content=text)
-    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-    return output
 
 
 def last_user_text(messages: list) -> str:

@@ -1,0 +1,91 @@
+"""The shared metrics compute what their names say, checked against Python's `statistics`."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+from inspect_ai.scorer import SampleScore, Score
+
+from inspect_sparc.metrics import (
+    accuracy,
+    grouped_accuracy,
+    key_means,
+    mean_of,
+    stderr,
+    stderr_of,
+    value_of,
+)
+
+
+def scored(value: object, **metadata: object) -> SampleScore:
+    return SampleScore(score=Score(value=value), sample_metadata=metadata)  # type: ignore[arg-type]
+
+
+def test_value_of_reads_numbers_and_booleans() -> None:
+    assert value_of(scored({"correct": 1, "other": 0}), "correct") == 1.0
+    assert value_of(scored({"correct": 0.5}), "correct") == 0.5
+    assert value_of(scored({"correct": True}), "correct") == 1.0
+    assert value_of(scored({"correct": False}), "correct") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        ({"corect": 1, "dot": 0}, KeyError, "'correct' is not in .* \\(keys: corect, dot\\)"),
+        ({}, KeyError, "'correct' is not in the score value"),
+        ({"correct": "C"}, TypeError, "holds 'C', not a number"),
+        ({"correct": None}, TypeError, "holds None, not a number"),
+        ("C", TypeError, "not a dict"),
+        (1.0, TypeError, "not a dict"),
+    ],
+)
+def test_a_missing_or_odd_key_fails_loudly(value: object, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        value_of(scored(value), "correct")
+    with pytest.raises(error):
+        accuracy()([scored({"correct": 1}), scored(value)])
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[1.0], [0.0, 1.0], [1.0, 1.0, 0.0], [0.0, 0.5, 1.0, 1.0], [0.25, 0.5, 0.75, 1.0, 0.0, 0.0]],
+)
+def test_mean_and_stderr_match_statistics(values: list[float]) -> None:
+    scores = [scored({"correct": v}) for v in values]
+    assert mean_of(scores, "correct") == pytest.approx(statistics.fmean(values))
+    assert accuracy()(scores) == {"accuracy": pytest.approx(statistics.fmean(values))}
+    expected = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    assert stderr_of(scores, "correct") == pytest.approx(expected)
+    assert stderr()(scores) == {"stderr": pytest.approx(expected)}
+
+
+def test_no_scores_give_nan_mean_and_zero_stderr() -> None:
+    assert math.isnan(mean_of([], "correct"))
+    assert stderr_of([], "correct") == 0.0
+    assert stderr_of([scored({"correct": 1})], "correct") == 0.0
+
+
+def test_other_keys_are_read_by_name() -> None:
+    scores = [scored({"correct": 1, "dot": 0}), scored({"correct": 0, "dot": 1})]
+    assert accuracy("dot")(scores) == {"accuracy": 0.5}
+    assert stderr("dot")(scores) == {"stderr": pytest.approx(0.5)}
+    assert key_means({"breaks_dot": "dot", "accuracy_too": "correct"})(scores) == {
+        "breaks_dot": 0.5,
+        "accuracy_too": 0.5,
+    }
+
+
+def test_grouped_accuracy_groups_by_sample_metadata_sorted_by_name() -> None:
+    scores = [
+        scored({"correct": 1}, level=2),
+        scored({"correct": 0}, level=10),
+        scored({"correct": 1}, level=10),
+        scored({"correct": 0}, level=1),
+        scored({"correct": 1}, puzzle="maze"),
+    ]
+    result = grouped_accuracy("level", name_template="level_{group}")(scores)
+    assert list(result) == ["level_1", "level_10", "level_2", "level_None"]
+    assert result == {"level_1": 0.0, "level_10": 0.5, "level_2": 1.0, "level_None": 1.0}
+    assert grouped_accuracy("puzzle")(scores) == {"None": 0.5, "maze": 1.0}
