@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--source",
         default="modelscope",
-        help="modelscope, huggingface, sample, or a .json/.jsonl/.parquet file of records",
+        help="modelscope, huggingface, sample, or a .json/.jsonl/.parquet/.gz file of records",
     )
     parser.add_argument("--split", default="test")
     parser.add_argument("--subset", default="all")

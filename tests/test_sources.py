@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 from collections.abc import Callable
@@ -251,10 +252,12 @@ def test_bundled_sample_has_only_the_test_split():
         load_records("sample", "train")
 
 
-@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".parquet"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".json", ".parquet", ".jsonl.gz"])
 def test_local_files(suffix, tmp_path, sparc_records):
     path = tmp_path / f"records{suffix}"
-    if suffix == ".jsonl":
+    if suffix == ".jsonl.gz":
+        path.write_bytes(gzip.compress("\n".join(json.dumps(r) for r in sparc_records).encode()))
+    elif suffix == ".jsonl":
         path.write_text("\n".join(json.dumps(r) for r in sparc_records) + "\n\n")
     elif suffix == ".json":
         path.write_text(json.dumps(sparc_records))

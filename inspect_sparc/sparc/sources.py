@@ -121,12 +121,14 @@ def load_records(
 def _unknown_source(source: object) -> ValueError:
     return ValueError(
         f"source must be one of {', '.join((*HUBS, BUNDLED))}, generated:SEED (fresh puzzles) "
-        f"or a path to a .json, .jsonl or .parquet file of SPaRC records; got {source!r}"
+        f"or a path to a .json, .jsonl, .parquet (or gzipped .gz) file of SPaRC records; "
+        f"got {source!r}"
     )
 
 
 def read_records_file(path: Path) -> list[dict]:
-    """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file."""
+    """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file; a `.gz`
+    suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`)."""
     if path.is_dir():
         raise SourceError(
             f"{path} is a folder, not a file of SPaRC records (.jsonl, .json or .parquet). "
@@ -140,6 +142,10 @@ def read_records_file(path: Path) -> list[dict]:
             import pyarrow.parquet as pq
 
             records = pq.read_table(path).to_pylist()
+        elif suffix == ".gz":
+            import gzip
+
+            records = _read_json_records(gzip.decompress(path.read_bytes()).decode("utf-8"))
         else:
             records = _read_json_records(path.read_text(encoding="utf-8"))
     except Exception as error:  # noqa: BLE001 - any reader failure is a bad file
