@@ -25,6 +25,7 @@ from inspect_sparc.core.puzzle import REQUIRED_FIELDS, parse_puzzle
 from inspect_sparc.core.records import content_id, text_visualization
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
+from inspect_sparc.sparc.dataset import sparc_dataset
 
 SEED = 2  # any seed works; this one's set is quick to build (level-5 searches vary a lot)
 N = 10
@@ -56,7 +57,7 @@ def test_yaml_builder_reproduces_every_published_text_visualization(sparc_test_s
 
 def test_generated_records_have_the_published_fields_in_order(generated, sparc_test_split):
     published = sparc_test_split[0]
-    for record in generated:
+    for index, record in enumerate(generated):
         assert list(record) == list(published)
         assert set(REQUIRED_FIELDS) <= set(record)
         assert list(record["grid_size"]) == list(published["grid_size"])
@@ -64,7 +65,8 @@ def test_generated_records_have_the_published_fields_in_order(generated, sparc_t
         assert [s["index"] for s in record["solutions"]] == list(range(record["solution_count"]))
         assert all(s["pathLength"] == len(s["path"]) for s in record["solutions"])
         assert re.fullmatch(r"[0-9a-f]{16}", record["id"])
-        assert record["id"] == content_id(record["puzzle_array"], json.loads(record["polyshapes"]))
+        grid, shapes = record["puzzle_array"], json.loads(record["polyshapes"])
+        assert record["id"] == content_id(grid, shapes, f"{SEED}:{index}")
         shapes = json.loads(record["polyshapes"])
         assert record["polyshapes"] == json.dumps(shapes, separators=(",", ":"))
         assert list(shapes) == sorted(shapes)
@@ -102,6 +104,18 @@ def test_stored_solutions_are_exactly_the_rule_valid_paths(generated, hard):
         assert set(puzzle.solutions) == set(solve(puzzle))
         assert len(set(puzzle.solutions)) == len(puzzle.solutions)
         assert all(check(puzzle, path).valid for path in puzzle.solutions)
+
+
+def test_two_draws_of_the_same_small_puzzle_are_two_samples(tmp_path):
+    # Seed 0 draws the same level-1 grid at indices 28 and 79: ids stay unique, so the set
+    # loads as a dataset instead of failing on a duplicate id.
+    records = generate_puzzles(80, 0, level=1)
+    contents = [(r["puzzle_array"], r["polyshapes"]) for r in records]
+    assert contents[79] == contents[28]
+    assert len({r["id"] for r in records}) == 80
+    path = tmp_path / "repeats.jsonl"
+    path.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert len(sparc_dataset(str(path))) == 80
 
 
 def test_the_level_mix_is_the_published_one_and_prefix_stable():

@@ -44,7 +44,7 @@ CALIBRATION_FILE = FilePath(__file__).parent.parent / "data" / "generator_calibr
 LEVEL_COUNTS = {1: 86, 2: 118, 3: 121, 4: 86, 5: 89}
 MAX_SOLUTIONS = 48
 #: Bumped whenever the same seed would give different puzzles (names cached generated sets).
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 #: Drafts per puzzle before giving up (never reached: 1.1-1.9 drafts per puzzle at levels 1-4,
 #: 3.5 at level 5, at most 9, over 60 puzzles of seed 7).
 MAX_ATTEMPTS = 2000
@@ -401,7 +401,7 @@ def generate_one(
         solutions = solve(puzzle, limit=most + 1)
         if not 1 <= len(solutions) <= most:
             continue
-        record = build_record(draft.grid, draft.shapes, solutions, level, 0.0)
+        record = build_record(draft.grid, draft.shapes, solutions, level, 0.0, f"{seed}:{index}")
         score = predict_score(model, features(record))
         if abs(_level_of(score) - level) > 1:
             continue

@@ -81,9 +81,10 @@ def _yaml_properties(value: str) -> list[str]:
     return [f'type: "{_YAML_KINDS[kind]}"', color]
 
 
-def content_id(grid: Sequence[Sequence[str]], polyshapes: Mapping[str, Any]) -> str:
-    """A stable 16-hex-digit id: the SHA-256 of the grid and its shapes (what defines a puzzle)."""
-    text = json.dumps([grid, polyshapes], separators=(",", ":"), sort_keys=True)
+def content_id(grid: Sequence[Sequence[str]], polyshapes: Mapping[str, Any], draw: str = "") -> str:
+    """A stable 16-hex-digit id: the SHA-256 of the grid, its shapes and `draw` (where the
+    generator drew it, `seed:index`), so two draws of the same small puzzle stay two samples."""
+    text = json.dumps([grid, polyshapes, draw], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -93,9 +94,11 @@ def build_record(
     solutions: Sequence[Path],
     level: int,
     score: float,
+    draw: str = "",
 ) -> dict[str, Any]:
     """A record with every published field, in the published order; solutions sorted canonically
-    (shortest first, then by coordinates) so the bytes do not depend on the search order."""
+    (shortest first, then by coordinates) so the bytes do not depend on the search order.
+    `draw` (`seed:index`) goes into the id only, keeping ids unique within a generated set."""
     rows, columns = len(grid), len(grid[0])
     width, height = (columns - 1) // 2, (rows - 1) // 2
     start = next((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == "S")
@@ -104,7 +107,7 @@ def build_record(
     ordered = sorted(solutions, key=lambda path: (len(path), path))
     array = [list(row) for row in grid]
     return {
-        "id": content_id(array, shapes),
+        "id": content_id(array, shapes, draw),
         "difficulty_level": level,
         "difficulty_score": score,
         "grid_size": {"height": height, "width": width},
