@@ -20,6 +20,7 @@ from sparc import process_puzzle as reference
 from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.picture import FONT_PATH
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.sparc.gym_solvers import gym_agent
 from inspect_sparc.sparc.gym_task import sparc_gym
 
 REFERENCE_PROMPTS = {
@@ -146,3 +147,21 @@ def test_an_unknown_observation_or_plot_is_a_clear_error():
         sparc_gym(source="/nonexistent.jsonl", observation="picture")
     with pytest.raises(ValueError, match="path_cell_annotated"):
         sparc_gym(source="/nonexistent.jsonl", observation="image", plot="fancy")
+
+
+def test_the_gym_agent_given_by_name_keeps_the_samples_image_observation(sparc_records, tmp_path):
+    # `--solver inspect_sparc/gym_agent` on `-T observation=image` must still send images.
+    source = tmp_path / "one.jsonl"
+    source.write_text(json.dumps(sparc_records[0]))
+    sent = []
+
+    def respond(messages, tools, tool_choice, config):
+        sent.append(messages)
+        return mock_output("Final: 9")  # unreadable: the episode runs to its step limit
+
+    task = sparc_gym(source=str(source), observation="image", max_steps=2)
+    model = get_model("mockllm/model", custom_outputs=respond)
+    [log] = eval(task, model=model, solver=gym_agent(), log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    assert len(sent) == 2
+    assert all(isinstance(user.content[0], ContentImage) for _, user in sent)

@@ -131,9 +131,13 @@ def step_info(result: StepResult, env: GymEnv) -> dict[str, Any]:
 
 
 @solver
-def gym_agent(observation: str = "text") -> Solver:
-    """Play the episode with the model, one call per step (the reference protocol)."""
-    if observation not in OBSERVATIONS:
+def gym_agent(observation: str | None = None) -> Solver:
+    """Play the episode with the model, one call per step (the reference protocol).
+
+    `observation` ("text" or "image") overrides the sample's own setting (`-T observation=`),
+    which is used when it is None, so `--solver inspect_sparc/gym_agent` keeps the task's kind.
+    """
+    if observation is not None and observation not in OBSERVATIONS:
         raise ValueError(
             f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
         )
@@ -142,12 +146,13 @@ def gym_agent(observation: str = "text") -> Solver:
         env = new_episode(state)
         system = system_message(state)
         settings = gym_settings(state)
+        kind = observation or settings.get("observation", "text")
         state.messages = [system]  # the episode's messages follow, one observation and reply a step
         model = get_model()
         while not env.done:
             async with span(f"step {env.steps + 1}", type="gym_step"):
                 # an image takes tens of milliseconds to draw: off the event loop
-                user = await anyio.to_thread.run_sync(observe, env, observation, settings)
+                user = await anyio.to_thread.run_sync(observe, env, kind, settings)
                 state.messages.append(user)
                 output = await model.generate([system, user])
                 state.output = output
