@@ -124,8 +124,11 @@ class _Layout:
     moves: dict[int, tuple[_Move, ...]] = field(default_factory=dict)
     perimeter: tuple[int, ...] = ()  # border positions in clockwise order
     perimeter_at: dict[int, int] = field(default_factory=dict)  # border position -> its place
-    #: (border node, +1 clockwise or -1) -> the border positions after it that way, once round
-    walks: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    #: (border node, +1 clockwise or -1) -> the border positions after it that way, once round,
+    #: as (position, its bit, its cell or 0 for a node, that cell's border edges); lazy
+    walks: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = field(
+        default_factory=dict
+    )
     perimeter_mask: int = 0
     perimeter_cell: dict[int, int] = field(default_factory=dict)  # border edge -> its cell
     sides: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
@@ -259,12 +262,6 @@ def _layout(puzzle: Puzzle) -> _Layout:
     for number, index in enumerate(layout.perimeter):
         layout.perimeter_mask |= 1 << index
         layout.perimeter_at[index] = number
-    size = len(layout.perimeter)
-    for number, index in enumerate(layout.perimeter):
-        for direction in (1, -1):
-            layout.walks[(index, direction)] = tuple(
-                layout.perimeter[(number + direction * k) % size] for k in range(1, size)
-            )
     for number, (x, y) in enumerate(cycle):
         if (x + y) % 2:
             cell = next(
@@ -289,6 +286,20 @@ def _layout(puzzle: Puzzle) -> _Layout:
             _add_sides(layout, (x, y))
     _add_lattice(layout)
     return layout
+
+
+def _add_walk(layout: _Layout, touch: int, direction: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Fill in `walks` for one border node and direction (see `_Layout.walks`)."""
+    perimeter = layout.perimeter
+    size, number = len(perimeter), layout.perimeter_at[touch]
+    steps = []
+    for k in range(1, size):
+        index = perimeter[(number + direction * k) % size]
+        cell = layout.perimeter_cell.get(index, 0)
+        steps.append((index, 1 << index, cell, layout.border_edges_of.get(cell, 0)))
+    walk = tuple(steps)
+    layout.walks[(touch, direction)] = walk
+    return walk
 
 
 def _placements(layout: _Layout, shape_id: str) -> dict[int, int]:
@@ -745,8 +756,8 @@ class _Search:
         layout = self.layout
         end, nodes, dots = self.end, layout.border_nodes, layout.dots
         allowed = 0
-        for index in layout.walks[(touch, direction)]:
-            bit = 1 << index
+        walk = layout.walks.get((touch, direction)) or _add_walk(layout, touch, direction)
+        for index, bit, _, _ in walk:
             if index == end:
                 allowed |= bit & nodes
                 break
@@ -801,9 +812,12 @@ class _Search:
                             lonely = True
                             break
                         sealed_stars ^= star
-                    if lonely or (
-                        known & pair_bits and any(known & pair and pair & ~room for pair in pairs)
-                    ):
+                    if not lonely and known & pair_bits:
+                        for pair in pairs:
+                            if known & pair and pair & ~room:
+                                lonely = True
+                                break
+                    if lonely:
                         walls |= bit  # a star (or its only partner) sealed in without the other
                         continue
                 if not known_shapes:
@@ -826,12 +840,11 @@ class _Search:
         """
         layout = self.layout
         end, nodes, dots = self.end, layout.border_nodes, layout.dots
-        perimeter_cell, border_edges_of = layout.perimeter_cell, layout.border_edges_of
         blocks = self.blocks
         walked, outside, known = 1 << touch, layout.border_cells, 0
         entries = []
-        for index in layout.walks[(touch, direction)]:
-            bit = 1 << index
+        walk = layout.walks.get((touch, direction)) or _add_walk(layout, touch, direction)
+        for index, bit, cell, cell_edges in walk:
             if index == end:
                 if bit & nodes:
                     entries.append((bit, known, ~outside))
@@ -841,13 +854,12 @@ class _Search:
                 for other_end, block in blocks[index]:
                     if walked >> other_end & 1:
                         known |= block & free
-            if bit & nodes:
+            if not cell:
                 if free & bit:
                     entries.append((bit, known, ~outside))
             else:
-                cell = perimeter_cell[index]
                 known |= cell & free
-                if not border_edges_of[cell] & ~walked:
+                if not cell_edges & ~walked:
                     outside &= ~cell
             if free & bit & dots:
                 break
