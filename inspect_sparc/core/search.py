@@ -29,6 +29,10 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   With E on the border every excursion ends on it, so its two strips end in different
   regions: a star whose colour has only one other symbol in the puzzle is dead once the two lie
   on the two strips.
+- lonely stars: a star's region lies within the live cells (off the other strip, for a star on a
+  strip when E is on the border), so it is dead once fewer than two symbols of its colour are
+  left there; checked for every live star whenever a region is sealed, and for the strips' stars
+  at every excursion node.
 - area walls (polyshapes, no ylops): the side sealed by landing at b also holds every live cell
   beside the border arc (path or not) and the live side of each finished excursion with both
   ends on the arc (`blocks`); it lies within the live cells off the other strip and off the
@@ -101,6 +105,7 @@ class _Layout:
     shape_area: dict[int, int] = field(default_factory=dict)  # shape bit -> +size or -size
     pairs: list[int] = field(default_factory=list)  # a star and the one other of its colour
     star_bits: int = 0  # every star
+    star_color: dict[int, int] = field(default_factory=dict)  # star bit -> symbols of its colour
     pair_bits: int = 0  # every symbol in `pairs`
     shape_of: dict[int, str] = field(default_factory=dict)  # shape bit -> its shape id
     #: shape id -> {anchor cell bit index: mask of the translate whose first cell is there}
@@ -118,6 +123,12 @@ class _Layout:
     end_nodes: int = 0  # the nodes next to E when E is an edge
     moves: dict[int, tuple[_Move, ...]] = field(default_factory=dict)
     perimeter: tuple[int, ...] = ()  # border positions in clockwise order
+    perimeter_at: dict[int, int] = field(default_factory=dict)  # border position -> its place
+    #: (border node, +1 clockwise or -1) -> the border positions after it that way, once round,
+    #: as (position, its bit, its cell or 0 for a node, that cell's border edges); lazy
+    walks: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]] = field(
+        default_factory=dict
+    )
     perimeter_mask: int = 0
     perimeter_cell: dict[int, int] = field(default_factory=dict)  # border edge -> its cell
     sides: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
@@ -200,6 +211,7 @@ def _layout(puzzle: Puzzle) -> _Layout:
         if symbol.kind == "star":
             layout.stars.append((1 << layout.bit(point), color_masks[symbol.color]))
             layout.star_bits |= 1 << layout.bit(point)
+            layout.star_color[1 << layout.bit(point)] = color_masks[symbol.color]
             if color_masks[symbol.color].bit_count() == 2:
                 layout.pairs.append(color_masks[symbol.color])
                 layout.pair_bits |= color_masks[symbol.color]
@@ -247,8 +259,9 @@ def _layout(puzzle: Puzzle) -> _Layout:
         + [(0, y) for y in range(last_y, 0, -1)]
     )
     layout.perimeter = tuple(layout.bit(p) for p in cycle)
-    for index in layout.perimeter:
+    for number, index in enumerate(layout.perimeter):
         layout.perimeter_mask |= 1 << index
+        layout.perimeter_at[index] = number
     for number, (x, y) in enumerate(cycle):
         if (x + y) % 2:
             cell = next(
@@ -273,6 +286,20 @@ def _layout(puzzle: Puzzle) -> _Layout:
             _add_sides(layout, (x, y))
     _add_lattice(layout)
     return layout
+
+
+def _add_walk(layout: _Layout, touch: int, direction: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Fill in `walks` for one border node and direction (see `_Layout.walks`)."""
+    perimeter = layout.perimeter
+    size, number = len(perimeter), layout.perimeter_at[touch]
+    steps = []
+    for k in range(1, size):
+        index = perimeter[(number + direction * k) % size]
+        cell = layout.perimeter_cell.get(index, 0)
+        steps.append((index, 1 << index, cell, layout.border_edges_of.get(cell, 0)))
+    walk = tuple(steps)
+    layout.walks[(touch, direction)] = walk
+    return walk
 
 
 def _placements(layout: _Layout, shape_id: str) -> dict[int, int]:
@@ -669,6 +696,18 @@ class _Search:
         if self.limit is not None and len(self.found) >= self.limit:
             raise _Stop
 
+    def stars_ok(self, room: int, within: int) -> bool:
+        """False if a star of `within` (every star in `room` when 0) has fewer than two symbols
+        of its colour (itself included) left in `room`, the cells its region can still hold."""
+        layout = self.layout
+        stars = (within or room) & layout.star_bits
+        while stars:
+            star = stars & -stars
+            if (room & layout.star_color[star]).bit_count() < 2:
+                return False
+            stars ^= star
+        return True
+
     def conflict(self, group: int) -> bool:
         """True if positions bound to share one region already break the square or star rule."""
         layout = self.layout
@@ -715,14 +754,10 @@ class _Search:
     def _landings(self, touch: int, free: int, group: int, direction: int) -> int:
         """Border nodes reachable from `touch` along the border in `direction` (see walls)."""
         layout = self.layout
-        order, end, nodes, dots = layout.perimeter, self.end, layout.border_nodes, layout.dots
-        size = len(order)
-        position = order.index(touch)
+        end, nodes, dots = self.end, layout.border_nodes, layout.dots
         allowed = 0
-        for _ in range(size - 1):
-            position = (position + direction) % size
-            index = order[position]
-            bit = 1 << index
+        walk = layout.walks.get((touch, direction)) or _add_walk(layout, touch, direction)
+        for index, bit, _, _ in walk:
             if index == end:
                 allowed |= bit & nodes
                 break
@@ -750,8 +785,9 @@ class _Search:
         the strips, so those of the node before (`walls`) are kept.
         """
         layout = self.layout
-        cells, shapes, area_of, stars = layout.cells, layout.shapes, layout.area_of, layout.stars
+        cells, shapes, area_of = layout.cells, layout.shapes, layout.area_of
         star_bits, pairs, pair_bits = layout.star_bits, layout.pairs, layout.pair_bits
+        star_color, star_pair_bits = layout.star_color, layout.star_bits | layout.pair_bits
         free_cells = free & cells
         key = (touch, free & (layout.perimeter_mask | cells), self.blocks_key)
         tables = layout.area_tables.get(key)
@@ -766,12 +802,22 @@ class _Search:
                     continue
                 known = group | arc
                 known_shapes = known & shapes
-                if known & star_bits or known & pair_bits:
+                if known & star_pair_bits:
                     room = open_cells & inside | known
-                    if any(
-                        known & star and (room & same_color).bit_count() < 2
-                        for star, same_color in stars
-                    ) or any(known & pair and pair & ~room for pair in pairs):
+                    lonely = False
+                    sealed_stars = known & star_bits
+                    while sealed_stars:
+                        star = sealed_stars & -sealed_stars
+                        if (room & star_color[star]).bit_count() < 2:
+                            lonely = True
+                            break
+                        sealed_stars ^= star
+                    if not lonely and known & pair_bits:
+                        for pair in pairs:
+                            if known & pair and pair & ~room:
+                                lonely = True
+                                break
+                    if lonely:
                         walls |= bit  # a star (or its only partner) sealed in without the other
                         continue
                 if not known_shapes:
@@ -793,31 +839,27 @@ class _Search:
         (`blocks`); a border cell with an edge beyond b lies outside it.
         """
         layout = self.layout
-        order, end, nodes, dots = layout.perimeter, self.end, layout.border_nodes, layout.dots
-        size = len(order)
-        position = order.index(touch)
+        end, nodes, dots = self.end, layout.border_nodes, layout.dots
         blocks = self.blocks
         walked, outside, known = 1 << touch, layout.border_cells, 0
         entries = []
-        for _ in range(size - 1):
-            position = (position + direction) % size
-            index = order[position]
-            bit = 1 << index
+        walk = layout.walks.get((touch, direction)) or _add_walk(layout, touch, direction)
+        for index, bit, cell, cell_edges in walk:
             if index == end:
                 if bit & nodes:
                     entries.append((bit, known, ~outside))
                 break
             walked |= bit
-            for other_end, block in blocks.get(index, ()):
-                if walked >> other_end & 1:
-                    known |= block & free
-            if bit & nodes:
+            if blocks and index in blocks:
+                for other_end, block in blocks[index]:
+                    if walked >> other_end & 1:
+                        known |= block & free
+            if not cell:
                 if free & bit:
                     entries.append((bit, known, ~outside))
             else:
-                cell = layout.perimeter_cell[index]
                 known |= cell & free
-                if not layout.border_edges_of[cell] & ~walked:
+                if not cell_edges & ~walked:
                     outside &= ~cell
             if free & bit & dots:
                 break
@@ -856,11 +898,11 @@ class _Search:
 
     def register(self, touch: int, landing: int, cw: int, ccw: int) -> None:
         """Record the live side's cells of the excursion from `touch` that landed here."""
-        order = self.layout.perimeter
-        size = len(order)
-        start = order.index(touch)
-        ahead = (order.index(landing) - start) % size
-        sealed_cw = ahead < (order.index(self.end) - start) % size
+        at = self.layout.perimeter_at
+        size = len(at)
+        start = at[touch]
+        ahead = (at[landing] - start) % size
+        sealed_cw = ahead < (at[self.end] - start) % size
         cells = (ccw if sealed_cw else cw) & self.layout.cells
         for one, other in ((touch, landing), (landing, touch)):
             self.blocks.setdefault(one, []).append((other, cells))
@@ -908,7 +950,7 @@ class _Search:
             live = self.flood(self.end_bit, free)
             if not layout.around[head] & live or layout.dots & ~used & ~live:
                 return
-            if not self.sealed_ok(free & ~live):
+            if not self.sealed_ok(free & ~live) or not self.stars_ok(live, 0):
                 return
         if split or reach < 0 or may_cut[used & ring_mask]:
             reach = self.node_flood(layout.end_seeds, layout.nodes & ~used)
@@ -926,6 +968,10 @@ class _Search:
             walls = self.landing_walls(touch, live & ~used, cw, ccw)
             if walls is None:
                 return
+            if (cw | ccw) & layout.star_bits and self.end_bit & layout.perimeter_mask:
+                # With E on the border the two strips end in different regions.
+                if not (self.stars_ok(live & ~ccw, cw) and self.stars_ok(live & ~cw, ccw)):
+                    return
             if layout.area_rule:
                 walls = self.area_walls(touch, live & ~used, cw, ccw, walls | max(walls_above, 0))
             if walls:
