@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -202,11 +203,24 @@ def test_eval_yaml_versions_match_the_tasks():
     import yaml
 
     from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.sparc.gym_task import sparc_gym
+    from inspect_sparc.sparc.visual import sparc_visual
 
     card = yaml.safe_load((Path(sparc_module.__file__).parent / "eval.yaml").read_text())
     versions = {t["name"]: t["version"] for t in card["tasks"]}
-    assert versions["sparc"] == versions["sparc_hard"] == TASK_VERSION
-    assert versions["algopuzzlevqa"] == algopuzzlevqa(source="sample").version
+    tasks = {
+        "sparc": sparc(source="sample"),
+        "sparc_hard": sparc_hard(source="sample"),
+        "sparc_gym": sparc_gym(source="sample"),
+        "sparc_visual": sparc_visual(source="sample"),
+        "algopuzzlevqa": algopuzzlevqa(source="sample"),
+    }
+    assert versions == {name: task.version for name, task in tasks.items()}
+    assert versions["sparc"] == TASK_VERSION
+    # The README's task table states the same versions.
+    readme = (Path(sparc_module.__file__).parent.parent / "README.md").read_text()
+    for name, version in versions.items():
+        assert re.search(rf"^\| \[?`{name}`.*\| {version} \|$", readme, re.M), name
 
 
 def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):

@@ -148,6 +148,9 @@ def test_pictures_are_small(sparc_records):
 def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
     from PIL import features
 
+    if not features.check("webp"):
+        pytest.skip("this Pillow has no WebP: every picture is already a PNG")
+
     record, line = region_cases[0]
     puzzle = parse_puzzle(record)
     webp = score_answer(puzzle, answer(line)).explanation

@@ -17,7 +17,7 @@ from sparc.prompts import PROMPT_REGISTRY
 from inspect_sparc.core.picture import FONT_PATH, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.sparc.scorer import score_answer
-from inspect_sparc.sparc.visual import VISUAL_TASK_VERSION, sparc_visual
+from inspect_sparc.sparc.visual import TASK_VERSION, sparc_visual
 
 PUZZLES = "tests/fixtures/sparc/puzzles.jsonl"
 
@@ -58,7 +58,7 @@ def test_the_model_gets_the_reference_messages_and_scores_match_sparc(
     model = recording_model(lambda text: answers.get(texts[text], "no idea"), seen)
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
-    assert log.eval.task_version == VISUAL_TASK_VERSION
+    assert log.eval.task_version == TASK_VERSION
     assert log.eval.task_args["plot"] == "path_cell_annotated"
     assert log.eval.metadata["renderer"] == "sparc-visualization 0.2.2"
 

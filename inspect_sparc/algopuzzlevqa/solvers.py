@@ -48,10 +48,10 @@ def algopuzzlevqa_solver(extraction: str = "paper") -> Solver:
         needed = first.letter is None if extraction == "paper" else not first.names_option
         follow_up = needed and not state.completed
         state.store.set(FOLLOW_UP_KEY, follow_up)
-        if follow_up and extraction == "paper":
+        first_user = next((m for m in state.messages if isinstance(m, ChatMessageUser)), None)
+        if follow_up and extraction == "paper" and first_user is not None:
             # Sent alone, as the authors did; the log keeps both exchanges in order.
             earlier = list(state.messages)
-            first_user = next(m for m in earlier if isinstance(m, ChatMessageUser))
             state.messages = [paper_follow_up_message(first_user, reply, options)]
             try:
                 state = await generate(state)

@@ -1,7 +1,7 @@
 """Generate fresh SPaRC puzzles in the published schema, calibrated per level to the test split.
 
-How one puzzle is made (all choices from a `random.Random` seeded by `(seed, index)` only, so the
-bytes do not depend on the machine, the worker count or the shard):
+How one puzzle is made (all choices from a `random.Random` seeded by `(seed, index, level)` only,
+so the bytes do not depend on the machine, the worker count or the shard):
 
 1. draw a *profile* of the target level: one published puzzle's grid size, S and E, and how many
    squares, stars, triangles (by number), polyshapes, ylops, dots and gaps it holds; mirror S and

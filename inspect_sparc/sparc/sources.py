@@ -113,7 +113,7 @@ def load_records(
             )
         return read_records_file(SAMPLE_FILE)
     path = Path(source).expanduser()
-    if path.suffix.lower() in DATA_SUFFIXES or path.exists():
+    if path.suffix.lower() in (*DATA_SUFFIXES, ".gz") or path.exists():
         return read_records_file(path)
     raise _unknown_source(source)
 

@@ -43,7 +43,8 @@ def sparc(
         prompt: "paper" (the paper's single-shot prompt) or "corrected" (the authors' later
             wording of the star and polyshape rules).
         source: "modelscope" (evalscope/SPaRC), "huggingface" (lkaesberg/SPaRC), "sample" (25
-            bundled test puzzles) or a path to a .json, .jsonl or .parquet file of records.
+            bundled test puzzles), "generated:SEED" (500 fresh puzzles, cached) or a path to a
+            .json, .jsonl, .parquet (or gzipped .gz) file of records.
         split: "test" (the benchmark) or "train".
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
             (published on Hugging Face).

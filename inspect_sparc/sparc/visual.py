@@ -40,7 +40,7 @@ from inspect_sparc.sparc.visual_prompts import (
 )
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
-VISUAL_TASK_VERSION = "1-A"
+TASK_VERSION = "1-A"
 
 
 def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
@@ -134,5 +134,5 @@ def sparc_visual(
             "subset": subset,
             **renderer_info(),
         },
-        version=VISUAL_TASK_VERSION,
+        version=TASK_VERSION,
     )
