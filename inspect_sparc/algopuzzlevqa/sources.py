@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from inspect_sparc.algopuzzlevqa.layout import data_folder, image_mime_type
-from inspect_sparc.sparc.sources import SourceError, unreachable
+from inspect_sparc.sparc.sources import SourceError, cache_base, unreachable
 
 __all__ = ["SourceError", "resolve_source"]
 
@@ -26,7 +26,6 @@ RAW_URL = "https://raw.githubusercontent.com/{repo}/{commit}/{folder}/{path}"
 SOURCES = ("github", "sample")
 """Named sources; any other `source` value is a path to a folder in the repository layout."""
 
-CACHE_ENV = "INSPECT_SPARC_CACHE_DIR"
 DOWNLOAD_WORKERS = 8
 ATTEMPTS = 3
 TIMEOUT_S = 30.0
@@ -39,13 +38,8 @@ def sample_folder() -> Path:
 
 
 def cache_root() -> Path:
-    """The AlgoPuzzleVQA cache ($INSPECT_SPARC_CACHE_DIR or ~/.cache, then algopuzzlevqa)."""
-    root = os.environ.get(CACHE_ENV)
-    if root:
-        base = Path(root).expanduser()
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
-    return base / "algopuzzlevqa"
+    """The AlgoPuzzleVQA cache (`cache_base()`, then algopuzzlevqa)."""
+    return cache_base() / "algopuzzlevqa"
 
 
 def cache_folder() -> Path:

@@ -179,16 +179,20 @@ def _read_json_records(text: str) -> list[Any]:
 # --- generated puzzles -----------------------------------------------------------------------
 
 
-def generated_cache_file(seed: int, n: int) -> Path:
-    """Where a generated set is cached ($INSPECT_SPARC_CACHE_DIR or ~/.cache/inspect_sparc)."""
-    from inspect_sparc.core.generate import GENERATOR_VERSION
-
+def cache_base() -> Path:
+    """The package's own cache: $INSPECT_SPARC_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache,
+    then `inspect_sparc` (generated sets, AlgoPuzzleVQA files; the hubs keep their own)."""
     root = os.environ.get(CACHE_ENV)
     if root:
-        base = Path(root).expanduser()
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
-    return base / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
+        return Path(root).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
+
+
+def generated_cache_file(seed: int, n: int) -> Path:
+    """Where a generated set is cached (under `cache_base()`)."""
+    from inspect_sparc.core.generate import GENERATOR_VERSION
+
+    return cache_base() / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
 
 
 def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
