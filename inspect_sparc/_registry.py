@@ -10,4 +10,4 @@ from inspect_sparc.sparc.gym_task import sparc_gym
 from inspect_sparc.sparc.scorer import sparc_scorer
 from inspect_sparc.sparc.solvers import search_solver
 from inspect_sparc.sparc.tasks import sparc, sparc_hard
-from inspect_sparc.sparc.visual import puzzle_image, sparc_visual
+from inspect_sparc.sparc.visual import prepend_puzzle_image, sparc_visual

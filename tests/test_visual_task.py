@@ -120,4 +120,4 @@ def test_registered_for_inspect_eval():
     import inspect_sparc._registry  # noqa: F401
 
     assert registry_lookup("task", "inspect_sparc/sparc_visual") is not None
-    assert registry_lookup("solver", "inspect_sparc/puzzle_image") is not None
+    assert registry_lookup("solver", "inspect_sparc/prepend_puzzle_image") is not None

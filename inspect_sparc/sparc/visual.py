@@ -45,7 +45,7 @@ TASK_VERSION = "1-A"
 
 def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
     """A record as a visual Sample: the visual system prompt and prompt text, the `sparc`
-    target and metadata. The image is added by `puzzle_image` when the sample runs."""
+    target and metadata. The image is added by `prepend_puzzle_image` when the sample runs."""
     sample = record_to_sample(record)
     messages = [
         ChatMessageSystem(content=VISUAL_SYSTEM_PROMPT),
@@ -74,7 +74,7 @@ def render_sample_png(metadata: Mapping[str, Any], plot: str) -> bytes:
 
 
 @solver
-def puzzle_image(plot: str = "original") -> Solver:
+def prepend_puzzle_image(plot: str = "original") -> Solver:
     """Put the puzzle's image first in the user message, before its text (as the reference).
 
     Rendering waits until the sample runs (in a worker thread): a 500-puzzle run starts at once
@@ -124,7 +124,7 @@ def sparc_visual(
     check_plot_type(plot)
     return Task(
         dataset=sparc_visual_dataset(source, split, subset, parse_levels(level), prompt),
-        solver=[puzzle_image(plot), generate()],
+        solver=[prepend_puzzle_image(plot), generate()],
         scorer=sparc_scorer(),
         metadata={
             "prompt": prompt,
