@@ -1,6 +1,6 @@
 """Screenshot a sample's scoring tab in `inspect view`, in headless Chromium (a real browser).
 
-    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--port 7595]
+    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--port N]
 
 Starts `inspect view` on LOG_DIR (one log in it), clicks each sample (default: the first two
 whose explanation holds a picture), opens its SCORING tab (or `--tab Messages`...) and saves
@@ -16,23 +16,10 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
-
-def wait_for(url: str, seconds: float = 60) -> None:
-    """Block until `url` answers, or fail."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except OSError:
-            time.sleep(0.5)
-    raise TimeoutError(f"{url} did not answer within {seconds} s")
+from screenshot_view import view_server  # the sibling script (run from benchmarks/ or root)
 
 
 def shoot(url: str, out: Path, samples: list[str], tab: str = "Scoring") -> None:
@@ -85,23 +72,13 @@ def main() -> None:
     parser.add_argument("log_dir")
     parser.add_argument("out_dir")
     parser.add_argument("--sample", action="append", default=[], help="sample id (repeatable)")
-    parser.add_argument("--port", type=int, default=7595)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--tab", default="Scoring", help="sample tab: Scoring, Messages, ...")
     args = parser.parse_args()
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    command = ["inspect", "view", "--log-dir", args.log_dir, "--port", str(args.port)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        url = f"http://127.0.0.1:{args.port}/"
-        wait_for(url)
-        shoot(url, out, args.sample or samples_with_pictures(args.log_dir), args.tab)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    with view_server(Path(args.log_dir), args.port) as base:
+        shoot(base + "/", out, args.sample or samples_with_pictures(args.log_dir), args.tab)
 
 
 if __name__ == "__main__":

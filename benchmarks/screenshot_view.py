@@ -21,6 +21,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -52,6 +54,27 @@ def wait_for_server(url: str, server: subprocess.Popen, timeout: float = 60.0) -
         except OSError:
             time.sleep(0.3)
     raise SystemExit(f"inspect view did not answer at {url} within {timeout:.0f} s")
+
+
+@contextmanager
+def view_server(log_dir: Path, port: int = 0) -> Iterator[str]:
+    """Run `inspect view` on `log_dir` (a free port by default) and yield its base URL; the
+    server is stopped on exit."""
+    port = port or free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "inspect_ai", "view", "--log-dir", str(log_dir)]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_server(base, server)
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def view_url(base: str, log: Path | None, sample: str | None, epoch: int) -> str:
@@ -104,13 +127,7 @@ def main() -> None:
 
     log_dir = args.log_dir.resolve()
     log = None if args.list else newest_log(log_dir, args.log)
-    port = args.port or free_port()
-    base = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "inspect_ai", "view", "--log-dir", str(log_dir)]
-    command += ["--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_server(base, server)
+    with view_server(log_dir, args.port) as base:
         url = view_url(base, log, args.sample, args.epoch)
         screenshot(
             url,
@@ -121,13 +138,6 @@ def main() -> None:
             args.click,
         )
         print(f"{url} -> {args.out}")
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 if __name__ == "__main__":
