@@ -15,21 +15,22 @@ from typing import Any
 from inspect_sparc.core.gym import ACTION_NAMES
 from inspect_sparc.sparc.prompts import check_prompt_kind, polyshapes_text
 
-PAPER = """
+#: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
+#: polyshape and negative-polyshape rules); traceback changes the other fields.
+TEMPLATE = """
     You are an autonomous agent controlling a path‐finding puzzle solver.
     Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
 
     Core Concepts & Grid Basics:
     Grid Dimensions: You can find the puzzle grid size in the info 
     Path: The solution is a single, continuous line connecting adjacent nodes either horizontally or vertically.
-    Revisiting: You can not traceback your path. you can not visit a cell twice.
+{revisiting}
     Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both x and y are odd. 
     The path goes around these rule cells, never on them. They are also marked as gaps.
     Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
     Valid Path Cells: The path travels along the grid lines (edges between nodes). It can only occupy positions marked `+` or `.` in the grid layout (these correspond to positions with at least one even coordinate).
     Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both `x` and `y` are odd. The path goes *around* these rule cells, never *on* them.
-    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
-
+{regions}
 
     Symbol Legend (Grid Notation)
     *   `S`: **Start Node** (Path begins here)
@@ -50,14 +51,12 @@ PAPER = """
     *   `Y-X-Y`: **Negative Polyshape** (ylop) of color X and shape ID Y
         
     **Color Codes:** R=Red, B=Blue, G=Green, Y=Yellow, W=White, O=Orange, P=Purple, K=Black
-    
-        
-    Detailed Solving Rules:
+{blank_lines}    Detailed Solving Rules:
     The drawn path must satisfy ALL applicable constraints:
 
     1.  Path Constraints:
         Path connects adjacent nodes (horizontal/vertical moves only).
-        Nodes CAN NOT be revisited. You cannot visit a cell twice.
+{node_rule}
         Path MUST pass through all Dot cells.
         Path CANNOT pass through any Gap cells.
 
@@ -65,262 +64,68 @@ PAPER = """
         Squares: All squares within a single region MUST be the same color. Squares of different colors MUST be separated into different regions by the path.
         Stars: Within a single region, each star symbol MUST be paired with exactly ONE other element of the same color. Other colors within the region are irrelevant to this specific star's rule.
         
-        Polyshapes(poly): The region containing this symbol MUST be able to contain the specified shape (defined in Polyshape Definitions). The shape must fit entirely within the region's boundaries.
-        If multiple positive polyshapes are in one region, the region must accommodate their combined, non-overlapping forms. Rotation of polyshapes is NOT allowed. They must fit within the provided space in their given orientation.
+{shape_rules}
+
+    3.  Path-Based Rules (Edge Touching):
+        Triangles: The path MUST touch a specific number of edges of the cell containing the triangle symbol.
+            (1): Path touches EXACTLY 1 edge of the triangle's cell.
+            (2): Path touches EXACTLY 2 edges of the triangle's cell.
+            (3): Path touches EXACTLY 3 edges of the triangle's cell.
+            (4): Path touches EXACTLY 4 edges (fully surrounds) the triangle's cell.
+
+    Polyshape Definitions: Shapes are defined by 2D arrays where 1 indicates an occupied cell and 0 indicates an empty cell. 
+    {polyshapes}
+
+    At each turn you'll receive the current state:
+    - Step: The current step number
+    - Current Position: Your current (x, y) location
+    - Legal Actions: Available moves with format [digit=DIRECTION, ...]
+    - Grid State: The current grid showing your path progress
+    """
+
+#: Traceback (False, True) -> the revisiting rule of the core concepts.
+REVISITING = {
+    False: "    Revisiting: You can not traceback your path. you can not visit a cell twice.",
+    True: (
+        "    Revisiting: You can traceback your path, but you MUST do so in the same way you came, without crossing over your own path. \n"
+        "    When tracing back, you can only move to the last cell you occupied, and then continue from there. Also when you trace back, the nodes you no longer use in your path are free to be used again."
+    ),
+}
+#: Without traceback the reference states the regions concept a second time, after the rule cells.
+REGIONS_AGAIN = {
+    False: "    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.\n",
+    True: "",
+}
+#: The two blank lines after the color codes: indented without traceback, empty with it.
+BLANK_LINES = {False: "    \n        \n", True: "\n\n"}
+#: The revisit rule of the path constraints.
+NODE_RULE = {
+    False: "        Nodes CAN NOT be revisited. You cannot visit a cell twice.",
+    True: (
+        "        Nodes CAN be revisited. But only if you trace back to the last cell you occupied (and from there again and again ...).\n"
+        "        Otherwise you CANNOT cross your own path."
+    ),
+}
+#: The polyshape and negative-polyshape rules, per prompt kind: the only lines where they differ.
+#: The paper wording's rotation sentence also changes with traceback (`{rotation}`).
+SHAPE_RULES = {
+    "paper": """        Polyshapes(poly): The region containing this symbol MUST be able to contain the specified shape (defined in Polyshape Definitions). The shape must fit entirely within the region's boundaries.
+        If multiple positive polyshapes are in one region, the region must accommodate their combined, non-overlapping forms. {rotation}
         
         Negative Polyshapes(ylop): These subtract shape requirements, typically within the same region as corresponding positive polyshapes.
         A negative polyshape cancels out a positive polyshape of the exact same shape and color within that region.
         If all positive shapes are canceled, the region has no shape constraint. A negative shape is only considered 'used' if it cancels a positive one.
-        Negative shapes can sometimes rationalize apparent overlaps or boundary violations of positive shapes if interpreted as cancellations.
-
-    3.  Path-Based Rules (Edge Touching):
-        Triangles: The path MUST touch a specific number of edges of the cell containing the triangle symbol.
-            (1): Path touches EXACTLY 1 edge of the triangle's cell.
-            (2): Path touches EXACTLY 2 edges of the triangle's cell.
-            (3): Path touches EXACTLY 3 edges of the triangle's cell.
-            (4): Path touches EXACTLY 4 edges (fully surrounds) the triangle's cell.
-
-    Polyshape Definitions: Shapes are defined by 2D arrays where 1 indicates an occupied cell and 0 indicates an empty cell. 
-    {polyshapes}
-
-    At each turn you'll receive the current state:
-    - Step: The current step number
-    - Current Position: Your current (x, y) location
-    - Legal Actions: Available moves with format [digit=DIRECTION, ...]
-    - Grid State: The current grid showing your path progress
-    """
-
-CORRECTED = """
-    You are an autonomous agent controlling a path‐finding puzzle solver.
-    Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
-
-    Core Concepts & Grid Basics:
-    Grid Dimensions: You can find the puzzle grid size in the info 
-    Path: The solution is a single, continuous line connecting adjacent nodes either horizontally or vertically.
-    Revisiting: You can not traceback your path. you can not visit a cell twice.
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both x and y are odd. 
-    The path goes around these rule cells, never on them. They are also marked as gaps.
-    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
-    Valid Path Cells: The path travels along the grid lines (edges between nodes). It can only occupy positions marked `+` or `.` in the grid layout (these correspond to positions with at least one even coordinate).
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both `x` and `y` are odd. The path goes *around* these rule cells, never *on* them.
-    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
-
-
-    Symbol Legend (Grid Notation)
-    *   `S`: **Start Node** (Path begins here)
-    *   `E`: **End Node** (Path ends here)
-    *   `V`: **Visited Node** (Path has passed through this cell)
-    *   `L`: **Current Node** (Path is currently on this cell)
-    *   `+`: Valid cell for the path to occupy
-    *   `N`: Empty rule cell (no rule)
-    *   `G`: **Gap** (Path **CANNOT** cross this cell)
-    *   `.`: **Dot** (Path **MUST** pass through this cell)
-    *   `o-X`: **Square** of color X
-    *   `*-X`: **Star** of color X
-    *   `A-X`: **Triangle** (touch 1 edge)
-    *   `B-X`: **Triangle** (touch 2 edges)
-    *   `C-X`: **Triangle** (touch 3 edges)
-    *   `D-X`: **Triangle** (touch 4 edges)
-    *   `P-X-Y`: **Polyshape** (positive) of color X and shape ID Y
-    *   `Y-X-Y`: **Negative Polyshape** (ylop) of color X and shape ID Y
-        
-    **Color Codes:** R=Red, B=Blue, G=Green, Y=Yellow, W=White, O=Orange, P=Purple, K=Black
-    
-        
-    Detailed Solving Rules:
-    The drawn path must satisfy ALL applicable constraints:
-
-    1.  Path Constraints:
-        Path connects adjacent nodes (horizontal/vertical moves only).
-        Nodes CAN NOT be revisited. You cannot visit a cell twice.
-        Path MUST pass through all Dot cells.
-        Path CANNOT pass through any Gap cells.
-
-    2.  Region-Based Rules (Apply to areas enclosed by the path):
-        Squares: All squares within a single region MUST be the same color. Squares of different colors MUST be separated into different regions by the path.
-        Stars: Within a single region, each star symbol MUST be paired with exactly ONE other element of the same color. Other colors within the region are irrelevant to this specific star's rule.
-        
-        Polyshapes(poly): The region containing this symbol MUST have exactly the specified shape (defined in Polyshape Definitions): the shape fills the whole region, with no cells left over.
+        Negative shapes can sometimes rationalize apparent overlaps or boundary violations of positive shapes if interpreted as cancellations.""",
+    "corrected": """        Polyshapes(poly): The region containing this symbol MUST have exactly the specified shape (defined in Polyshape Definitions): the shape fills the whole region, with no cells left over.
         If multiple positive polyshapes are in one region, their shapes together must fill the region exactly, without overlapping. Rotation of polyshapes is NOT allowed. They must fit in their given orientation. The color of a polyshape does not matter for this rule.
         
         Negative Polyshapes(ylop): These subtract area from the positive polyshapes in the same region.
         The positive shapes, minus the cells covered by the negative shapes, must fill the region exactly, so the region's size is the total size of the positive shapes minus the total size of the negative shapes.
-        A negative shape does not have to match the shape or color of any positive shape. If the negative shapes cancel the positive shapes completely, the region has no shape constraint.
-
-    3.  Path-Based Rules (Edge Touching):
-        Triangles: The path MUST touch a specific number of edges of the cell containing the triangle symbol.
-            (1): Path touches EXACTLY 1 edge of the triangle's cell.
-            (2): Path touches EXACTLY 2 edges of the triangle's cell.
-            (3): Path touches EXACTLY 3 edges of the triangle's cell.
-            (4): Path touches EXACTLY 4 edges (fully surrounds) the triangle's cell.
-
-    Polyshape Definitions: Shapes are defined by 2D arrays where 1 indicates an occupied cell and 0 indicates an empty cell. 
-    {polyshapes}
-
-    At each turn you'll receive the current state:
-    - Step: The current step number
-    - Current Position: Your current (x, y) location
-    - Legal Actions: Available moves with format [digit=DIRECTION, ...]
-    - Grid State: The current grid showing your path progress
-    """
-
-PAPER_TRACEBACK = """
-    You are an autonomous agent controlling a path‐finding puzzle solver.
-    Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
-
-    Core Concepts & Grid Basics:
-    Grid Dimensions: You can find the puzzle grid size in the info 
-    Path: The solution is a single, continuous line connecting adjacent nodes either horizontally or vertically.
-    Revisiting: You can traceback your path, but you MUST do so in the same way you came, without crossing over your own path. 
-    When tracing back, you can only move to the last cell you occupied, and then continue from there. Also when you trace back, the nodes you no longer use in your path are free to be used again.
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both x and y are odd. 
-    The path goes around these rule cells, never on them. They are also marked as gaps.
-    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
-    Valid Path Cells: The path travels along the grid lines (edges between nodes). It can only occupy positions marked `+` or `.` in the grid layout (these correspond to positions with at least one even coordinate).
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both `x` and `y` are odd. The path goes *around* these rule cells, never *on* them.
-
-
-    Symbol Legend (Grid Notation)
-    *   `S`: **Start Node** (Path begins here)
-    *   `E`: **End Node** (Path ends here)
-    *   `V`: **Visited Node** (Path has passed through this cell)
-    *   `L`: **Current Node** (Path is currently on this cell)
-    *   `+`: Valid cell for the path to occupy
-    *   `N`: Empty rule cell (no rule)
-    *   `G`: **Gap** (Path **CANNOT** cross this cell)
-    *   `.`: **Dot** (Path **MUST** pass through this cell)
-    *   `o-X`: **Square** of color X
-    *   `*-X`: **Star** of color X
-    *   `A-X`: **Triangle** (touch 1 edge)
-    *   `B-X`: **Triangle** (touch 2 edges)
-    *   `C-X`: **Triangle** (touch 3 edges)
-    *   `D-X`: **Triangle** (touch 4 edges)
-    *   `P-X-Y`: **Polyshape** (positive) of color X and shape ID Y
-    *   `Y-X-Y`: **Negative Polyshape** (ylop) of color X and shape ID Y
-        
-    **Color Codes:** R=Red, B=Blue, G=Green, Y=Yellow, W=White, O=Orange, P=Purple, K=Black
-
-
-    Detailed Solving Rules:
-    The drawn path must satisfy ALL applicable constraints:
-
-    1.  Path Constraints:
-        Path connects adjacent nodes (horizontal/vertical moves only).
-        Nodes CAN be revisited. But only if you trace back to the last cell you occupied (and from there again and again ...).
-        Otherwise you CANNOT cross your own path.
-        Path MUST pass through all Dot cells.
-        Path CANNOT pass through any Gap cells.
-
-    2.  Region-Based Rules (Apply to areas enclosed by the path):
-        Squares: All squares within a single region MUST be the same color. Squares of different colors MUST be separated into different regions by the path.
-        Stars: Within a single region, each star symbol MUST be paired with exactly ONE other element of the same color. Other colors within the region are irrelevant to this specific star's rule.
-        
-        Polyshapes(poly): The region containing this symbol MUST be able to contain the specified shape (defined in Polyshape Definitions). The shape must fit entirely within the region's boundaries.
-        If multiple positive polyshapes are in one region, the region must accommodate their combined, non-overlapping forms. Rotation of polyshapes is generally allowed unless context implies otherwise.
-        
-        Negative Polyshapes(ylop): These subtract shape requirements, typically within the same region as corresponding positive polyshapes.
-        A negative polyshape cancels out a positive polyshape of the exact same shape and color within that region.
-        If all positive shapes are canceled, the region has no shape constraint. A negative shape is only considered 'used' if it cancels a positive one.
-        Negative shapes can sometimes rationalize apparent overlaps or boundary violations of positive shapes if interpreted as cancellations.
-
-    3.  Path-Based Rules (Edge Touching):
-        Triangles: The path MUST touch a specific number of edges of the cell containing the triangle symbol.
-            (1): Path touches EXACTLY 1 edge of the triangle's cell.
-            (2): Path touches EXACTLY 2 edges of the triangle's cell.
-            (3): Path touches EXACTLY 3 edges of the triangle's cell.
-            (4): Path touches EXACTLY 4 edges (fully surrounds) the triangle's cell.
-
-    Polyshape Definitions: Shapes are defined by 2D arrays where 1 indicates an occupied cell and 0 indicates an empty cell. 
-    {polyshapes}
-
-    At each turn you'll receive the current state:
-    - Step: The current step number
-    - Current Position: Your current (x, y) location
-    - Legal Actions: Available moves with format [digit=DIRECTION, ...]
-    - Grid State: The current grid showing your path progress
-    """
-
-CORRECTED_TRACEBACK = """
-    You are an autonomous agent controlling a path‐finding puzzle solver.
-    Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
-
-    Core Concepts & Grid Basics:
-    Grid Dimensions: You can find the puzzle grid size in the info 
-    Path: The solution is a single, continuous line connecting adjacent nodes either horizontally or vertically.
-    Revisiting: You can traceback your path, but you MUST do so in the same way you came, without crossing over your own path. 
-    When tracing back, you can only move to the last cell you occupied, and then continue from there. Also when you trace back, the nodes you no longer use in your path are free to be used again.
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both x and y are odd. 
-    The path goes around these rule cells, never on them. They are also marked as gaps.
-    Regions: The drawn path divides the grid cells into one or more distinct enclosed areas (regions). Many rules apply based on the contents of these regions.
-    Valid Path Cells: The path travels along the grid lines (edges between nodes). It can only occupy positions marked `+` or `.` in the grid layout (these correspond to positions with at least one even coordinate).
-    Rule Cells: Cells containing rule symbols (squares, stars, etc.) have coordinates where both `x` and `y` are odd. The path goes *around* these rule cells, never *on* them.
-
-
-    Symbol Legend (Grid Notation)
-    *   `S`: **Start Node** (Path begins here)
-    *   `E`: **End Node** (Path ends here)
-    *   `V`: **Visited Node** (Path has passed through this cell)
-    *   `L`: **Current Node** (Path is currently on this cell)
-    *   `+`: Valid cell for the path to occupy
-    *   `N`: Empty rule cell (no rule)
-    *   `G`: **Gap** (Path **CANNOT** cross this cell)
-    *   `.`: **Dot** (Path **MUST** pass through this cell)
-    *   `o-X`: **Square** of color X
-    *   `*-X`: **Star** of color X
-    *   `A-X`: **Triangle** (touch 1 edge)
-    *   `B-X`: **Triangle** (touch 2 edges)
-    *   `C-X`: **Triangle** (touch 3 edges)
-    *   `D-X`: **Triangle** (touch 4 edges)
-    *   `P-X-Y`: **Polyshape** (positive) of color X and shape ID Y
-    *   `Y-X-Y`: **Negative Polyshape** (ylop) of color X and shape ID Y
-        
-    **Color Codes:** R=Red, B=Blue, G=Green, Y=Yellow, W=White, O=Orange, P=Purple, K=Black
-
-
-    Detailed Solving Rules:
-    The drawn path must satisfy ALL applicable constraints:
-
-    1.  Path Constraints:
-        Path connects adjacent nodes (horizontal/vertical moves only).
-        Nodes CAN be revisited. But only if you trace back to the last cell you occupied (and from there again and again ...).
-        Otherwise you CANNOT cross your own path.
-        Path MUST pass through all Dot cells.
-        Path CANNOT pass through any Gap cells.
-
-    2.  Region-Based Rules (Apply to areas enclosed by the path):
-        Squares: All squares within a single region MUST be the same color. Squares of different colors MUST be separated into different regions by the path.
-        Stars: Within a single region, each star symbol MUST be paired with exactly ONE other element of the same color. Other colors within the region are irrelevant to this specific star's rule.
-        
-        Polyshapes(poly): The region containing this symbol MUST have exactly the specified shape (defined in Polyshape Definitions): the shape fills the whole region, with no cells left over.
-        If multiple positive polyshapes are in one region, their shapes together must fill the region exactly, without overlapping. Rotation of polyshapes is NOT allowed. They must fit in their given orientation. The color of a polyshape does not matter for this rule.
-        
-        Negative Polyshapes(ylop): These subtract area from the positive polyshapes in the same region.
-        The positive shapes, minus the cells covered by the negative shapes, must fill the region exactly, so the region's size is the total size of the positive shapes minus the total size of the negative shapes.
-        A negative shape does not have to match the shape or color of any positive shape. If the negative shapes cancel the positive shapes completely, the region has no shape constraint.
-
-    3.  Path-Based Rules (Edge Touching):
-        Triangles: The path MUST touch a specific number of edges of the cell containing the triangle symbol.
-            (1): Path touches EXACTLY 1 edge of the triangle's cell.
-            (2): Path touches EXACTLY 2 edges of the triangle's cell.
-            (3): Path touches EXACTLY 3 edges of the triangle's cell.
-            (4): Path touches EXACTLY 4 edges (fully surrounds) the triangle's cell.
-
-    Polyshape Definitions: Shapes are defined by 2D arrays where 1 indicates an occupied cell and 0 indicates an empty cell. 
-    {polyshapes}
-
-    At each turn you'll receive the current state:
-    - Step: The current step number
-    - Current Position: Your current (x, y) location
-    - Legal Actions: Available moves with format [digit=DIRECTION, ...]
-    - Grid State: The current grid showing your path progress
-    """
-
-#: (prompt kind, traceback) -> system prompt template; `{polyshapes}` is the only field.
-SYSTEM_TEMPLATES = {
-    ("paper", False): PAPER,
-    ("corrected", False): CORRECTED,
-    ("paper", True): PAPER_TRACEBACK,
-    ("corrected", True): CORRECTED_TRACEBACK,
+        A negative shape does not have to match the shape or color of any positive shape. If the negative shapes cancel the positive shapes completely, the region has no shape constraint.""",
+}
+PAPER_ROTATION = {
+    False: "Rotation of polyshapes is NOT allowed. They must fit within the provided space in their given orientation.",
+    True: "Rotation of polyshapes is generally allowed unless context implies otherwise.",
 }
 
 #: The reply instruction that closes every observation.
@@ -333,8 +138,16 @@ def gym_system_prompt(
     record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
 ) -> str:
     """The system prompt for one puzzle record (its polyshape definitions filled in)."""
-    template = SYSTEM_TEMPLATES[(check_prompt_kind(kind), bool(traceback))]
-    return template.replace("{polyshapes}", polyshapes_text(record))
+    check_prompt_kind(kind)
+    traceback = bool(traceback)
+    return TEMPLATE.format(
+        revisiting=REVISITING[traceback],
+        regions=REGIONS_AGAIN[traceback],
+        blank_lines=BLANK_LINES[traceback],
+        node_rule=NODE_RULE[traceback],
+        shape_rules=SHAPE_RULES[kind].format(rotation=PAPER_ROTATION[traceback]),
+        polyshapes=polyshapes_text(record),
+    )
 
 
 def legal_actions_text(legal: Sequence[int]) -> str:

@@ -173,10 +173,10 @@ def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def check_prompt_kind(kind: str) -> str:
-    """`kind` itself if it names a prompt, else a ValueError listing the prompt kinds."""
-    if kind not in REGION_RULES:
-        raise ValueError(f"prompt must be one of {', '.join(PROMPT_KINDS)}; got {kind!r}")
+def check_prompt_kind(kind: str, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
+    """`kind` itself if it is one of `kinds`, else a ValueError listing them."""
+    if kind not in kinds:
+        raise ValueError(f"prompt must be one of {', '.join(kinds)}; got {kind!r}")
     return kind
 
 

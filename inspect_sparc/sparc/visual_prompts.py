@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from inspect_sparc.sparc.gym_prompts import INSTRUCTION, legal_actions_text
-from inspect_sparc.sparc.prompts import polyshapes_text
+from inspect_sparc.sparc.prompts import check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
 VISUAL_PROMPT_KINDS: tuple[str, ...] = ("paper", "corrected", "prompt_engineering")
@@ -232,9 +232,7 @@ GYM_CLOSING = {
 
 def check_visual_prompt_kind(kind: str) -> str:
     """`kind` if it names a single-shot visual prompt, else a ValueError listing them."""
-    if kind not in VISUAL_PROMPT_KINDS:
-        raise ValueError(f"prompt must be one of {', '.join(VISUAL_PROMPT_KINDS)}; got {kind!r}")
-    return kind
+    return check_prompt_kind(kind, VISUAL_PROMPT_KINDS)
 
 
 def visual_user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
@@ -262,8 +260,7 @@ def gym_visual_system_prompt(
     record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
 ) -> str:
     """The step-by-step visual system prompt (`gym_visual[_traceback][_paper]`)."""
-    if kind not in ("paper", "corrected"):
-        raise ValueError(f"prompt must be one of paper, corrected; got {kind!r}")
+    check_prompt_kind(kind)
     return GYM_TEMPLATE.format(
         ylop_look=YLOP_LOOK[kind],
         ylop_rule=GYM_YLOP_RULE[kind],
