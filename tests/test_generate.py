@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 
 from inspect_sparc.core import generate as generator
+from inspect_sparc.core import search_compiled
 from inspect_sparc.core.generate import (
     LEVEL_COUNTS,
     GenerateError,
@@ -199,6 +200,13 @@ def test_same_seed_same_bytes_and_another_seed_other_puzzles(generated):
     assert [dumps(r) for r in again] == [dumps(r) for r in generated]
     other = generate_puzzles(3, SEED + 1)
     assert not {r["id"] for r in other} & {r["id"] for r in generated}
+
+
+@pytest.mark.skipif(not search_compiled.available(), reason="numba not installed (the fast extra)")
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_same_bytes_whichever_search_engine_runs(generated, engine, monkeypatch):
+    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, engine)
+    assert [dumps(r) for r in generate_puzzles(N, SEED)] == [dumps(r) for r in generated]
 
 
 def test_shards_concatenate_to_the_whole_set(generated):

@@ -1,4 +1,5 @@
-"""Search reproduces exactly the stored solution sets of the shipped puzzles."""
+"""Search reproduces exactly the stored solution sets of the shipped puzzles, with both engines
+(pure Python and the compiled one), in the same order."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from inspect_sparc.core import search_compiled
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
@@ -27,6 +29,16 @@ PUZZLES = _read(FIXTURES / "puzzles.jsonl")
 SLOW: set[str] = set()
 
 
+HAS_NUMBA = search_compiled.available()
+needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed (the fast extra)")
+
+
+@pytest.fixture(params=["python", pytest.param("compiled", marks=needs_numba)])
+def engine(request: pytest.FixtureRequest) -> str:
+    """Each search engine in turn."""
+    return request.param
+
+
 def _params(puzzles: list[Puzzle]) -> list[object]:
     """Every given puzzle, the slow ones marked."""
     return [
@@ -35,51 +47,83 @@ def _params(puzzles: list[Puzzle]) -> list[object]:
 
 
 @pytest.mark.parametrize("puzzle", _params(PUZZLES))
-def test_search_finds_exactly_the_stored_solutions(puzzle: Puzzle) -> None:
-    found = solve(puzzle)
+def test_search_finds_exactly_the_stored_solutions(puzzle: Puzzle, engine: str) -> None:
+    found = solve(puzzle, engine=engine)
     assert len(found) == len(set(found))
     assert set(found) == set(puzzle.solutions)
 
 
+def _wrong_sets(records: list[dict], engine: str) -> list[str]:
+    """Ids whose search result is not exactly the stored solution set (or repeats a path)."""
+    wrong = []
+    for record in records:
+        puzzle = parse_puzzle(record)
+        found = solve(puzzle, engine=engine)
+        if len(found) != len(set(found)) or set(found) != set(puzzle.solutions):
+            wrong.append(puzzle.id)
+    return wrong
+
+
 @pytest.mark.slow
-def test_search_reproduces_every_stored_set_of_the_test_split(
+def test_python_search_reproduces_every_stored_set_of_the_test_split(
     sparc_test_split: list[dict],
 ) -> None:
     """All 500 published puzzles: the search finds exactly the stored solutions, no repeats."""
-    wrong = []
+    assert len(sparc_test_split) == 500
+    assert _wrong_sets(sparc_test_split, "python") == []
+
+
+@needs_numba
+def test_compiled_search_reproduces_every_stored_set_of_the_test_split(
+    sparc_test_split: list[dict],
+) -> None:
+    """The compiled engine on all 500 published puzzles (a few seconds, so in every run)."""
+    assert len(sparc_test_split) == 500
+    assert _wrong_sets(sparc_test_split, "compiled") == []
+
+
+@needs_numba
+@pytest.mark.slow
+def test_engines_give_the_same_order_on_the_test_split(sparc_test_split: list[dict]) -> None:
+    """Both engines list every puzzle's paths in the same order (so limits cut the same)."""
+    differ = []
     for record in sparc_test_split:
         puzzle = parse_puzzle(record)
-        found = solve(puzzle)
-        if len(found) != len(set(found)) or set(found) != set(puzzle.solutions):
-            wrong.append(puzzle.id)
-    assert len(sparc_test_split) == 500
-    assert wrong == []
+        if solve(puzzle, engine="python") != solve(puzzle, engine="compiled"):
+            differ.append(puzzle.id)
+    assert differ == []
 
 
 @pytest.mark.parametrize("puzzle", _params(_read(SAMPLE)))
-def test_search_matches_the_bundled_sample(puzzle: Puzzle) -> None:
-    assert set(solve(puzzle)) == set(puzzle.solutions)
+def test_search_matches_the_bundled_sample(puzzle: Puzzle, engine: str) -> None:
+    assert set(solve(puzzle, engine=engine)) == set(puzzle.solutions)
 
 
-def test_limit_is_a_prefix_on_a_large_grid() -> None:
+def test_limit_is_a_prefix_on_a_large_grid(engine: str) -> None:
     """A 4x6 level-5 grid with several solutions: every limit cuts the same fixed order."""
     puzzle = next(p for p in PUZZLES if p.id == "a454bd9c3ad0168a")
-    everything = solve(puzzle)
+    everything = solve(puzzle, engine=engine)
     assert len(everything) == len(puzzle.solutions) > 2
     for limit in range(1, len(everything) + 1):
-        assert solve(puzzle, limit=limit) == everything[:limit]
+        assert solve(puzzle, limit=limit, engine=engine) == everything[:limit]
 
 
-def test_order_is_deterministic_and_limit_is_a_prefix() -> None:
+def test_order_is_deterministic_and_limit_is_a_prefix(engine: str) -> None:
     puzzle = max((p for p in PUZZLES if p.id not in SLOW), key=lambda p: len(p.solutions))
-    everything = solve(puzzle)
+    everything = solve(puzzle, engine=engine)
     assert len(everything) == len(puzzle.solutions) > 10
-    assert solve(puzzle) == everything
-    assert solve(puzzle, limit=3) == everything[:3]
-    assert solve(puzzle, limit=0) == []
+    assert solve(puzzle, engine=engine) == everything
+    assert solve(puzzle, limit=3, engine=engine) == everything[:3]
+    assert solve(puzzle, limit=0, engine=engine) == []
 
 
-def test_relaxed_puzzle_yields_only_checked_paths() -> None:
+@needs_numba
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.id for p in PUZZLES])
+def test_engines_list_paths_in_the_same_order(puzzle: Puzzle) -> None:
+    assert solve(puzzle, engine="compiled") == solve(puzzle, engine="python")
+
+
+def test_relaxed_puzzle_yields_only_checked_paths(engine: str) -> None:
     """Dropping every symbol gives more paths, all of them valid for the relaxed puzzle."""
     record = copy.deepcopy(PUZZLES[0].record)
     record["puzzle_array"] = [
@@ -90,13 +134,13 @@ def test_relaxed_puzzle_yields_only_checked_paths() -> None:
         for y, row in enumerate(record["puzzle_array"])
     ]
     relaxed = parse_puzzle(record)
-    found = solve(relaxed)
+    found = solve(relaxed, engine=engine)
     assert len(found) > len(PUZZLES[0].solutions)
     assert all(check(relaxed, path).valid for path in found)
     assert len(found) == len(set(found))
 
 
-def test_unsolvable_puzzle_yields_nothing() -> None:
+def test_unsolvable_puzzle_yields_nothing(engine: str) -> None:
     record = copy.deepcopy(PUZZLES[0].record)
     end_x, end_y = PUZZLES[0].end
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
@@ -104,4 +148,71 @@ def test_unsolvable_puzzle_yields_nothing() -> None:
         if 0 <= y < len(record["puzzle_array"]) and 0 <= x < len(record["puzzle_array"][0]):
             if (x % 2) != (y % 2):
                 record["puzzle_array"][y][x] = "G"
-    assert solve(parse_puzzle(record)) == []
+    assert solve(parse_puzzle(record), engine=engine) == []
+
+
+def _refuse(*_args: object) -> None:
+    raise AssertionError("the compiled engine ran")
+
+
+def test_engine_names_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    puzzle = PUZZLES[0]
+    with pytest.raises(ValueError, match="engine must be one of auto, python, compiled"):
+        solve(puzzle, engine="fast")
+    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "numba")
+    with pytest.raises(ValueError, match="INSPECT_SPARC_SEARCH must be one of"):
+        solve(puzzle)
+
+
+def test_python_engine_by_argument_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking for the pure search never touches the compiled one (and gives the same paths)."""
+    puzzle = PUZZLES[0]
+    expected = solve(puzzle, engine="python")
+    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "Python")
+    assert solve(puzzle) == expected
+    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "compiled")
+    assert solve(puzzle, engine="python") == expected
+
+
+def test_without_numba_auto_runs_python_and_compiled_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    puzzle = PUZZLES[0]
+    monkeypatch.setattr(search_compiled, "available", lambda: False)
+    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    monkeypatch.delenv(search_compiled.ENGINE_VARIABLE, raising=False)
+    assert set(solve(puzzle)) == set(puzzle.solutions)
+    with pytest.raises(RuntimeError, match=r"pip install 'inspect-sparc\[fast\]'"):
+        solve(puzzle, engine="compiled")
+
+
+@needs_numba
+def test_auto_runs_the_compiled_engine_when_numba_is_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(search_compiled.ENGINE_VARIABLE, raising=False)
+    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    with pytest.raises(AssertionError, match="the compiled engine ran"):
+        solve(PUZZLES[0])
+
+
+def test_a_grid_too_large_for_the_masks_runs_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8x8 cells (81 lattice nodes) do not fit 63-bit masks: the pure search takes over."""
+    size = 17
+    array = [["+" if (x % 2 == 0 or y % 2 == 0) else "N" for x in range(size)] for y in range(size)]
+    array[size - 1][0], array[0][size - 1] = "S", "E"
+    # one solution: up the left border, then along the top
+    corner = [(0, y) for y in range(size - 1, -1, -1)] + [(x, 0) for x in range(1, size)]
+    stored = [{"path": [{"x": x, "y": y} for x, y in corner], "pathLength": len(corner)}]
+    record = copy.deepcopy(PUZZLES[0].record)
+    record.update(
+        id="large", puzzle_array=array, grid_size={"width": 8, "height": 8}, solutions=stored
+    )
+    large = parse_puzzle(record)
+    assert not search_compiled.fits(large)
+    assert search_compiled.fits(PUZZLES[0])
+    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    found = solve(large, limit=3, engine="auto")
+    assert len(found) == 3
+    assert all(check(large, path).valid for path in found)

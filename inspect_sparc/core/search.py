@@ -1065,9 +1065,19 @@ class _Search:
         return self.found
 
 
-def solve(puzzle: Puzzle, limit: int | None = None) -> list[Path]:
+def solve(puzzle: Puzzle, limit: int | None = None, *, engine: str | None = None) -> list[Path]:
     """Every rule-valid path of `puzzle` (at most `limit`), in depth-first order: from each node
-    the moves are tried right, left, down, up, so a smaller `limit` gives a prefix."""
+    the moves are tried right, left, down, up, so a smaller `limit` gives a prefix.
+
+    `engine` is "python" (this module), "compiled" (`search_compiled`, needs numba) or None: the
+    ``INSPECT_SPARC_SEARCH`` variable decides, by default "auto" (compiled when numba is
+    installed). Both give the same paths in the same order; a grid too large for the compiled
+    engine's masks always runs here.
+    """
+    from inspect_sparc.core import search_compiled
+
     if limit is not None and limit <= 0:
         return []
+    if search_compiled.use_compiled(engine) and search_compiled.fits(puzzle):
+        return search_compiled.solve_compiled(puzzle, limit)
     return _Search(puzzle, limit).run()

@@ -1,0 +1,551 @@
+"""Numba kernel of the compiled search (see `inspect_sparc.core.search_compiled`).
+
+Imported only when numba is installed. Positions are indexed as in the pure search (row stride
+= columns + 1) and held in uint8 arrays; cells and lattice nodes are int64 masks. The entry point
+takes a `search_compiled.Tables` and unpacks it once: the helpers take plain arrays and ints
+(handing the 40-field tuple to every helper call made the search four times slower, as
+measured). Every function is `njit(cache=True)`: numba compiles them once per
+machine (about 10 s) and loads them from its on-disk cache afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+Array = Any  # a numpy array (numba reads no annotations)
+
+
+@njit(cache=True)
+def _popcount(x: int) -> int:
+    """Set bits of a non-negative int64."""
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _lowest(x: int) -> int:
+    """Index of the lowest set bit of a positive int64."""
+    index = 0
+    low = x & -x
+    while low > 1:
+        low >>= 1
+        index += 1
+    return index
+
+
+@njit(cache=True)
+def _node_flood(seed: int, allowed: int, right: int, down: int, columns: int) -> int:
+    """Lattice nodes of `allowed` joined to `seed` along usable edges (`right`, `down`: the
+    nodes whose edge that way is usable; `columns` nodes a row)."""
+    reach = seed & allowed
+    while True:
+        grown = reach | allowed & (
+            (reach & right) << 1 | (reach >> 1) & right | (reach & down) << columns
+        )
+        grown |= allowed & (reach >> columns) & down
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+@njit(cache=True)
+def _flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Array) -> None:
+    """Mark in `out` (cleared first) the positions of `allowed` joined to `seed`."""
+    out[:] = 0
+    if seed < 0 or not allowed[seed]:
+        return
+    out[seed] = 1
+    stack[0] = seed
+    top = 1
+    while top:
+        top -= 1
+        p = stack[top]
+        for k in range(4):
+            q = neighbours[p, k]
+            if q >= 0 and allowed[q] and not out[q]:
+                out[q] = 1
+                stack[top] = q
+                top += 1
+
+
+@njit(cache=True)
+def _conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Array) -> bool:
+    """True if cells bound to share one region already break the square or star rule."""
+    colours = 0
+    for mask in square_masks:
+        if group & mask:
+            colours += 1
+    if colours > 1:
+        return True
+    for s in range(star_cells.shape[0]):
+        if group >> star_cells[s] & 1 and _popcount(group & star_masks[s]) > 2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _stars_ok(room: int, within: int, star_cells: Array, star_masks: Array) -> bool:
+    """False if a star in `within` has fewer than two symbols of its colour left in `room`."""
+    for s in range(star_cells.shape[0]):
+        if within >> star_cells[s] & 1 and _popcount(room & star_masks[s]) < 2:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _tile(cells: int, counts: Array, placements: Array) -> bool:
+    """True if translates of the shapes counted in `counts` (per kind) tile `cells` exactly.
+
+    The lowest remaining cell must be some shape's first cell: one placement per kind a level.
+    """
+    if cells == 0:
+        for count in counts:
+            if count:
+                return False
+        return True
+    anchor = _lowest(cells)
+    for kind in range(counts.shape[0]):
+        if counts[kind] == 0:
+            continue
+        mask = placements[kind, anchor]
+        if mask == 0 or mask & ~cells:
+            continue
+        counts[kind] -= 1
+        fits = _tile(cells & ~mask, counts, placements)
+        counts[kind] += 1
+        if fits:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Array) -> bool:
+    """Polyshape rule of a region: net area, then (without ylops) an exact tiling. With ylops
+    only the area is tested here; `check` decides the rest."""
+    net = 0
+    negative = False
+    present = False
+    counts = np.zeros(placements.shape[0], np.int64)
+    bits = region
+    while bits:
+        cell = _lowest(bits)
+        bits &= bits - 1
+        kind = shape_kind[cell]
+        if kind >= 0:
+            present = True
+            net += shape_area[cell]
+            if shape_area[cell] < 0:
+                negative = True
+            else:
+                counts[kind] += 1
+    if not present:
+        return True
+    if net < 0 or (net > 0 and net != _popcount(region)):
+        return False
+    return negative or _tile(region, counts, placements)
+
+
+@njit(cache=True)
+def _region_ok(
+    region: int,
+    counts: Array,
+    triangle_cell: Array,
+    triangle_need: Array,
+    square_masks: Array,
+    star_cells: Array,
+    star_masks: Array,
+    shape_kind: Array,
+    shape_area: Array,
+    placements: Array,
+    cache: Any,
+) -> bool:
+    """Triangle, square, star and polyshape rules of one final region (a cell mask); the
+    polyshape verdict is cached by region."""
+    for k in range(triangle_cell.shape[0]):
+        if region >> triangle_cell[k] & 1 and counts[k] != triangle_need[k]:
+            return False
+    colours = 0
+    for mask in square_masks:
+        if region & mask:
+            colours += 1
+    if colours > 1:
+        return False
+    for s in range(star_cells.shape[0]):
+        if region >> star_cells[s] & 1 and _popcount(region & star_masks[s]) != 2:
+            return False
+    known = cache.get(region, -1)
+    if known < 0:
+        known = 1 if _shapes_ok(region, shape_kind, shape_area, placements) else 0
+        cache[region] = known
+    return known == 1
+
+
+@njit(cache=True)
+def _landings(
+    touch: int,
+    group: int,
+    direction: int,
+    live: Array,
+    used: Array,
+    end: int,
+    node_index: Array,
+    dot: Array,
+    perimeter: Array,
+    perimeter_at: Array,
+    perimeter_cell: Array,
+    square_masks: Array,
+    star_cells: Array,
+    star_masks: Array,
+) -> int:
+    """Border nodes (lattice mask) reachable from `touch` along the border in `direction`
+    before E, an unvisited dot, or a cell that breaks the square or star rule with `group`."""
+    size = perimeter.shape[0]
+    at = perimeter_at[touch]
+    allowed = 0
+    for j in range(1, size):
+        p = perimeter[(at + direction * j) % size]
+        if p == end:
+            if node_index[p] >= 0:
+                allowed |= 1 << node_index[p]
+            break
+        if used[p] or not live[p]:
+            continue
+        if node_index[p] >= 0:
+            allowed |= 1 << node_index[p]
+        else:
+            group |= perimeter_cell[p]
+            if _conflict(group, square_masks, star_cells, star_masks):
+                break
+        if dot[p]:
+            break
+    return allowed
+
+
+@njit(cache=True)
+def _count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, delta: int) -> bool:
+    """Add `delta` to the counts of the triangles beside `edge`; False if one is over."""
+    fits = True
+    for k in edge_triangles[edge]:
+        if k >= 0:
+            counts[k] += delta
+            if counts[k] > need[k]:
+                fits = False
+    return fits
+
+
+@njit(cache=True)
+def _slot(node: int, position: int, stride: int) -> int:
+    """Which of a node's four edges (right, left, down, up) `position` is."""
+    delta = position - node
+    if delta == 1:
+        return 0
+    if delta == -1:
+        return 1
+    return 2 if delta == stride else 3
+
+
+@njit(cache=True)
+def _room(out: Array, lengths: Array, found: int) -> tuple[Array, Array]:
+    """The candidate arrays, doubled when full."""
+    if found < out.shape[0]:
+        return out, lengths
+    grown = np.zeros((2 * found, out.shape[1]), np.int64)
+    grown[:found] = out
+    longer = np.zeros(2 * found, np.int64)
+    longer[:found] = lengths
+    return grown, longer
+
+
+@njit(cache=True)
+def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
+    """Depth-first enumeration of candidate paths (position indices) in the pure search's
+    order; at most `cap` of them (no cap when negative).
+
+    Returns (paths, lengths, complete): `complete` is False when the cap stopped the search.
+    At each node it prunes as the pure search does (see `search_compiled`): the live region
+    flooded again on the border and what it sealed checked, lattice reachability of E and the
+    dots, then for an excursion its strips and landing walls.
+    """
+    # the tables, unpacked once
+    stride, inside, usable, cell_index, node_index = (
+        t.stride, t.inside, t.usable, t.cell_index, t.node_index
+    )  # fmt: skip
+    dot, border, symbol, neighbours, moves, move_count = (
+        t.dot, t.border, t.symbol, t.neighbours, t.moves, t.move_count
+    )  # fmt: skip
+    edge_triangles, triangle_cell, need = t.edge_triangles, t.triangle_cell, t.triangle_need
+    square_masks, star_cells, star_masks, pair_masks = (
+        t.square_masks, t.star_cells, t.star_masks, t.pair_masks
+    )  # fmt: skip
+    shape_area, shape_kind, placements = t.shape_area, t.shape_kind, t.placements
+    link, right_ok, down_ok, node_columns = t.link, t.right_ok, t.down_ok, t.node_columns
+    lattice_nodes, border_nodes, end_seeds, end_nodes = (
+        t.lattice_nodes, t.border_nodes, t.end_seeds, t.end_nodes
+    )  # fmt: skip
+    node_dots, edge_dots = t.node_dots, t.edge_dots
+    perimeter, perimeter_at, perimeter_cell = t.perimeter, t.perimeter_at, t.perimeter_cell
+    sides, cw_left, start, end, end_on_border = t.sides, t.cw_left, t.start, t.end, t.end_on_border
+
+    size = inside.shape[0]
+    cache = {np.int64(-1): np.int64(0)}  # region cell mask -> polyshape verdict
+    used = np.zeros(size, np.uint8)
+    depth = _popcount(lattice_nodes) + 2
+    live = np.zeros((depth, size), np.uint8)  # live[live_ref[d]]: live region at depth d
+    live_ref = np.zeros(depth, np.int64)
+    live_cells = np.zeros(depth, np.int64)
+    allowed = np.zeros(size, np.uint8)
+    marked = np.zeros(size, np.uint8)
+    seen = np.zeros(size, np.uint8)
+    stack = np.zeros(size + 1, np.int64)
+    counts = np.zeros(need.shape[0], np.int64)
+    path = np.zeros(2 * depth + 2, np.int64)
+    head = np.zeros(depth, np.int64)
+    arrived = np.full(depth, -1, np.int64)  # the edge taken to the node
+    next_move = np.zeros(depth, np.int64)
+    touch = np.full(depth, -1, np.int64)  # where the current excursion left the border
+    strip_cw = np.zeros(depth, np.int64)
+    strip_ccw = np.zeros(depth, np.int64)
+    left_is_cw = np.ones(depth, np.uint8)
+    walls = np.zeros(depth, np.int64)
+    out = np.zeros((64 if cap < 0 else max(cap, 1), path.shape[0]), np.int64)
+    lengths = np.zeros(out.shape[0], np.int64)
+    found = 0
+    if not usable[start]:
+        return out[:0], lengths[:0], True
+    # S is a node, or a mid-edge whose path goes on to a neighbouring node
+    firsts = np.full(4, -1, np.int64)
+    if node_index[start] >= 0:
+        firsts[0] = start
+    else:
+        count = 0
+        for delta in (1, -1, stride, -stride):
+            q = start + delta
+            if 0 <= q < size and usable[q] and node_index[q] >= 0:
+                firsts[count] = q
+                count += 1
+    for first in firsts:
+        if first < 0:
+            continue
+        used[:] = 0
+        counts[:] = 0
+        used[start] = 1
+        path[0] = start
+        plen = 1
+        if first != start:
+            _count_edge(start, counts, edge_triangles, need, 1)
+            used[first] = 1
+            path[1] = first
+            plen = 2
+        used_nodes = 1 << node_index[first]
+        head[0] = first
+        d = 0
+        entering = first != end
+        if first == end:
+            next_move[0] = 4
+            finished = True
+            for p in range(size):
+                if dot[p] and not used[p]:
+                    finished = False
+            if finished:  # S beside E; `check` judges the regions
+                if found == cap:
+                    return out, lengths, False
+                out, lengths = _room(out, lengths, found)
+                out[found, :2] = path[:2]
+                lengths[found] = 2
+                found += 1
+        while True:
+            h = head[d]
+            if entering:
+                entering = False
+                alive = True
+                walls[d] = 0
+                head_node = 1 << node_index[h]
+                if border[h] or d == 0:
+                    # free space may have split: flood the live region again from E, and
+                    # check every symbol-bearing component it sealed
+                    for p in range(size):
+                        was_live = live[live_ref[d - 1], p] if d > 0 else inside[p]
+                        allowed[p] = 1 if was_live and not used[p] else 0
+                    live_ref[d] = d
+                    current = live[d]
+                    _flood(end, allowed, current, neighbours, stack)
+                    alive = False
+                    for k in range(4):
+                        q = neighbours[h, k]
+                        if q >= 0 and current[q]:
+                            alive = True  # the head borders the live region
+                    for p in range(size):
+                        if dot[p] and not used[p] and not current[p]:
+                            alive = False
+                        marked[p] = 1 if allowed[p] and not current[p] else 0
+                    for p in range(size):
+                        if not alive:
+                            break
+                        if marked[p] and symbol[p]:
+                            _flood(p, marked, seen, neighbours, stack)
+                            region = 0
+                            for q in range(size):
+                                if seen[q]:
+                                    marked[q] = 0
+                                    if cell_index[q] >= 0:
+                                        region |= 1 << cell_index[q]
+                            alive = _region_ok(
+                                region, counts, triangle_cell, need, square_masks, star_cells,
+                                star_masks, shape_kind, shape_area, placements, cache,
+                            )  # fmt: skip
+                    cells = 0
+                    for p in range(size):
+                        if current[p] and cell_index[p] >= 0:
+                            cells |= 1 << cell_index[p]
+                    live_cells[d] = cells
+                    alive = alive and _stars_ok(cells, cells, star_cells, star_masks)
+                else:
+                    live_ref[d] = live_ref[d - 1]
+                    live_cells[d] = live_cells[d - 1]
+                if alive:
+                    # lattice reachability of E and of every unvisited dot
+                    reach = _node_flood(
+                        end_seeds, lattice_nodes & ~used_nodes, right_ok, down_ok, node_columns
+                    )
+                    if node_dots & ~used_nodes & ~reach:
+                        alive = False
+                    ends = reach | head_node
+                    for k in range(edge_dots.shape[0]):
+                        if not used[edge_dots[k, 2]] and not (
+                            ends >> edge_dots[k, 0] & 1 and ends >> edge_dots[k, 1] & 1
+                        ):
+                            alive = False
+                    if not (link[node_index[h]] & reach or end_nodes & head_node):
+                        alive = False
+                if alive and not border[h] and touch[d] >= 0:
+                    # an excursion: its strips, then (E on the border) the landing walls
+                    cw, ccw = strip_cw[d], strip_ccw[d]
+                    if _conflict(cw, square_masks, star_cells, star_masks) or _conflict(
+                        ccw, square_masks, star_cells, star_masks
+                    ):
+                        alive = False
+                    elif end_on_border:
+                        for mask in pair_masks:
+                            if cw & mask and ccw & mask:
+                                alive = False  # a star and its only partner on two sides
+                        cells = live_cells[d]
+                        if not (
+                            _stars_ok(cells & ~ccw, cw, star_cells, star_masks)
+                            and _stars_ok(cells & ~cw, ccw, star_cells, star_masks)
+                        ):
+                            alive = False
+                        if alive:
+                            current = live[live_ref[d]]
+                            landings = _landings(
+                                touch[d], cw, 1, current, used, end, node_index, dot, perimeter,
+                                perimeter_at, perimeter_cell, square_masks, star_cells, star_masks,
+                            ) | _landings(
+                                touch[d], ccw, -1, current, used, end, node_index, dot, perimeter,
+                                perimeter_at, perimeter_cell, square_masks, star_cells, star_masks,
+                            )  # fmt: skip
+                            walls[d] = border_nodes & ~landings
+                            if walls[d]:
+                                free = lattice_nodes & ~used_nodes & ~walls[d]
+                                reach = _node_flood(
+                                    border_nodes & free, free, right_ok, down_ok, node_columns
+                                )
+                                if not link[node_index[h]] & reach:
+                                    alive = False  # no landing left that is not a wall
+                next_move[d] = 0 if alive else 4  # 4: no move left, go back
+            k = next_move[d]
+            if k >= move_count[h]:
+                if d == 0:
+                    break
+                edge = arrived[d]  # back to the parent node
+                used[edge] = 0
+                used[h] = 0
+                used_nodes &= ~(1 << node_index[h])
+                _count_edge(edge, counts, edge_triangles, need, -1)
+                plen -= 2
+                d -= 1
+                continue
+            next_move[d] = k + 1
+            edge = moves[h, k, 0]
+            node = moves[h, k, 1]
+            current = live[live_ref[d]]
+            if used[edge] or not current[edge]:
+                continue
+            if edge != end and (used[node] or walls[d] >> node_index[node] & 1):
+                continue  # landing on a wall is doomed
+            if not _count_edge(edge, counts, edge_triangles, need, 1):
+                _count_edge(edge, counts, edge_triangles, need, -1)
+                continue
+            if edge == end or node == end:
+                # at E: every dot visited, every remaining component obeys the region rules
+                used[edge] = 1
+                path[plen] = edge
+                total = plen + 1
+                if edge != end:
+                    used[node] = 1
+                    path[plen + 1] = node
+                    total += 1
+                finished = True
+                for p in range(size):
+                    if dot[p] and not used[p]:
+                        finished = False
+                    marked[p] = 1 if current[p] and not used[p] else 0
+                for p in range(size):
+                    if not finished:
+                        break
+                    if marked[p] and symbol[p]:
+                        _flood(p, marked, seen, neighbours, stack)
+                        region = 0
+                        for q in range(size):
+                            if seen[q]:
+                                marked[q] = 0
+                                if cell_index[q] >= 0:
+                                    region |= 1 << cell_index[q]
+                        finished = _region_ok(
+                            region, counts, triangle_cell, need, square_masks, star_cells,
+                            star_masks, shape_kind, shape_area, placements, cache,
+                        )  # fmt: skip
+                if finished:
+                    if found == cap:
+                        return out, lengths, False
+                    out, lengths = _room(out, lengths, found)
+                    out[found, :total] = path[:total]
+                    lengths[found] = total
+                    found += 1
+                used[edge] = 0
+                if edge != end:
+                    used[node] = 0
+                _count_edge(edge, counts, edge_triangles, need, -1)
+                continue
+            # descend to `node`; the strips grow by the cells beside `h`
+            used[edge] = 1
+            used[node] = 1
+            used_nodes |= 1 << node_index[node]
+            path[plen] = edge
+            path[plen + 1] = node
+            plen += 2
+            incoming = 4 if d == 0 and first == start else _slot(h, path[plen - 4], stride)
+            out_slot = _slot(h, edge, stride)
+            left = sides[h, incoming, out_slot, 0]
+            right = sides[h, incoming, out_slot, 1]
+            c = d + 1
+            head[c] = node
+            arrived[c] = edge
+            if border[h]:
+                touch[c] = h
+                left_is_cw[c] = cw_left[h, out_slot]
+                strip_cw[c] = left if left_is_cw[c] else right
+                strip_ccw[c] = right if left_is_cw[c] else left
+            else:
+                touch[c] = touch[d]
+                left_is_cw[c] = left_is_cw[d]
+                strip_cw[c] = strip_cw[d] | (left if left_is_cw[d] else right)
+                strip_ccw[c] = strip_ccw[d] | (right if left_is_cw[d] else left)
+            d = c
+            entering = True
+    return out[:found], lengths[:found], True

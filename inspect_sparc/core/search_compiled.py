@@ -1,0 +1,294 @@
+"""The search's compiled engine: the same depth-first enumeration, run by Numba when installed.
+
+`inspect_sparc.core.search.solve` uses it when `numba` can be imported (the `fast` extra) and
+the grid fits 63-bit masks (every published size does); otherwise the pure-Python search runs.
+It mirrors that search's sound pruning, in the same move order (right, left, down, up):
+
+- triangles over their number; the live region (positions joined to E) flooded again when the
+  head is on the border; the head must border it and every unvisited dot lie in it;
+- sealed components checked at once with the region rules (squares, stars, triangles, the
+  polyshapes' net area and, without ylops, an exact tiling), and a live star needs a second
+  symbol of its colour among the live cells;
+- lattice reachability of E and of every unvisited dot from the head, at every node;
+- excursion strips and landing walls: between two border visits the cells beside the path on
+  each side can never join it, so a strip breaking the square or star rule is dead; with E on
+  the border, landing at border node b seals the arc from the excursion's start to b that avoids
+  E together with one strip, so b is a wall when that arc holds an unvisited dot or its cells
+  and the strip already break the square or star rule, and a star and its only partner may not
+  lie on the two strips.
+
+Regions with ylops get only the net-area test here. Every candidate is then confirmed by
+`inspect_sparc.core.rules.check`, the single arbiter, so the result equals the pure search's.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from inspect_sparc.core.puzzle import Path, Puzzle
+
+#: Environment variable choosing the engine: "auto" (default), "python" or "compiled".
+ENGINE_VARIABLE = "INSPECT_SPARC_SEARCH"
+#: Masks are int64: cells and lattice nodes must fit in 63 bits.
+_MAX_BITS = 63
+
+
+#: The engines `solve` knows.
+ENGINES = ("auto", "python", "compiled")
+
+
+def use_compiled(engine: str | None = None) -> bool:
+    """Whether `solve` should run the compiled engine: `engine`, else the environment variable
+    (default "auto": compiled when numba is installed). Unknown names and "compiled" without
+    numba are errors, not silent fallbacks."""
+    choice = (engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "auto")).strip()
+    if choice.lower() not in ENGINES:
+        source = "engine" if engine is not None else ENGINE_VARIABLE
+        raise ValueError(f"{source} must be one of {', '.join(ENGINES)}, not {choice!r}")
+    choice = choice.lower()
+    if choice == "compiled" and not available():
+        raise RuntimeError(
+            "the compiled search needs numba: pip install 'inspect-sparc[fast]' "
+            f"(or set {ENGINE_VARIABLE}=python)"
+        )
+    return choice == "compiled" or (choice == "auto" and available())
+
+
+@lru_cache(maxsize=1)
+def available() -> bool:
+    """True when numba imports (the compiled engine can run)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def fits(puzzle: Puzzle) -> bool:
+    """True when the puzzle's cells and lattice nodes fit the engine's 63-bit masks."""
+    return (
+        puzzle.width * puzzle.height <= _MAX_BITS
+        and (puzzle.width + 1) * (puzzle.height + 1) <= _MAX_BITS
+    )
+
+
+class Tables(NamedTuple):
+    """What the kernel reads about one puzzle: position arrays (index = y * stride + x), cell
+    masks (bit = cell row * width + cell column) and lattice-node masks (bit = node row *
+    node_columns + node column)."""
+
+    stride: int
+    inside: Any  # uint8 per position: in the grid (not the padding column)
+    usable: Any  # uint8: the path may use it (a node or edge, not a gap)
+    cell_index: Any  # int64: the position's cell bit, -1 when not a cell
+    node_index: Any  # int64: the position's lattice bit, -1 when not a node
+    dot: Any  # uint8: a dot, or an edge that must be on the path (S and E excluded)
+    border: Any  # uint8: a node on the grid's border
+    symbol: Any  # uint8: a cell holding a symbol
+    neighbours: Any  # int64 [position, 4]: the in-grid positions beside it, -1 off grid
+    moves: Any  # int64 [node, 4, (edge, node or -1 when the edge is E)], right, left, down, up
+    move_count: Any  # int64 per node
+    edge_triangles: Any  # int64 [edge, 2]: triangle numbers beside it, -1 for none
+    triangle_cell: Any  # int64 per triangle: its cell bit
+    triangle_need: Any  # int64 per triangle: its number
+    square_masks: Any  # int64 cell mask per square colour
+    star_cells: Any  # int64 per star: its cell bit
+    star_masks: Any  # int64 per star: the symbols of its colour
+    pair_masks: Any  # int64: a star and the only other symbol of its colour
+    shape_area: Any  # int64 per cell: +size of a polyshape, -size of a ylop, 0
+    shape_kind: Any  # int64 per cell: the shape's kind number, -1 for none
+    placements: Any  # int64 [kind, anchor cell]: the translate whose first cell is there
+    has_shapes: bool
+    link: Any  # int64 per node: lattice nodes one usable edge away
+    right_ok: int  # nodes whose right edge and neighbour are usable
+    down_ok: int  # nodes whose lower edge and neighbour are usable
+    lattice_nodes: int  # usable nodes
+    border_nodes: int  # usable nodes on the border
+    end_seeds: int  # E, or the usable ends of E when E is an edge
+    end_nodes: int  # the nodes next to E when E is an edge
+    node_dots: int
+    edge_dots: Any  # int64 [dot, (end node bit, end node bit, position)]
+    node_columns: int
+    perimeter: Any  # int64: border positions in clockwise order
+    perimeter_at: Any  # int64 per position: its place in `perimeter`, -1 off it
+    perimeter_cell: Any  # int64 per border edge: the cell mask beside it
+    sides: Any  # int64 [node, incoming slot (4: none), outgoing slot, (left, right)] cells
+    cw_left: Any  # uint8 [border node, outgoing slot]: the clockwise border is on the left
+    start: int
+    end: int
+    end_on_border: bool
+
+
+def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
+    """Every rule-valid path (at most `limit`), in the pure search's order, by the compiled
+    engine; each candidate is confirmed by `check`. With a limit the kernel stops after that
+    many candidates and runs again with a larger cap if some were not valid (ylops)."""
+    from inspect_sparc.core.rules import board_for, check
+
+    tables = _tables(puzzle)
+    board = board_for(puzzle)
+    stride = tables.stride
+    cap = -1 if limit is None else limit
+    while True:
+        paths, lengths, complete = _engine()(cap, tables)
+        found: list[Path] = []
+        for row, length in zip(paths.tolist(), lengths.tolist(), strict=True):
+            points = tuple((i % stride, i // stride) for i in row[:length])
+            if check(puzzle, points, board).valid:
+                found.append(points)
+                if limit is not None and len(found) >= limit:
+                    return found
+        if complete:
+            return found
+        cap *= 4
+
+
+def _tables(puzzle: Puzzle) -> Tables:
+    """The kernel's tables, built from the pure search's layout."""
+    import numpy as np
+
+    from inspect_sparc.core.search import _layout
+
+    layout = _layout(puzzle)
+    stride, size = layout.stride, puzzle.rows * layout.stride
+    width, node_columns = puzzle.width, puzzle.width + 1
+
+    def bits(mask: int) -> list[int]:
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(low.bit_length() - 1)
+            mask ^= low
+        return found
+
+    def cell_of(index: int) -> int:
+        return (index // stride // 2) * width + index % stride // 2
+
+    def node_of(index: int) -> int:
+        return (index // stride // 2) * node_columns + index % stride // 2
+
+    cell_bit = {i: 1 << cell_of(i) for i in bits(layout.cells)}
+
+    def cell_mask(mask: int) -> int:
+        return sum(cell_bit[i] for i in bits(mask & layout.cells))
+
+    def node_mask(mask: int) -> int:
+        return sum(1 << node_of(i) for i in bits(mask & layout.nodes))
+
+    def flags(mask: int) -> Any:
+        array = np.zeros(size, np.uint8)
+        array[bits(mask)] = 1
+        return array
+
+    def ints(values: list[int], shape: tuple[int, ...] = (-1,)) -> Any:
+        return np.array(values, np.int64).reshape(shape)
+
+    cell_index = np.full(size, -1, np.int64)
+    node_index = np.full(size, -1, np.int64)
+    neighbours = np.full((size, 4), -1, np.int64)
+    for i in bits(layout.every):
+        x, y = i % stride, i // stride
+        if x % 2 and y % 2:
+            cell_index[i] = cell_of(i)
+        elif x % 2 == 0 and y % 2 == 0:
+            node_index[i] = node_of(i)
+        for k, delta in enumerate((1, -1, stride, -stride)):
+            if 0 <= i + delta < size and layout.every >> (i + delta) & 1:
+                neighbours[i, k] = i + delta
+    moves = np.full((size, 4, 2), -1, np.int64)
+    move_count = np.zeros(size, np.int64)
+    for index, options in layout.moves.items():
+        for k, option in enumerate(options):
+            moves[index, k] = option[0], option[2]
+        move_count[index] = len(options)
+    edge_triangles = np.full((size, 2), -1, np.int64)
+    for edge, numbers in layout.triangle_of_edge.items():
+        edge_triangles[edge, : len(numbers)] = numbers
+    kinds = sorted(set(layout.shape_of.values()))
+    shape_area = np.zeros(puzzle.width * puzzle.height, np.int64)
+    shape_kind = np.full(puzzle.width * puzzle.height, -1, np.int64)
+    for bit, area in layout.shape_area.items():
+        shape_area[cell_of(bit.bit_length() - 1)] = area
+        shape_kind[cell_of(bit.bit_length() - 1)] = kinds.index(layout.shape_of[bit])
+    placements = np.zeros((max(len(kinds), 1), puzzle.width * puzzle.height), np.int64)
+    for kind, shape_id in enumerate(kinds):
+        for anchor, mask in layout.placement_at[shape_id].items():
+            placements[kind, cell_of(anchor)] = cell_mask(mask)
+    link = np.zeros(node_columns * (puzzle.height + 1), np.int64)
+    for index, mask in layout.link.items():
+        link[node_of(index)] = node_mask(mask)
+    edge_dots = []
+    for i in bits(layout.dots & ~layout.nodes):
+        x, y = i % stride, i // stride
+        ends = (i - 1, i + 1) if x % 2 else (i - stride, i + stride)
+        edge_dots.append((node_of(ends[0]), node_of(ends[1]), i))
+    perimeter_at = np.full(size, -1, np.int64)
+    perimeter_at[list(layout.perimeter)] = np.arange(len(layout.perimeter))
+    perimeter_cell = np.zeros(size, np.int64)
+    for index, bit in layout.perimeter_cell.items():
+        perimeter_cell[index] = cell_mask(bit)
+    # The cells left and right of the path through a node, by (incoming, outgoing) edge slot.
+    steps = (1, -1, stride, -stride)
+    sides = np.zeros((size, 5, 4, 2), np.int64)
+    cw_left = np.zeros((size, 4), np.uint8)
+    for node in bits(layout.nodes):
+        for out_slot, out_step in enumerate(steps):
+            for in_slot in range(5):
+                incoming = ~node if in_slot == 4 else node + steps[in_slot]
+                pair = layout.sides.get((incoming, node + out_step))
+                if pair is not None:
+                    sides[node, in_slot, out_slot] = cell_mask(pair[0]), cell_mask(pair[1])
+            cw_left[node, out_slot] = layout.cw_left.get((node, node + out_step), True)
+    return Tables(
+        stride=stride,
+        inside=flags(layout.every),
+        usable=flags(layout.usable),
+        cell_index=cell_index,
+        node_index=node_index,
+        dot=flags(layout.dots),
+        border=flags(layout.border_nodes),
+        symbol=flags(layout.symbols),
+        neighbours=neighbours,
+        moves=moves,
+        move_count=move_count,
+        edge_triangles=edge_triangles,
+        triangle_cell=ints([cell_of(b.bit_length() - 1) for b in layout.triangle_bits]),
+        triangle_need=ints(layout.triangle_need),
+        square_masks=ints([cell_mask(m) for m in layout.square_masks]),
+        star_cells=ints([cell_of(b.bit_length() - 1) for b, _ in layout.stars]),
+        star_masks=ints([cell_mask(m) for _, m in layout.stars]),
+        pair_masks=ints([cell_mask(m) for m in layout.pairs]),
+        shape_area=shape_area,
+        shape_kind=shape_kind,
+        placements=placements,
+        has_shapes=bool(kinds),
+        link=link,
+        right_ok=node_mask(layout.right_ok),
+        down_ok=node_mask(layout.down_ok),
+        lattice_nodes=node_mask(layout.nodes),
+        border_nodes=node_mask(layout.border_nodes),
+        end_seeds=node_mask(layout.end_seeds),
+        end_nodes=node_mask(layout.end_nodes),
+        node_dots=node_mask(layout.dots),
+        edge_dots=ints(edge_dots, (-1, 3)),
+        node_columns=node_columns,
+        perimeter=ints(list(layout.perimeter)),
+        perimeter_at=perimeter_at,
+        perimeter_cell=perimeter_cell,
+        sides=sides,
+        cw_left=cw_left,
+        start=layout.bit(puzzle.start),
+        end=layout.bit(puzzle.end),
+        end_on_border=bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1),
+    )
+
+
+@lru_cache(maxsize=1)
+def _engine() -> Any:
+    """The compiled enumeration (numba compiles it on first use, or loads its disk cache)."""
+    from inspect_sparc.core import _search_kernel
+
+    return _search_kernel.enumerate_candidates
