@@ -4,4 +4,4 @@ Importing the package is cheap: the Inspect tasks live in `inspect_sparc.sparc.t
 `inspect_sparc.algopuzzlevqa`) and are registered through the `_registry` entry point.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

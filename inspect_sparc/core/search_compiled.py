@@ -2,7 +2,8 @@
 
 `inspect_sparc.core.search.solve` uses it when `numba` can be imported (the `fast` extra) and
 the grid fits 63-bit masks (every published size does); otherwise the pure-Python search runs.
-It mirrors that search's sound pruning, in the same move order (right, left, down, up):
+It mirrors that search's sound pruning, all but the polyshape area walls (not ported: the speed
+target is met without them), in the same move order (right, left, down, up):
 
 - triangles over their number; the live region (positions joined to E) flooded again when the
   head is on the border; the head must border it and every unvisited dot lie in it;
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
 ENGINE_VARIABLE = "INSPECT_SPARC_SEARCH"
 #: Masks are int64: cells and lattice nodes must fit in 63 bits.
 _MAX_BITS = 63
-
-
 #: The engines `solve` knows.
 ENGINES = ("auto", "python", "compiled")
 
