@@ -20,12 +20,11 @@ Array = Any  # a numpy array (numba reads no annotations)
 
 @njit(cache=True)
 def _popcount(x: int) -> int:
-    """Set bits of a non-negative int64."""
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
+    """Set bits of a non-negative int64 (branch-free SWAR count)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
 @njit(cache=True)
@@ -228,6 +227,122 @@ def _landings(
 
 
 @njit(cache=True)
+def _area(shapes: int, shape_area: Array) -> int:
+    """Total area of the polyshapes in a cell mask."""
+    total = 0
+    while shapes:
+        total += shape_area[_lowest(shapes)]
+        shapes &= shapes - 1
+    return total
+
+
+@njit(cache=True)
+def _arcs(  # the walk of the pure search's `_area_table`, one direction
+    touch: int,
+    direction: int,
+    live: Array,
+    live_cells: int,
+    used: Array,
+    blocks: Array,
+    block_count: int,
+    end: int,
+    dot: Array,
+    node_index: Array,
+    perimeter: Array,
+    perimeter_at: Array,
+    perimeter_cell: Array,
+    perimeter_twin: Array,
+    border_cells: int,
+    landing: Array,
+    known_cells: Array,
+    inside_cells: Array,
+) -> int:
+    """Record, for each border node where the excursion from `touch` may land walking the border
+    in `direction`, the cells known to be sealed with it and the cells that may be; returns how
+    many. Fixed for the whole excursion (the border, the live region and `blocks` only change
+    when the path is on the border).
+
+    Landing at b seals one strip with the live cells beside the arc's border edges and the live
+    side of each finished excursion with both ends on the arc (`blocks`); that side lies off
+    the border cells with an edge beyond b.
+    """
+    size = perimeter.shape[0]
+    at = perimeter_at[touch]
+    outside = border_cells
+    known = 0
+    count = 0
+    for j in range(1, size):
+        p = perimeter[(at + direction * j) % size]
+        if p != end:
+            for b in range(block_count):
+                if blocks[b, 0] == p or blocks[b, 1] == p:
+                    far = blocks[b, 1] if blocks[b, 0] == p else blocks[b, 0]
+                    if (perimeter_at[far] - at) * direction % size <= j:
+                        known |= blocks[b, 2] & live_cells
+            if node_index[p] < 0:
+                cell = perimeter_cell[p]
+                known |= cell & live_cells
+                twin = perimeter_twin[p]
+                if twin < 0 or (perimeter_at[twin] - at) * direction % size <= j:
+                    outside &= ~cell
+        if node_index[p] >= 0 and (p == end or (live[p] and not used[p])):
+            landing[count] = node_index[p]
+            known_cells[count] = known
+            inside_cells[count] = ~outside
+            count += 1
+        if p == end or (live[p] and not used[p] and dot[p]):
+            break
+    return count
+
+
+@njit(cache=True)
+def _area_walls(
+    walls: int,
+    strip: int,
+    other: int,
+    live_cells: int,
+    count: int,
+    landing: Array,
+    known_cells: Array,
+    inside_cells: Array,
+    shape_cells: int,
+    shape_area: Array,
+    star_cells: Array,
+    star_masks: Array,
+    star_all: int,
+    pair_masks: Array,
+    pair_all: int,
+) -> int:
+    """Add to `walls` the landings (from `_arcs`) whose side sealed with `strip` cannot meet the
+    polyshape area rule (holding shapes, its cell count must equal their area) or seals a star
+    in without a partner; the side lies within the live cells off the `other` strip."""
+    open_cells = live_cells & ~other
+    for j in range(count):
+        if walls >> landing[j] & 1:
+            continue
+        sealed = strip | known_cells[j]
+        room = open_cells & inside_cells[j] | sealed
+        lonely = False
+        if sealed & (star_all | pair_all):
+            for s in range(star_cells.shape[0]):
+                if sealed >> star_cells[s] & 1 and _popcount(room & star_masks[s]) < 2:
+                    lonely = True
+            for mask in pair_masks:
+                if sealed & mask and mask & ~room:
+                    lonely = True  # a star's only partner sealed in without it
+        sealed_shapes = sealed & shape_cells
+        if lonely:
+            walls |= 1 << landing[j]
+        elif sealed_shapes:
+            room_shapes = room & shape_cells
+            if _popcount(sealed | room_shapes) > _area(room_shapes, shape_area) or _area(
+                sealed_shapes, shape_area
+            ) > _popcount(room):
+                walls |= 1 << landing[j]
+    return walls
+
+
+@njit(cache=True)
 def _count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, delta: int) -> bool:
     """Add `delta` to the counts of the triangles beside `edge`; False if one is over."""
     fits = True
@@ -291,6 +406,10 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     node_dots, edge_dots = t.node_dots, t.edge_dots
     perimeter, perimeter_at, perimeter_cell = t.perimeter, t.perimeter_at, t.perimeter_cell
     sides, cw_left, start, end, end_on_border = t.sides, t.cw_left, t.start, t.end, t.end_on_border
+    area_rule, border_cells, shape_cells, perimeter_twin = (
+        t.area_rule, t.border_cells, t.shape_cells, t.perimeter_twin
+    )  # fmt: skip
+    star_all, pair_all, symbol_cells = t.star_all, t.pair_all, t.symbol_cells
 
     size = inside.shape[0]
     cache = {np.int64(-1): np.int64(0)}  # region cell mask -> polyshape verdict
@@ -313,6 +432,15 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     strip_ccw = np.zeros(depth, np.int64)
     left_is_cw = np.ones(depth, np.uint8)
     walls = np.zeros(depth, np.int64)
+    landings_of = np.zeros(depth, np.int64)  # where the strips' symbols let the excursion land
+    blocks = np.zeros((depth, 3), np.int64)  # finished excursions: (from, to, live side cells)
+    block_count = np.zeros(depth, np.int64)  # how many of them node d sees
+    # per excursion and direction (row arcs_ref[d]): its landings for the area walls (`_arcs`)
+    arcs_ref = np.zeros(depth, np.int64)
+    arc_count = np.zeros((depth, 2), np.int64)
+    arc_landing = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
+    arc_known = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
+    arc_inside = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
     out = np.zeros((64 if cap < 0 else max(cap, 1), path.shape[0]), np.int64)
     lengths = np.zeros(out.shape[0], np.int64)
     found = 0
@@ -423,6 +551,16 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                             alive = False
                     if not (link[node_index[h]] & reach or end_nodes & head_node):
                         alive = False
+                block_count[d] = block_count[d - 1] if d > 0 else 0
+                if alive and area_rule and border[h] and touch[d] >= 0:
+                    # an excursion ended here: remember its live side for the area walls
+                    at = perimeter_at[touch[d]]
+                    ahead = (perimeter_at[h] - at) % perimeter.shape[0]
+                    sealed_cw = ahead < (perimeter_at[end] - at) % perimeter.shape[0]
+                    n = block_count[d]
+                    blocks[n, 0], blocks[n, 1] = touch[d], h
+                    blocks[n, 2] = strip_ccw[d] if sealed_cw else strip_cw[d]
+                    block_count[d] = n + 1
                 if alive and not border[h] and touch[d] >= 0:
                     # an excursion: its strips, then (E on the border) the landing walls
                     cw, ccw = strip_cw[d], strip_ccw[d]
@@ -442,14 +580,48 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                             alive = False
                         if alive:
                             current = live[live_ref[d]]
-                            landings = _landings(
-                                touch[d], cw, 1, current, used, end, node_index, dot, perimeter,
-                                perimeter_at, perimeter_cell, square_masks, star_cells, star_masks,
-                            ) | _landings(
-                                touch[d], ccw, -1, current, used, end, node_index, dot, perimeter,
-                                perimeter_at, perimeter_cell, square_masks, star_cells, star_masks,
-                            )  # fmt: skip
+                            if (
+                                head[d - 1] != touch[d]
+                                and not ((cw ^ strip_cw[d - 1]) | (ccw ^ strip_ccw[d - 1]))
+                                & symbol_cells
+                            ):
+                                landings = landings_of[d - 1]  # the strips took in no symbol
+                            else:
+                                landings = _landings(
+                                    touch[d], cw, 1, current, used, end, node_index, dot,
+                                    perimeter, perimeter_at, perimeter_cell, square_masks,
+                                    star_cells, star_masks,
+                                ) | _landings(
+                                    touch[d], ccw, -1, current, used, end, node_index, dot,
+                                    perimeter, perimeter_at, perimeter_cell, square_masks,
+                                    star_cells, star_masks,
+                                )  # fmt: skip
+                            landings_of[d] = landings
                             walls[d] = border_nodes & ~landings
+                            if area_rule:  # walls only grow along an excursion
+                                if head[d - 1] == touch[d]:  # its first node: walk the border
+                                    arcs_ref[d] = d
+                                    for side in range(2):
+                                        arc_count[d, side] = _arcs(
+                                            touch[d], 1 - 2 * side, current, live_cells[d], used,
+                                            blocks, block_count[d], end, dot, node_index,
+                                            perimeter, perimeter_at, perimeter_cell,
+                                            perimeter_twin, border_cells, arc_landing[d, side],
+                                            arc_known[d, side], arc_inside[d, side],
+                                        )  # fmt: skip
+                                else:
+                                    arcs_ref[d] = arcs_ref[d - 1]
+                                row = arcs_ref[d]
+                                walls[d] |= walls[d - 1]
+                                for side in range(2):
+                                    walls[d] = _area_walls(
+                                        walls[d], cw if side == 0 else ccw,
+                                        ccw if side == 0 else cw, live_cells[d],
+                                        arc_count[row, side], arc_landing[row, side],
+                                        arc_known[row, side], arc_inside[row, side], shape_cells,
+                                        shape_area, star_cells, star_masks, star_all, pair_masks,
+                                        pair_all,
+                                    )  # fmt: skip
                             if walls[d]:
                                 free = lattice_nodes & ~used_nodes & ~walls[d]
                                 reach = _node_flood(

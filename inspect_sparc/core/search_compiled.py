@@ -2,8 +2,7 @@
 
 `inspect_sparc.core.search.solve` uses it when `numba` can be imported (the `fast` extra) and
 the grid fits 63-bit masks (every published size does); otherwise the pure-Python search runs.
-It mirrors that search's sound pruning, all but the polyshape area walls (not ported: the speed
-target is met without them), in the same move order (right, left, down, up):
+It mirrors that search's sound pruning, in the same move order (right, left, down, up):
 
 - triangles over their number; the live region (positions joined to E) flooded again when the
   head is on the border; the head must border it and every unvisited dot lie in it;
@@ -16,9 +15,13 @@ target is met without them), in the same move order (right, left, down, up):
   the border, landing at border node b seals the arc from the excursion's start to b that avoids
   E together with one strip, so b is a wall when that arc holds an unvisited dot or its cells
   and the strip already break the square or star rule, and a star and its only partner may not
-  lie on the two strips.
+  lie on the two strips;
+- area walls (polyshapes, no ylops, E on the border): b is also a wall when the side it would
+  seal cannot hold its shapes' area, or seals a star in without a partner.
 
-Regions with ylops get only the net-area test here. Every candidate is then confirmed by
+What the pure search caches by key (walls, border walks) is carried down the excursion here:
+the border arcs are walked once per excursion, the landings again only when a strip takes in a
+symbol. Regions with ylops get only the net-area test. Every candidate is then confirmed by
 `inspect_sparc.core.rules.check`, the single arbiter, so the result equals the pure search's.
 """
 
@@ -119,6 +122,13 @@ class Tables(NamedTuple):
     start: int
     end: int
     end_on_border: bool
+    area_rule: bool  # polyshapes, no ylops, E on the border: the area walls apply
+    border_cells: int  # cells with a border edge
+    shape_cells: int  # cells holding a polyshape or ylop
+    perimeter_twin: Any  # int64 per border edge: the other border edge of its cell, or -1
+    star_all: int  # every star
+    pair_all: int  # every symbol of `pair_masks`
+    symbol_cells: int  # every cell holding a symbol
 
 
 def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
@@ -229,6 +239,10 @@ def _tables(puzzle: Puzzle) -> Tables:
     perimeter_cell = np.zeros(size, np.int64)
     for index, bit in layout.perimeter_cell.items():
         perimeter_cell[index] = cell_mask(bit)
+    perimeter_twin = np.full(size, -1, np.int64)
+    for index, bit in layout.perimeter_cell.items():
+        for other in bits(layout.border_edges_of[bit] & ~(1 << index)):
+            perimeter_twin[index] = other
     # The cells left and right of the path through a node, by (incoming, outgoing) edge slot.
     steps = (1, -1, stride, -stride)
     sides = np.zeros((size, 5, 4, 2), np.int64)
@@ -282,6 +296,13 @@ def _tables(puzzle: Puzzle) -> Tables:
         start=layout.bit(puzzle.start),
         end=layout.bit(puzzle.end),
         end_on_border=bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1),
+        area_rule=layout.area_rule,
+        border_cells=cell_mask(layout.border_cells),
+        shape_cells=cell_mask(layout.shapes),
+        perimeter_twin=perimeter_twin,
+        star_all=cell_mask(layout.star_bits),
+        pair_all=cell_mask(layout.pair_bits),
+        symbol_cells=cell_mask(layout.symbols),
     )
 
 
