@@ -5,6 +5,8 @@ be shared), with the share of the time spent in the exhaustive search and the dr
 Then the full 500-puzzle mix with `--workers` processes (target: at most 5 minutes on 2 cores).
 
 Run: python benchmarks/bench_generate.py [--per-level 20] [--repeat 2] [--workers 2] [--skip-full]
+The search engine is the one `solve` picks (set INSPECT_SPARC_SEARCH=python or compiled to
+choose); the first line says which.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 import time
 
 import inspect_sparc.core.generate as generator
+from inspect_sparc.core import search_compiled
 from inspect_sparc.core.puzzle import LEVELS
 
 
@@ -74,6 +77,8 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--skip-full", action="store_true")
     args = parser.parse_args()
+    compiled = search_compiled.use_compiled()
+    print(f"search engine: {'compiled (numba)' if compiled else 'python'}\n")
     per_level(args.per_level, args.repeat, args.seed)
     if not args.skip_full:
         full(args.n, args.seed, args.workers)

@@ -216,3 +216,19 @@ def test_a_grid_too_large_for_the_masks_runs_in_python(monkeypatch: pytest.Monke
     found = solve(large, limit=3, engine="auto")
     assert len(found) == 3
     assert all(check(large, path).valid for path in found)
+
+
+@needs_numba
+@pytest.mark.slow
+def test_engines_agree_on_fresh_generated_puzzles() -> None:
+    """Beyond the published split: 120 generated puzzles (60 of the level mix, 60 of level 5)."""
+    from inspect_sparc.core.generate import generate_puzzles
+
+    records = generate_puzzles(60, 11) + generate_puzzles(60, 12, level=5)
+    differ = []
+    for record in records:
+        puzzle = parse_puzzle(record)
+        if solve(puzzle, engine="python") != solve(puzzle, engine="compiled"):
+            differ.append(puzzle.id)
+    assert len(records) == 120
+    assert differ == []
