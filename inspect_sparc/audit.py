@@ -86,6 +86,24 @@ def audit_record(record: dict[str, Any]) -> AuditRow:
     )
 
 
+def warm_up(records: Sequence[dict[str, Any]]) -> str:
+    """The search engine `solve` runs ("python" or "compiled"). The compiled one is loaded here
+    (numba compiles it on a machine's first use, else reads its disk cache) by a search of the
+    first record that parses, so that no puzzle's time includes it."""
+    from inspect_sparc.core import search_compiled
+
+    if not search_compiled.use_compiled():
+        return "python"
+    for record in records:
+        try:
+            puzzle = parse_puzzle(record)
+        except RecordError:
+            continue
+        solve(puzzle, limit=1)
+        break
+    return "compiled"
+
+
 def level_argument(values: Sequence[str]) -> tuple[int, ...] | None:
     """Levels from repeated and/or comma-separated `--level` values (None: all levels)."""
     parts = [part for value in values for part in value.split(",") if part.strip()]
@@ -127,12 +145,12 @@ def format_table(rows: Sequence[AuditRow]) -> str:
     )
 
 
-def summary(rows: Sequence[AuditRow]) -> str:
-    """One line: counts, total time and the slowest puzzle."""
+def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
+    """One line: counts, total time (and the search engine, when given), the slowest puzzle."""
     total = sum(row.seconds for row in rows)
     failed = sum(not row.ok for row in rows)
     text = f"{len(rows)} puzzle(s): {len(rows) - failed} match, {failed} mismatch"
-    text += f"; search {total:.1f} s"
+    text += f"; search {total:.1f} s" + (f" ({engine} engine)" if engine else "")
     if rows:
         slowest = max(rows, key=lambda row: row.seconds)
         text += f"; slowest {slowest.puzzle_id} ({slowest.seconds:.2f} s)"
@@ -208,9 +226,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not chosen:
         print(f"error: no puzzles of level {list(levels or [])} in {args.source}", file=sys.stderr)
         return 1
+    try:
+        engine = warm_up(chosen)
+    except (ValueError, RuntimeError) as error:  # INSPECT_SPARC_SEARCH unknown, or no numba
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     rows = run_audit(chosen, progress=sys.stderr)
     print(format_table(rows))
-    print(summary(rows))
+    print(summary(rows, engine))
     return 0 if all(row.ok for row in rows) else 1
 
 
