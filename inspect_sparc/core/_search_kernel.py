@@ -186,6 +186,44 @@ def _region_ok(
 
 
 @njit(cache=True)
+def _components_ok(
+    marked: Array,
+    seen: Array,
+    stack: Array,
+    neighbours: Array,
+    symbol: Array,
+    cell_index: Array,
+    counts: Array,
+    triangle_cell: Array,
+    triangle_need: Array,
+    square_masks: Array,
+    star_cells: Array,
+    star_masks: Array,
+    shape_kind: Array,
+    shape_area: Array,
+    placements: Array,
+    cache: Any,
+) -> bool:
+    """Every symbol-bearing component of the `marked` positions (final regions) obeys the
+    region rules; clears `marked` as it goes (`seen` and `stack` are scratch)."""
+    for p in range(marked.shape[0]):
+        if marked[p] and symbol[p]:
+            _flood(p, marked, seen, neighbours, stack)
+            region = 0
+            for q in range(marked.shape[0]):
+                if seen[q]:
+                    marked[q] = 0
+                    if cell_index[q] >= 0:
+                        region |= 1 << cell_index[q]
+            if not _region_ok(
+                region, counts, triangle_cell, triangle_need, square_masks, star_cells,
+                star_masks, shape_kind, shape_area, placements, cache,
+            ):  # fmt: skip
+                return False
+    return True
+
+
+@njit(cache=True)
 def _landings(
     touch: int,
     group: int,
@@ -512,21 +550,11 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                         if dot[p] and not used[p] and not current[p]:
                             alive = False
                         marked[p] = 1 if allowed[p] and not current[p] else 0
-                    for p in range(size):
-                        if not alive:
-                            break
-                        if marked[p] and symbol[p]:
-                            _flood(p, marked, seen, neighbours, stack)
-                            region = 0
-                            for q in range(size):
-                                if seen[q]:
-                                    marked[q] = 0
-                                    if cell_index[q] >= 0:
-                                        region |= 1 << cell_index[q]
-                            alive = _region_ok(
-                                region, counts, triangle_cell, need, square_masks, star_cells,
-                                star_masks, shape_kind, shape_area, placements, cache,
-                            )  # fmt: skip
+                    alive = alive and _components_ok(
+                        marked, seen, stack, neighbours, symbol, cell_index, counts,
+                        triangle_cell, need, square_masks, star_cells, star_masks, shape_kind,
+                        shape_area, placements, cache,
+                    )  # fmt: skip
                     cells = 0
                     for p in range(size):
                         if current[p] and cell_index[p] >= 0:
@@ -667,21 +695,11 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                     if dot[p] and not used[p]:
                         finished = False
                     marked[p] = 1 if current[p] and not used[p] else 0
-                for p in range(size):
-                    if not finished:
-                        break
-                    if marked[p] and symbol[p]:
-                        _flood(p, marked, seen, neighbours, stack)
-                        region = 0
-                        for q in range(size):
-                            if seen[q]:
-                                marked[q] = 0
-                                if cell_index[q] >= 0:
-                                    region |= 1 << cell_index[q]
-                        finished = _region_ok(
-                            region, counts, triangle_cell, need, square_masks, star_cells,
-                            star_masks, shape_kind, shape_area, placements, cache,
-                        )  # fmt: skip
+                finished = finished and _components_ok(
+                    marked, seen, stack, neighbours, symbol, cell_index, counts, triangle_cell,
+                    need, square_masks, star_cells, star_masks, shape_kind, shape_area,
+                    placements, cache,
+                )  # fmt: skip
                 if finished:
                     if found == cap:
                         return out, lengths, False
