@@ -232,3 +232,91 @@ def test_engines_agree_on_fresh_generated_puzzles() -> None:
             differ.append(puzzle.id)
     assert len(records) == 120
     assert differ == []
+
+
+@pytest.mark.parametrize("limit", [10**6, 10**12, 2**70])
+def test_a_huge_limit_is_no_limit(limit: int, engine: str) -> None:
+    """No buffer is sized by the limit: a limit far beyond any puzzle's paths just means all."""
+    puzzle = next(p for p in PUZZLES if p.id == "a454bd9c3ad0168a")
+    assert solve(puzzle, limit=limit, engine=engine) == solve(puzzle, engine=engine)
+
+
+def _grid_record(columns: int, rows: int, marks: dict[tuple[int, int], str]) -> dict:
+    """A bare record: a grid of the given size in positions, with `marks` (S, E, symbols)."""
+    array = [["N" if x % 2 and y % 2 else "+" for x in range(columns)] for y in range(rows)]
+    for (x, y), value in marks.items():
+        array[y][x] = value
+    start = next(point for point, value in marks.items() if value == "S")
+    record = copy.deepcopy(PUZZLES[0].record)
+    record.update(
+        id="inner-end",
+        puzzle_array=array,
+        grid_size={"width": columns // 2, "height": rows // 2},
+        polyshapes="{}",
+        solutions=[{"path": [{"x": start[0], "y": start[1]}], "pathLength": 1}],
+    )
+    return record
+
+
+def _every_valid_path(puzzle: Puzzle) -> set[tuple]:
+    """Brute force: every simple path from S to E over usable positions that `check` accepts."""
+    usable = {
+        (x, y)
+        for x in range(puzzle.columns)
+        for y in range(puzzle.rows)
+        if not (x % 2 and y % 2) and (x, y) not in puzzle.gaps
+    }
+    found: set[tuple] = set()
+
+    def grow(path: list, seen: set) -> None:
+        x, y = path[-1]
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            edge, node = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)
+            if edge not in usable or edge in seen:
+                continue
+            if edge == puzzle.end:
+                if check(puzzle, (*path, edge)).valid:
+                    found.add((*path, edge))
+            elif node in usable and node not in seen:
+                if node == puzzle.end:
+                    if check(puzzle, (*path, edge, node)).valid:
+                        found.add((*path, edge, node))
+                else:
+                    grow([*path, edge, node], seen | {edge, node})
+
+    sx, sy = puzzle.start
+    firsts = [puzzle.start] if sx % 2 == 0 and sy % 2 == 0 else []
+    firsts += (
+        [] if firsts else [(sx + dx, sy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    )
+    for first in firsts:
+        if first not in usable or first[0] % 2 or first[1] % 2:
+            continue
+        path = [puzzle.start] if first == puzzle.start else [puzzle.start, first]
+        if first == puzzle.end:
+            if check(puzzle, tuple(path)).valid:
+                found.add(tuple(path))
+        else:
+            grow(path, set(path))
+    return found
+
+
+@pytest.mark.parametrize(
+    "marks",
+    [
+        {(2, 0): "S", (2, 3): "E", (1, 3): "o-B", (3, 3): "o-R"},  # E mid-edge inside
+        {(2, 3): "S", (6, 6): "E", (1, 3): "o-B", (3, 3): "o-R"},  # S mid-edge inside
+        {(0, 0): "S", (3, 4): "E", (3, 3): "o-B", (3, 5): "o-R", (1, 1): "o-B"},
+    ],
+    ids=["inner-E", "inner-S", "inner-E-horizontal"],
+)
+def test_a_mid_edge_end_inside_the_grid_loses_no_path(
+    marks: dict[tuple[int, int], str], engine: str
+) -> None:
+    """The cells either side of an inner mid-edge S or E may end in two regions: the search must
+    not treat the cells along one side of the path as one region there (both engines once
+    dropped 47 of the 91 paths of the first grid)."""
+    puzzle = parse_puzzle(_grid_record(7, 7, marks))
+    every = _every_valid_path(puzzle)
+    assert len(every) > 10
+    assert set(solve(puzzle, engine=engine)) == every

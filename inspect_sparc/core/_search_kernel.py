@@ -3,7 +3,7 @@
 Imported only when numba is installed. Positions are indexed as in the pure search (row stride
 = columns + 1) and held in uint8 arrays; cells and lattice nodes are int64 masks. The entry point
 takes a `search_compiled.Tables` and unpacks it once: the helpers take plain arrays and ints
-(handing the 40-field tuple to every helper call made the search four times slower, as
+(handing the whole tuple to every helper call made the search four times slower, as
 measured). Every function is `njit(cache=True)`: numba compiles them once per
 machine (about 10 s) and loads them from its on-disk cache afterwards.
 """
@@ -30,12 +30,7 @@ def _popcount(x: int) -> int:
 @njit(cache=True)
 def _lowest(x: int) -> int:
     """Index of the lowest set bit of a positive int64."""
-    index = 0
-    low = x & -x
-    while low > 1:
-        low >>= 1
-        index += 1
-    return index
+    return _popcount((x & -x) - 1)
 
 
 @njit(cache=True)
@@ -447,7 +442,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     area_rule, border_cells, shape_cells, perimeter_twin = (
         t.area_rule, t.border_cells, t.shape_cells, t.perimeter_twin
     )  # fmt: skip
-    star_all, pair_all, symbol_cells = t.star_all, t.pair_all, t.symbol_cells
+    star_all, pair_all, symbol_cells, strips = t.star_all, t.pair_all, t.symbol_cells, t.strips
 
     size = inside.shape[0]
     cache = {np.int64(-1): np.int64(0)}  # region cell mask -> polyshape verdict
@@ -479,7 +474,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     arc_landing = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
     arc_known = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
     arc_inside = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
-    out = np.zeros((64 if cap < 0 else max(cap, 1), path.shape[0]), np.int64)
+    out = np.zeros((64 if cap < 0 else min(max(cap, 1), 64), path.shape[0]), np.int64)
     lengths = np.zeros(out.shape[0], np.int64)
     found = 0
     if not usable[start]:
@@ -589,7 +584,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                     blocks[n, 0], blocks[n, 1] = touch[d], h
                     blocks[n, 2] = strip_ccw[d] if sealed_cw else strip_cw[d]
                     block_count[d] = n + 1
-                if alive and not border[h] and touch[d] >= 0:
+                if alive and not border[h] and touch[d] >= 0 and strips:
                     # an excursion: its strips, then (E on the border) the landing walls
                     cw, ccw = strip_cw[d], strip_ccw[d]
                     if _conflict(cw, square_masks, star_cells, star_masks) or _conflict(

@@ -135,7 +135,9 @@ class _Layout:
     cw_left: dict[tuple[int, int], bool] = field(default_factory=dict)
     walls_cache: dict[tuple[int, int, int, int], int | None] = field(default_factory=dict)
     # Area bound on landings (only when the puzzle has polyshapes and no ylops):
-    area_rule: bool = False  # polyshapes, no ylops and E on the border
+    area_rule: bool = False  # polyshapes, no ylops and E on the border (and `strips`)
+    #: Excursion strips are sound: neither S nor E is a mid-edge inside the grid (see `_layout`)
+    strips: bool = True
     border_cells: int = 0  # cells with a border edge
     border_edges_of: dict[int, int] = field(default_factory=dict)  # border cell -> its edges
     area_tables: dict[tuple[int, ...], tuple[tuple[_Landing, ...], tuple[_Landing, ...]]] = field(
@@ -275,8 +277,16 @@ def _layout(puzzle: Puzzle) -> _Layout:
             layout.border_edges_of[cell_bit] = (
                 layout.border_edges_of.get(cell_bit, 0) | 1 << layout.perimeter[number]
             )
+    # A strip (the cells along one side of an excursion) is one region only if no path end cuts
+    # it: a node S or E does not (cells meet across edges), but a mid-edge S or E inside the grid
+    # ends the path between two cells of the strip, which may then lie in two regions.
+    layout.strips = not any(
+        (x + y) % 2 and 0 < x < puzzle.columns - 1 and 0 < y < puzzle.rows - 1
+        for x, y in (puzzle.start, puzzle.end)
+    )
     layout.area_rule = (
-        bool(layout.shapes)
+        layout.strips
+        and bool(layout.shapes)
         and min(layout.shape_area.values()) > 0
         and bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1)
     )
@@ -964,7 +974,7 @@ class _Search:
         if registered:
             self.register(touch, head, cw, ccw)
         walls = -1
-        if not on_border and touch >= 0:
+        if not on_border and touch >= 0 and layout.strips:
             walls = self.landing_walls(touch, live & ~used, cw, ccw)
             if walls is None:
                 return

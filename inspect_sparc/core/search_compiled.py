@@ -2,7 +2,9 @@
 
 `inspect_sparc.core.search.solve` uses it when `numba` can be imported (the `fast` extra) and
 the grid fits 63-bit masks (every published size does); otherwise the pure-Python search runs.
-It mirrors that search's sound pruning, in the same move order (right, left, down, up):
+It mirrors that search's sound pruning, in the same move order (right, left, down, up), all
+but its check for a dot beside a node just left (the reachability test at the next node
+catches the same paths one step later):
 
 - triangles over their number; the live region (positions joined to E) flooded again when the
   head is on the border; the head must border it and every unvisited dot lie in it;
@@ -38,6 +40,8 @@ if TYPE_CHECKING:
 ENGINE_VARIABLE = "INSPECT_SPARC_SEARCH"
 #: Masks are int64: cells and lattice nodes must fit in 63 bits.
 _MAX_BITS = 63
+#: A cap on candidates this large is no cap (the kernel's counters are int64).
+_UNCAPPED = 2**31
 #: The engines `solve` knows.
 ENGINES = ("auto", "python", "compiled")
 
@@ -103,7 +107,6 @@ class Tables(NamedTuple):
     shape_area: Any  # int64 per cell: +size of a polyshape, -size of a ylop, 0
     shape_kind: Any  # int64 per cell: the shape's kind number, -1 for none
     placements: Any  # int64 [kind, anchor cell]: the translate whose first cell is there
-    has_shapes: bool
     link: Any  # int64 per node: lattice nodes one usable edge away
     right_ok: int  # nodes whose right edge and neighbour are usable
     down_ok: int  # nodes whose lower edge and neighbour are usable
@@ -125,10 +128,14 @@ class Tables(NamedTuple):
     area_rule: bool  # polyshapes, no ylops, E on the border: the area walls apply
     border_cells: int  # cells with a border edge
     shape_cells: int  # cells holding a polyshape or ylop
-    perimeter_twin: Any  # int64 per border edge: the other border edge of its cell, or -1
+    #: int64 per border edge: another border edge of its cell, or -1 (a corner cell has two; in
+    #: a grid one cell wide a cell has three or four and one is kept, which only loosens the
+    #: area walls)
+    perimeter_twin: Any
     star_all: int  # every star
     pair_all: int  # every symbol of `pair_masks`
     symbol_cells: int  # every cell holding a symbol
+    strips: bool  # excursion strips are sound (no mid-edge S or E inside the grid)
 
 
 def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
@@ -140,7 +147,7 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
     tables = _tables(puzzle)
     board = board_for(puzzle)
     stride = tables.stride
-    cap = -1 if limit is None else limit
+    cap = -1 if limit is None or limit >= _UNCAPPED else limit
     while True:
         paths, lengths, complete = _engine()(cap, tables)
         found: list[Path] = []
@@ -152,7 +159,7 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
                     return found
         if complete:
             return found
-        cap *= 4
+        cap = -1 if cap * 4 >= _UNCAPPED else cap * 4
 
 
 def _tables(puzzle: Puzzle) -> Tables:
@@ -277,7 +284,6 @@ def _tables(puzzle: Puzzle) -> Tables:
         shape_area=shape_area,
         shape_kind=shape_kind,
         placements=placements,
-        has_shapes=bool(kinds),
         link=link,
         right_ok=node_mask(layout.right_ok),
         down_ok=node_mask(layout.down_ok),
@@ -303,6 +309,7 @@ def _tables(puzzle: Puzzle) -> Tables:
         star_all=cell_mask(layout.star_bits),
         pair_all=cell_mask(layout.pair_bits),
         symbol_cells=cell_mask(layout.symbols),
+        strips=layout.strips,
     )
 
 
