@@ -19,7 +19,8 @@ positions, and it stops at E. Pruning, all sound (it never drops a valid path):
   polyshapes). Free space can only split when the head reaches the border (a line that does not
   touch the border encloses nothing: the edge it cannot close stays open), so that flood fill runs
   only when the free positions around a border node fall into two or more arcs;
-- excursions: between two border visits the path makes an excursion through the interior. Its
+- excursions (unless S or E is a mid-edge inside the grid, where a path end can split a strip
+  in two regions): between two border visits the path makes an excursion through the interior. Its
   left and right *strips* (the positions around its passed nodes) can never join the path, so
   each lies in one final region: a strip holding squares of two colours, or a star with more
   than two symbols of its colour, is dead at once. Landing at border node b seals the strip on

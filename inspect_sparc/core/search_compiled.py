@@ -12,7 +12,8 @@ catches the same paths one step later):
   polyshapes' net area and, without ylops, an exact tiling), and a live star needs a second
   symbol of its colour among the live cells;
 - lattice reachability of E and of every unvisited dot from the head, at every node;
-- excursion strips and landing walls: between two border visits the cells beside the path on
+- excursion strips and landing walls (not when S or E is a mid-edge inside the grid, as in the
+  pure search): between two border visits the cells beside the path on
   each side can never join it, so a strip breaking the square or star rule is dead; with E on
   the border, landing at border node b seals the arc from the excursion's start to b that avoids
   E together with one strip, so b is a wall when that arc holds an unvisited dot or its cells
