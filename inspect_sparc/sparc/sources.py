@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+
+# CACHE_ENV is re-exported: the generated-set cache lives under it.
+from inspect_sparc.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -41,16 +42,10 @@ HUBS = ("modelscope", "huggingface")
 BUNDLED = "sample"
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
 SAMPLE_FILE = Path(__file__).parent.parent / "data" / "sparc_sample.jsonl"
-CONNECT_TIMEOUT_S = 5.0
 #: `source=generated:SEED`: fresh puzzles from the generator, cached on disk.
 GENERATED = "generated:"
 #: Puzzles in a `generated:SEED` set (the test split's size and level mix); tests shrink it.
 GENERATED_SET_SIZE = 500
-CACHE_ENV = "INSPECT_SPARC_CACHE_DIR"
-
-
-class SourceError(RuntimeError):
-    """Records could not be loaded; the message names the source and the ways out."""
 
 
 @dataclass(frozen=True)
@@ -179,15 +174,6 @@ def _read_json_records(text: str) -> list[Any]:
 # --- generated puzzles -----------------------------------------------------------------------
 
 
-def cache_base() -> Path:
-    """The package's own cache: $INSPECT_SPARC_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache,
-    then `inspect_sparc` (generated sets, AlgoPuzzleVQA files; the hubs keep their own)."""
-    root = os.environ.get(CACHE_ENV)
-    if root:
-        return Path(root).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "inspect_sparc"
-
-
 def generated_cache_file(seed: int, n: int) -> Path:
     """Where a generated set is cached (under `cache_base()`)."""
     from inspect_sparc.core.generate import GENERATOR_VERSION
@@ -296,24 +282,6 @@ def _snapshot_function(hub: Hub) -> Callable[..., str]:
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0][:300] if text else "no details"
-
-
-def unreachable(endpoint: str) -> str | None:
-    """Why `endpoint` (a URL or host) cannot be reached within seconds, or None if it can.
-
-    A direct TCP connection is tried with a short timeout; behind a proxy (where it would say
-    nothing) the check is skipped. Used before downloads whose clients retry for 20 s and more.
-    """
-    if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
-        return None
-    url = urlparse(endpoint if "://" in endpoint else "https://" + endpoint)
-    host = url.hostname or ""
-    port = url.port or (80 if url.scheme == "http" else 443)
-    try:
-        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S):
-            return None
-    except OSError as error:
-        return f"{host}:{port}: {error}"
 
 
 def _check_reachable(hub: Hub, missing: str) -> None:
