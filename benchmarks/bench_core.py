@@ -117,7 +117,7 @@ def whole_eval(records: list[dict], pairs: list[tuple[dict, str]]) -> None:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver import generate
 
-    from inspect_sparc.sparc.tasks import sparc
+    from inspect_sparc.sparc.single_shot.tasks import sparc
 
     answer_of = {r["id"]: t for r, t in pairs}
 

@@ -29,8 +29,8 @@ from inspect_ai.solver import generate
 from sparc import tasks as upstream
 from sparc.process_puzzle import _astar_find_path
 
-from inspect_sparc.sparc.tasks import sparc
-from inspect_sparc.sparc.visual import sparc_visual
+from inspect_sparc.sparc.single_shot.tasks import sparc
+from inspect_sparc.sparc.visual.tasks import sparc_visual
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc"
 

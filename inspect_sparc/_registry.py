@@ -4,10 +4,10 @@
 from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
-from inspect_sparc.sparc.gym_scorer import gym_scorer
-from inspect_sparc.sparc.gym_solvers import gym_agent, gym_astar, gym_random
-from inspect_sparc.sparc.gym_task import sparc_gym
+from inspect_sparc.sparc.gym.scorer import gym_scorer
+from inspect_sparc.sparc.gym.solvers import gym_agent, gym_astar, gym_random
+from inspect_sparc.sparc.gym.tasks import sparc_gym
 from inspect_sparc.sparc.scorer import sparc_scorer
-from inspect_sparc.sparc.solvers import search_solver
-from inspect_sparc.sparc.tasks import sparc, sparc_hard
-from inspect_sparc.sparc.visual import prepend_puzzle_image, sparc_visual
+from inspect_sparc.sparc.single_shot.solvers import search_solver
+from inspect_sparc.sparc.single_shot.tasks import sparc, sparc_hard
+from inspect_sparc.sparc.visual.tasks import prepend_puzzle_image, sparc_visual

@@ -338,7 +338,7 @@ def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets
     from inspect_ai.model import get_model
     from mock_outputs import mock_output
 
-    from inspect_sparc.sparc.tasks import sparc
+    from inspect_sparc.sparc.single_shot.tasks import sparc
 
     task = sparc(source=f"generated:{SEED}")
     samples = list(task.dataset)
@@ -404,8 +404,8 @@ def test_a_500_puzzle_set_meets_the_calibration_targets(sparc_test_split):
 
 
 def test_every_task_takes_a_generated_source(small_generated_sets, generated):
-    from inspect_sparc.sparc.gym_task import sparc_gym
-    from inspect_sparc.sparc.tasks import sparc_hard
+    from inspect_sparc.sparc.gym.tasks import sparc_gym
+    from inspect_sparc.sparc.single_shot.tasks import sparc_hard
 
     ids = {r["id"] for r in generated[:5]}
     assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids

@@ -18,8 +18,8 @@ from mock_outputs import mock_output
 
 from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.core.rules import RULES
-from inspect_sparc.sparc.solvers import search_solver
-from inspect_sparc.sparc.tasks import sparc
+from inspect_sparc.sparc.single_shot.solvers import search_solver
+from inspect_sparc.sparc.single_shot.tasks import sparc
 
 SPARC_METRICS = [
     "accuracy",

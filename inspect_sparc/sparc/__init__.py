@@ -1,1 +1,2 @@
-"""The SPaRC Inspect layer: record sources, prompts, datasets, scorer, solvers and tasks."""
+"""The SPaRC Inspect layer: what every protocol shares (sources, dataset, prompt text, scorer),
+and one subpackage per protocol (`single_shot`, `gym`, `visual`), each with its `tasks.py`."""

@@ -32,7 +32,7 @@ from inspect_sparc.core.puzzle import parse_levels, parse_puzzle
 from inspect_sparc.sparc.dataset import record_to_sample, samples_dataset
 from inspect_sparc.sparc.scorer import sparc_scorer
 from inspect_sparc.sparc.sources import load_records
-from inspect_sparc.sparc.visual_prompts import (
+from inspect_sparc.sparc.visual.prompts import (
     VISUAL_SYSTEM_PROMPT,
     VisualPromptKind,
     check_visual_prompt_kind,

@@ -23,11 +23,11 @@ from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.sparc.dataset import sparc_dataset
-from inspect_sparc.sparc.gym_prompts import gym_system_prompt
-from inspect_sparc.sparc.gym_scorer import gym_metrics, gym_scorer
-from inspect_sparc.sparc.gym_solvers import gym_agent
+from inspect_sparc.sparc.gym.prompts import gym_system_prompt
+from inspect_sparc.sparc.gym.scorer import gym_metrics, gym_scorer
+from inspect_sparc.sparc.gym.solvers import gym_agent
 from inspect_sparc.sparc.prompts import PromptKind, check_prompt_kind
-from inspect_sparc.sparc.visual_prompts import gym_visual_system_prompt
+from inspect_sparc.sparc.visual.prompts import gym_visual_system_prompt
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-A"

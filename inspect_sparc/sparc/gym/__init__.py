@@ -1,0 +1,1 @@
+"""Step-by-step SPaRC (`sparc_gym`, the Spatial-Gym protocol): one observation, one move a call."""

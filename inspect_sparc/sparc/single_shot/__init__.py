@@ -1,0 +1,1 @@
+"""Single-shot SPaRC (`sparc`, `sparc_hard`): the paper's protocol, one prompt and one answer."""

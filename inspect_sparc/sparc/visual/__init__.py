@@ -1,0 +1,1 @@
+"""Visual SPaRC (`sparc_visual`): the puzzle as the authors' rendered image, one answer."""
