@@ -10,4 +10,5 @@ from inspect_sparc.sparc.gym.tasks import sparc_gym
 from inspect_sparc.sparc.scorer import sparc_scorer
 from inspect_sparc.sparc.single_shot.solvers import search_solver
 from inspect_sparc.sparc.single_shot.tasks import sparc, sparc_hard
-from inspect_sparc.sparc.visual.tasks import prepend_puzzle_image, sparc_visual
+from inspect_sparc.sparc.visual.solvers import prepend_puzzle_image
+from inspect_sparc.sparc.visual.tasks import sparc_visual

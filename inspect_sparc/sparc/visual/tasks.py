@@ -15,20 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-import anyio
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, ContentImage, ContentText
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
+from inspect_ai.solver import generate
 
-from inspect_sparc.core.picture import (
-    board_record,
-    check_plot_type,
-    data_uri,
-    puzzle_png,
-    renderer_info,
-)
-from inspect_sparc.core.puzzle import parse_levels, parse_puzzle
+from inspect_sparc.core.picture import check_plot_type, renderer_info
+from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.sparc.dataset import record_to_sample, samples_dataset
 from inspect_sparc.sparc.scorer import sparc_scorer
 from inspect_sparc.sparc.sources import load_records
@@ -38,6 +31,7 @@ from inspect_sparc.sparc.visual.prompts import (
     check_visual_prompt_kind,
     visual_user_prompt,
 )
+from inspect_sparc.sparc.visual.solvers import prepend_puzzle_image
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-A"
@@ -66,36 +60,6 @@ def sparc_visual_dataset(
     records = load_records(source, split, subset)
     samples = [record_to_visual_sample(record, prompt) for record in records]
     return samples_dataset(samples, source, split, subset, levels, prefix="sparc_visual")
-
-
-def render_sample_png(metadata: Mapping[str, Any], plot: str) -> bytes:
-    """The PNG of a sample's puzzle (its metadata record), as the reference renders it."""
-    return puzzle_png(board_record(parse_puzzle(metadata["puzzle"])), plot)
-
-
-@solver
-def prepend_puzzle_image(plot: str = "original") -> Solver:
-    """Put the puzzle's image first in the user message, before its text (as the reference).
-
-    Rendering waits until the sample runs (in a worker thread): a 500-puzzle run starts at once
-    and holds one image per running sample, not 500.
-    """
-    check_plot_type(plot)
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        png = await anyio.to_thread.run_sync(render_sample_png, state.metadata, plot)
-        image = ContentImage(image=data_uri(png))
-        for index, message in enumerate(state.messages):
-            if isinstance(message, ChatMessageUser):
-                content = message.content
-                parts = [ContentText(text=content)] if isinstance(content, str) else content
-                if not any(isinstance(part, ContentImage) for part in parts):
-                    update = {"content": [image, *parts]}
-                    state.messages[index] = message.model_copy(update=update)
-                break
-        return state
-
-    return solve
 
 
 @task
