@@ -30,7 +30,7 @@ def log_size(samples: int, max_image_size: int, log_dir: Path) -> int:
     from inspect_ai import eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 
     def reply(*args: object) -> ModelOutput:
         output = ModelOutput.from_content(model="mockllm/model", content=REPLY)
@@ -47,8 +47,8 @@ def log_size(samples: int, max_image_size: int, log_dir: Path) -> int:
 
 def main() -> None:
     """Print image bytes, resize time and log sizes, measured and extrapolated."""
-    from inspect_sparc.algopuzzlevqa.images import resized_copies
-    from inspect_sparc.algopuzzlevqa.sources import sample_folder
+    from inspect_sparc.evals.algopuzzlevqa.images import resized_copies
+    from inspect_sparc.evals.algopuzzlevqa.sources import sample_folder
 
     originals = sorted(sample_folder().glob("images/*/*.jpg"))
     scale = FULL / len(originals)

@@ -21,8 +21,8 @@ from sparc import tasks as upstream
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.sparc.dataset import record_to_sample
-from inspect_sparc.sparc.scorer import score_answer
+from inspect_sparc.evals.sparc.dataset import record_to_sample
+from inspect_sparc.evals.sparc.scorer import score_answer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "sparc"
@@ -117,7 +117,7 @@ def whole_eval(records: list[dict], pairs: list[tuple[dict, str]]) -> None:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver import generate
 
-    from inspect_sparc.sparc.single_shot.tasks import sparc
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
     answer_of = {r["id"]: t for r, t in pairs}
 

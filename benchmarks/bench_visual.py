@@ -29,8 +29,8 @@ from inspect_ai.solver import generate
 from sparc import tasks as upstream
 from sparc.process_puzzle import _astar_find_path
 
-from inspect_sparc.sparc.single_shot.tasks import sparc
-from inspect_sparc.sparc.visual.tasks import sparc_visual
+from inspect_sparc.evals.sparc.single_shot.tasks import sparc
+from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc"
 
@@ -115,7 +115,7 @@ def text_mode(records: list[dict], source: str, answers: dict, folder: Path, lab
     )
     _, ref_size = run(reference, answers, folder, "upstream")
     _, ours = run(sparc(source=source), answers, folder, "ours")
-    with mock.patch("inspect_sparc.sparc.scorer.answer_picture", return_value=""):
+    with mock.patch("inspect_sparc.evals.sparc.scorer.answer_picture", return_value=""):
         _, plain = run(sparc(source=source), answers, folder, "ours-no-pictures")
     print(f"sparc (text mode), every answer failed, {label}:")
     print(f"  upstream sparc.tasks {ref_size:10d} B")

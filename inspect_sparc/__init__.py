@@ -1,8 +1,42 @@
 """inspect-sparc: SPaRC and AlgoPuzzleVQA as Inspect AI tasks.
 
-Importing the package is cheap: the Inspect tasks live in one subpackage per protocol under
-`inspect_sparc.sparc` (and `inspect_sparc.algopuzzlevqa`) and are registered through the
-`_registry` entry point.
+    from inspect_ai import eval
+    from inspect_sparc import sparc, sparc_gym
+
+    eval(sparc(source="sample"), model="openai/gpt-4.1-mini")
+
+The tasks are exported here but imported only when first used (PEP 562 `__getattr__`): a plain
+`import inspect_sparc`, or an import of the pure puzzle logic in `inspect_sparc.core`, does not
+load Inspect. Inspect itself finds the tasks through the `_registry` entry point.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.3.0"
+
+#: Exported task -> the module that defines it.
+TASK_MODULES = {
+    "sparc": "inspect_sparc.evals.sparc.single_shot.tasks",
+    "sparc_hard": "inspect_sparc.evals.sparc.single_shot.tasks",
+    "sparc_gym": "inspect_sparc.evals.sparc.gym.tasks",
+    "sparc_visual": "inspect_sparc.evals.sparc.visual.tasks",
+    "algopuzzlevqa": "inspect_sparc.evals.algopuzzlevqa.tasks",
+}
+
+__all__ = ["__version__", "algopuzzlevqa", "sparc", "sparc_gym", "sparc_hard", "sparc_visual"]
+
+if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc, sparc_hard
+    from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported task on first use."""
+    if name in TASK_MODULES:
+        return getattr(import_module(TASK_MODULES[name]), name)
+    raise AttributeError(f"module 'inspect_sparc' has no attribute {name!r}")

@@ -1,14 +1,14 @@
 """What Inspect's entry point imports: the tasks, solvers and scorers of this package."""
 
 # ruff: noqa: F401
-from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
-from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
-from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
-from inspect_sparc.sparc.gym.scorer import gym_scorer
-from inspect_sparc.sparc.gym.solvers import gym_agent, gym_astar, gym_random
-from inspect_sparc.sparc.gym.tasks import sparc_gym
-from inspect_sparc.sparc.scorer import sparc_scorer
-from inspect_sparc.sparc.single_shot.solvers import search_solver
-from inspect_sparc.sparc.single_shot.tasks import sparc, sparc_hard
-from inspect_sparc.sparc.visual.solvers import prepend_puzzle_image
-from inspect_sparc.sparc.visual.tasks import sparc_visual
+from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
+from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
+from inspect_sparc.evals.sparc.gym.solvers import gym_agent, gym_astar, gym_random
+from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
+from inspect_sparc.evals.sparc.scorer import sparc_scorer
+from inspect_sparc.evals.sparc.single_shot.solvers import search_solver
+from inspect_sparc.evals.sparc.single_shot.tasks import sparc, sparc_hard
+from inspect_sparc.evals.sparc.visual.solvers import prepend_puzzle_image
+from inspect_sparc.evals.sparc.visual.tasks import sparc_visual

@@ -1,7 +1,7 @@
 """What both benchmarks' sources share: their error, the package cache, a reachability check.
 
-SPaRC (`inspect_sparc.sparc.sources`) and AlgoPuzzleVQA (`inspect_sparc.algopuzzlevqa.sources`)
-download from different hosts, but fail the same way and cache under the same folder.
+SPaRC (`evals.sparc.sources`) and AlgoPuzzleVQA (`evals.algopuzzlevqa.sources`) download from
+different hosts, but fail the same way and cache under the same folder.
 """
 
 from __future__ import annotations

@@ -192,7 +192,7 @@ def test_a_digit_limit_set_elsewhere_changes_nothing(limit: int, sparc_records):
 
 
 def test_parity_holds_on_the_trimmed_record_the_scorer_reads(sparc_records):
-    from inspect_sparc.sparc.dataset import record_to_sample
+    from inspect_sparc.evals.sparc.dataset import record_to_sample
 
     for record in sparc_records:
         trimmed = record_to_sample(record).metadata["puzzle"]

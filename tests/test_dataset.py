@@ -9,12 +9,12 @@ import pytest
 from sparc.prompts import single_shot_paper
 
 from inspect_sparc.core.puzzle import RecordError, parse_levels, parse_puzzle
-from inspect_sparc.ordering import round_robin
-from inspect_sparc.sparc.dataset import (
+from inspect_sparc.evals.sparc.dataset import (
     record_to_sample,
     round_robin_by_level,
     sparc_dataset,
 )
+from inspect_sparc.ordering import round_robin
 
 
 def test_record_to_sample_on_a_real_record(sparc_records):

@@ -26,7 +26,7 @@ from inspect_sparc.core.puzzle import REQUIRED_FIELDS, parse_puzzle
 from inspect_sparc.core.records import content_id, text_visualization
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
-from inspect_sparc.sparc.dataset import sparc_dataset
+from inspect_sparc.evals.sparc.dataset import sparc_dataset
 
 SEED = 2  # any seed works; this one's set is quick to build (level-5 searches vary a lot)
 N = 10
@@ -147,7 +147,7 @@ def test_reference_validator_accepts_every_stored_solution(generated):
 def test_reference_prompt_builder_matches_ours(generated):
     from sparc.prompts import single_shot, single_shot_paper
 
-    from inspect_sparc.sparc.prompts import user_prompt
+    from inspect_sparc.evals.sparc.prompts import user_prompt
 
     for record in generated:
         assert user_prompt(record, "paper") == single_shot_paper.get_prompt(record)["user"]
@@ -297,7 +297,7 @@ def test_cli_bad_arguments_exit_2_with_a_message(argv, message, capsys):
 @pytest.fixture
 def small_generated_sets(tmp_path, monkeypatch):
     """`generated:SEED` sets of 5 puzzles (the real size is 500), cached under tmp_path."""
-    from inspect_sparc.sparc import sources
+    from inspect_sparc.evals.sparc import sources
 
     monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
     monkeypatch.setenv(sources.CACHE_ENV, str(tmp_path / "cache"))
@@ -338,7 +338,7 @@ def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets
     from inspect_ai.model import get_model
     from mock_outputs import mock_output
 
-    from inspect_sparc.sparc.single_shot.tasks import sparc
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
     task = sparc(source=f"generated:{SEED}")
     samples = list(task.dataset)
@@ -404,8 +404,8 @@ def test_a_500_puzzle_set_meets_the_calibration_targets(sparc_test_split):
 
 
 def test_every_task_takes_a_generated_source(small_generated_sets, generated):
-    from inspect_sparc.sparc.gym.tasks import sparc_gym
-    from inspect_sparc.sparc.single_shot.tasks import sparc_hard
+    from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc_hard
 
     ids = {r["id"] for r in generated[:5]}
     assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids

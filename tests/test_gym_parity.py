@@ -22,7 +22,7 @@ from inspect_sparc.core.gym import (
     read_action,
 )
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.sparc.gym.prompts import gym_system_prompt, observation_text
+from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt, observation_text
 
 REFERENCE_PROMPTS = {
     ("paper", False): "gym_step_paper",

@@ -39,6 +39,7 @@ def test_the_wheel_holds_exactly_the_tracked_package_files(tmp_path):
     }
     assert shipped == set(tracked)
     assert {"inspect_sparc/eval.yaml", "inspect_sparc/data/sparc_sample.jsonl"} <= shipped
-    assert any(name.startswith("inspect_sparc/algopuzzlevqa/data/images/") for name in shipped)
+    images = "inspect_sparc/evals/algopuzzlevqa/data/images/"
+    assert any(name.startswith(images) for name in shipped)
     # The build writes no metadata into the checkout (which would shadow the installed one).
     assert sorted(REPO_ROOT.glob("*.egg-info")) == metadata_before

@@ -20,7 +20,7 @@ from sparc.validation import analyze_path, validate_solution
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import check
-from inspect_sparc.sparc.scorer import score_answer
+from inspect_sparc.evals.sparc.scorer import score_answer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 RECORDS = {
@@ -190,7 +190,7 @@ def test_the_answer_stops_at_the_end_and_long_paths_are_cut_in_score_answer() ->
 def test_sparc_metrics_on_the_real_answers() -> None:
     from inspect_ai.scorer import SampleScore
 
-    from inspect_sparc.sparc.scorer import sparc_metrics
+    from inspect_sparc.evals.sparc.scorer import sparc_metrics
 
     scores, expected = [], []
     for answer in ANSWERS:

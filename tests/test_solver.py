@@ -12,7 +12,7 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelName
 from inspect_ai.solver import TaskState
 from sparc.validation import extract_solution_path, validate_solution
 
-from inspect_sparc.sparc.single_shot.solvers import SEARCH_MODEL, search_solver
+from inspect_sparc.evals.sparc.single_shot.solvers import SEARCH_MODEL, search_solver
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 RECORDS = [json.loads(line) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()]

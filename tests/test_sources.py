@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub.utils import filter_repo_objects
 
-from inspect_sparc.sparc import sources
-from inspect_sparc.sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
+from inspect_sparc.evals.sparc import sources
+from inspect_sparc.evals.sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
 
 CARD = """---
 configs:

@@ -19,7 +19,7 @@ from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import RULES, check
 from inspect_sparc.core.search import solve
-from inspect_sparc.sparc.single_shot.tasks import TASK_VERSION, sparc, sparc_hard
+from inspect_sparc.evals.sparc.single_shot.tasks import TASK_VERSION, sparc, sparc_hard
 
 
 def answers_by_prompt(task, answer_for) -> dict[str, list[str]]:
@@ -202,9 +202,9 @@ def test_registry_import_is_cheap():
 def test_eval_yaml_versions_match_the_tasks():
     import yaml
 
-    from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
-    from inspect_sparc.sparc.gym.tasks import sparc_gym
-    from inspect_sparc.sparc.visual.tasks import sparc_visual
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
+    from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
 
     card = yaml.safe_load((Path(sparc_module.__file__).parent / "eval.yaml").read_text())
     versions = {t["name"]: t["version"] for t in card["tasks"]}
@@ -224,7 +224,7 @@ def test_eval_yaml_versions_match_the_tasks():
 
 
 def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
-    from inspect_sparc.sparc.single_shot.solvers import search_solver
+    from inspect_sparc.evals.sparc.single_shot.solvers import search_solver
 
     model = get_model("mockllm/model", custom_outputs=lambda *a: pytest.fail("model called"))
     log = run(sparc(source="sample"), model, tmp_path, solver=search_solver())
@@ -235,7 +235,7 @@ def test_search_solver_solves_every_bundled_puzzle_without_a_model(tmp_path):
 
 
 def test_a_rule_valid_path_missing_from_the_stored_set_is_flagged_unlisted_valid(sparc_records):
-    from inspect_sparc.sparc.scorer import score_answer
+    from inspect_sparc.evals.sparc.scorer import score_answer
 
     record = next(r for r in sparc_records if r["solution_count"] >= 2)
     withheld = record["solutions"][-1]["path"]

@@ -15,7 +15,7 @@ from sparc_visualization.plots.original_plot import OriginalPlot
 from inspect_sparc.core.picture import ANSWER_CELL, MARK_COLOR, PATH_COLOR, answer_image
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
-from inspect_sparc.sparc.scorer import PICTURED_RULES, score_answer
+from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, score_answer
 
 PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")
 
@@ -163,7 +163,7 @@ def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
 
 def test_a_gym_episode_that_reaches_e_breaking_region_rules_is_pictured(region_cases):
     from inspect_sparc.core.gym import GymEnv, path_actions
-    from inspect_sparc.sparc.gym.scorer import score_episode
+    from inspect_sparc.evals.sparc.gym.scorer import score_episode
 
     record, line = region_cases[0]
     puzzle = parse_puzzle(record)

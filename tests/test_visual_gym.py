@@ -20,8 +20,8 @@ from sparc import process_puzzle as reference
 from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.picture import FONT_PATH
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.sparc.gym.solvers import gym_agent
-from inspect_sparc.sparc.gym.tasks import sparc_gym
+from inspect_sparc.evals.sparc.gym.solvers import gym_agent
+from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
 REFERENCE_PROMPTS = {
     ("paper", False): "gym_visual_paper",

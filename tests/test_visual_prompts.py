@@ -7,7 +7,7 @@ import copy
 import pytest
 from sparc.prompts import PROMPT_REGISTRY
 
-from inspect_sparc.sparc.visual.prompts import (
+from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_PROMPT_KINDS,
     VISUAL_SYSTEM_PROMPT,
     check_visual_prompt_kind,

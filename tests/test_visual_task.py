@@ -16,8 +16,8 @@ from sparc.prompts import PROMPT_REGISTRY
 
 from inspect_sparc.core.picture import FONT_PATH, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.sparc.scorer import score_answer
-from inspect_sparc.sparc.visual.tasks import TASK_VERSION, sparc_visual
+from inspect_sparc.evals.sparc.scorer import score_answer
+from inspect_sparc.evals.sparc.visual.tasks import TASK_VERSION, sparc_visual
 
 PUZZLES = "tests/fixtures/sparc/puzzles.jsonl"
 

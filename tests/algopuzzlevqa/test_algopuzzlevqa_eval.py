@@ -10,10 +10,10 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentImage, ContentText, get_model
 
-from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.algopuzzlevqa.ontology import CATEGORIES
-from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
-from inspect_sparc.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa
+from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
+from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.evals.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa
 
 REFERENCE = reference_protocol()
 SAMPLES = {sample.id: sample for sample in algopuzzlevqa_dataset(source="sample", max_image_size=0)}

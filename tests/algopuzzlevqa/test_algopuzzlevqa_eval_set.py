@@ -8,10 +8,10 @@ from algopuzzlevqa_helpers import mock_output
 from inspect_ai import eval_set
 from inspect_ai.model import get_model
 
-from inspect_sparc.algopuzzlevqa.ontology import CATEGORIES
-from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
-from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
-from inspect_sparc.sparc.single_shot.tasks import sparc
+from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
+from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
 
 def test_eval_set_runs_algopuzzlevqa_beside_sparc(tmp_path: Path) -> None:

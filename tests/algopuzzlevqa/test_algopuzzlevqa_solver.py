@@ -9,7 +9,7 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageUser, ModelName
 from inspect_ai.solver import TaskState
 from mock_outputs import mock_output
 
-from inspect_sparc.algopuzzlevqa.solvers import FOLLOW_UP_KEY, algopuzzlevqa_solver
+from inspect_sparc.evals.algopuzzlevqa.solvers import FOLLOW_UP_KEY, algopuzzlevqa_solver
 
 OPTIONS = ["3", "5", "7", "9"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_sparc.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 
 __all__ = ["PUZZLES", "algopuzzlevqa", "algopuzzlevqa_scorer", "algopuzzlevqa_solver"]
 
@@ -21,15 +21,15 @@ __all__ = ["PUZZLES", "algopuzzlevqa", "algopuzzlevqa_scorer", "algopuzzlevqa_so
 def __getattr__(name: str) -> Any:
     """Load the Inspect objects lazily, so pure helpers never import inspect_ai."""
     if name == "algopuzzlevqa":
-        from inspect_sparc.algopuzzlevqa.tasks import algopuzzlevqa
+        from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 
         return algopuzzlevqa
     if name == "algopuzzlevqa_solver":
-        from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
+        from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 
         return algopuzzlevqa_solver
     if name == "algopuzzlevqa_scorer":
-        from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+        from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 
         return algopuzzlevqa_scorer
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from inspect_sparc.core.gym import ACTION_NAMES
-from inspect_sparc.sparc.prompts import check_prompt_kind, polyshapes_text
+from inspect_sparc.evals.sparc.prompts import check_prompt_kind, polyshapes_text
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.

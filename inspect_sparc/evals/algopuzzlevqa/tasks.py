@@ -17,12 +17,12 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
-from inspect_sparc.algopuzzlevqa.answer import check_extraction
-from inspect_sparc.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
-from inspect_sparc.algopuzzlevqa.puzzles import PuzzleName
-from inspect_sparc.algopuzzlevqa.scorer import algopuzzlevqa_scorer
-from inspect_sparc.algopuzzlevqa.solvers import algopuzzlevqa_solver
+from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction
+from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+from inspect_sparc.evals.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
+from inspect_sparc.evals.algopuzzlevqa.puzzles import PuzzleName
+from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 
 TASK_VERSION = "2-A"
 """2: the authors' prompt bytes, image resizing and answer reading (results not comparable to 1)."""

@@ -24,9 +24,9 @@ from inspect_sparc.core.gym import (
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import RULES, check
+from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
+from inspect_sparc.evals.sparc.scorer import BREAK_METRICS, PICTURED_RULES, answer_picture
 from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
-from inspect_sparc.sparc.gym.solvers import MOVES_KEY, gym_settings
-from inspect_sparc.sparc.scorer import BREAK_METRICS, PICTURED_RULES, answer_picture
 
 #: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
 #: limit before any of the others).

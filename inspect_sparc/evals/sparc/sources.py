@@ -41,7 +41,7 @@ SPLITS = ("test", "train")
 HUBS = ("modelscope", "huggingface")
 BUNDLED = "sample"
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
-SAMPLE_FILE = Path(__file__).parent.parent / "data" / "sparc_sample.jsonl"
+SAMPLE_FILE = Path(__file__).parents[2] / "data" / "sparc_sample.jsonl"
 #: `source=generated:SEED`: fresh puzzles from the generator, cached on disk.
 GENERATED = "generated:"
 #: Puzzles in a `generated:SEED` set (the test split's size and level mix); tests shrink it.

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from inspect_sparc.algopuzzlevqa.prompts import option_letters
+from inspect_sparc.evals.algopuzzlevqa.prompts import option_letters
 
 Extraction = Literal["paper", "strict"]
 EXTRACTIONS: tuple[str, ...] = ("paper", "strict")

@@ -20,9 +20,9 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from inspect_sparc.core.puzzle import parse_levels
-from inspect_sparc.sparc.dataset import sparc_dataset
-from inspect_sparc.sparc.prompts import PromptKind
-from inspect_sparc.sparc.scorer import sparc_scorer
+from inspect_sparc.evals.sparc.dataset import sparc_dataset
+from inspect_sparc.evals.sparc.prompts import PromptKind
+from inspect_sparc.evals.sparc.scorer import sparc_scorer
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-B"

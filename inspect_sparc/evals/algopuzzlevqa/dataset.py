@@ -9,16 +9,20 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
-from inspect_sparc.algopuzzlevqa.images import (
+from inspect_sparc.evals.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,
     check_max_image_size,
     resized_copies,
 )
-from inspect_sparc.algopuzzlevqa.layout import Record, read_folder, round_robin
-from inspect_sparc.algopuzzlevqa.ontology import puzzle_categories
-from inspect_sparc.algopuzzlevqa.prompts import build_prompt, check_prompt_style, option_letters
-from inspect_sparc.algopuzzlevqa.puzzles import select_puzzles
-from inspect_sparc.algopuzzlevqa.sources import cache_root, resolve_source
+from inspect_sparc.evals.algopuzzlevqa.layout import Record, read_folder, round_robin
+from inspect_sparc.evals.algopuzzlevqa.ontology import puzzle_categories
+from inspect_sparc.evals.algopuzzlevqa.prompts import (
+    build_prompt,
+    check_prompt_style,
+    option_letters,
+)
+from inspect_sparc.evals.algopuzzlevqa.puzzles import select_puzzles
+from inspect_sparc.evals.algopuzzlevqa.sources import cache_root, resolve_source
 
 
 def image_reference(record: Record) -> str:

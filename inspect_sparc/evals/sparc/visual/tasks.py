@@ -22,16 +22,16 @@ from inspect_ai.solver import generate
 
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
-from inspect_sparc.sparc.dataset import record_to_sample, samples_dataset
-from inspect_sparc.sparc.scorer import sparc_scorer
-from inspect_sparc.sparc.sources import load_records
-from inspect_sparc.sparc.visual.prompts import (
+from inspect_sparc.evals.sparc.dataset import record_to_sample, samples_dataset
+from inspect_sparc.evals.sparc.scorer import sparc_scorer
+from inspect_sparc.evals.sparc.sources import load_records
+from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_SYSTEM_PROMPT,
     VisualPromptKind,
     check_visual_prompt_kind,
     visual_user_prompt,
 )
-from inspect_sparc.sparc.visual.solvers import prepend_puzzle_image
+from inspect_sparc.evals.sparc.visual.solvers import prepend_puzzle_image
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-A"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from inspect_sparc.sparc.gym.prompts import INSTRUCTION, legal_actions_text
-from inspect_sparc.sparc.prompts import check_prompt_kind, polyshapes_text
+from inspect_sparc.evals.sparc.gym.prompts import INSTRUCTION, legal_actions_text
+from inspect_sparc.evals.sparc.prompts import check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
 VISUAL_PROMPT_KINDS: tuple[str, ...] = ("paper", "corrected", "prompt_engineering")
