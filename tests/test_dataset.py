@@ -160,3 +160,21 @@ def test_level_with_no_puzzles_is_an_error(tmp_path, sparc_records):
     path.write_text(json.dumps(sparc_records[0]))
     with pytest.raises(ValueError, match="no puzzles of level"):
         sparc_dataset(str(path), levels=(5,))
+
+
+def test_a_generated_set_is_named_after_its_seed_and_says_what_it_builds(
+    tmp_path, monkeypatch, capsys
+):
+    from inspect_sparc.downloads import CACHE_ENV
+    from inspect_sparc.evals.sparc import sources
+
+    monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    dataset = sparc_dataset("generated:3")
+    assert dataset.name == "sparc_generated_seed3" and len(dataset) == 5
+    said = capsys.readouterr().err
+    assert "source=generated:3: generating the 5 puzzles of seed 3 once" in said
+    assert "Generated 5 puzzles in" in said
+    # the second run reads the cache and says nothing
+    assert sparc_dataset("generated:3").name == "sparc_generated_seed3"
+    assert capsys.readouterr().err == ""

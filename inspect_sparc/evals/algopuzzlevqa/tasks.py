@@ -23,12 +23,14 @@ from inspect_sparc.evals.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
 from inspect_sparc.evals.algopuzzlevqa.puzzles import PuzzleName
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
+from inspect_sparc.evals.errors import plain_errors
 
 TASK_VERSION = "2-A"
 """2: the authors' prompt bytes, image resizing and answer reading (results not comparable to 1)."""
 
 
 @task
+@plain_errors
 def algopuzzlevqa(
     puzzle: PuzzleName | list[PuzzleName] | str | None = None,
     prompt: Literal["describe", "cot"] = "describe",

@@ -18,7 +18,7 @@ from inspect_sparc.core.puzzle import (
     path_to_moves,
 )
 from inspect_sparc.evals.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.evals.sparc.sources import load_records
+from inspect_sparc.evals.sparc.sources import GENERATED, load_records
 from inspect_sparc.ordering import round_robin
 
 
@@ -97,6 +97,8 @@ def samples_dataset(
         if not samples:
             raise ValueError(f"{source} ({subset}/{split}) has no puzzles of level {list(levels)}")
     name = prefix + ("" if subset == "all" else f"_{subset}") + f"_{split}"
+    if source.startswith(GENERATED):  # fresh puzzles are not the test split: say which seed
+        name = f"{prefix}_generated_seed{source[len(GENERATED) :].strip()}"
     if levels is not None:
         name += "_level" + "".join(map(str, levels))
     return MemoryDataset(round_robin_by_level(samples), name=name, location=source)

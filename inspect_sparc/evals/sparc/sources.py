@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -78,12 +79,17 @@ HUGGINGFACE = Hub(
 )
 HUB_BY_NAME = {hub.name: hub for hub in (MODELSCOPE, HUGGINGFACE)}
 
-WAYS_OUT = (
-    "Ways out: try the other hub (-T source=huggingface or -T source=modelscope), "
-    "run once with network access so the hub cache is filled (later runs work offline), "
-    "use the bundled puzzles (-T source=sample), or pass a local file of records "
-    "(-T source=path/to/sparc_test.jsonl, .json or .parquet)."
-)
+
+def ways_out(hub: Hub | None = None) -> str:
+    """What to do instead when records cannot be loaded; after a hub failed, the other hub."""
+    others = [h.name for h in (MODELSCOPE, HUGGINGFACE) if h != hub]
+    hubs = " or ".join(f"-T source={name}" for name in others)
+    return (
+        f"Ways out: {'try the other hub' if hub else 'load from a hub'} ({hubs}), "
+        "run once with network access so the hub cache is filled (later runs work offline), "
+        "use the bundled puzzles (-T source=sample), or pass a local file of records "
+        "(-T source=path/to/sparc_test.jsonl, .json or .parquet)."
+    )
 
 
 def load_records(
@@ -127,10 +133,10 @@ def read_records_file(path: Path) -> list[dict]:
     if path.is_dir():
         raise SourceError(
             f"{path} is a folder, not a file of SPaRC records (.jsonl, .json or .parquet). "
-            f"{WAYS_OUT}"
+            f"{ways_out()}"
         )
     if not path.is_file():
-        raise SourceError(f"SPaRC records file not found: {path}. {WAYS_OUT}")
+        raise SourceError(f"SPaRC records file not found: {path}. {ways_out()}")
     suffix = path.suffix.lower()
     try:
         if suffix == ".parquet":
@@ -182,7 +188,7 @@ def generated_cache_file(seed: int, n: int) -> Path:
 
 
 def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
-    """`generated:SEED`: the cached set for SEED, generated (about 2-3 minutes) when missing."""
+    """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes)."""
     text = source[len(GENERATED) :].strip()
     if not (text.isdecimal() and text.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0 as SEED; got {source!r}")
@@ -198,11 +204,17 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
     from inspect_sparc.core.generate import dumps, generate_puzzles
 
     workers = max(1, min(8, os.cpu_count() or 1, n // 50))  # a process costs an import
+    # The whole set is built even for a run with --limit (the task cannot see the limit, and the
+    # round-robin order needs every level), so say what happens, once per seed and machine.
     print(
-        f"Generating {n} SPaRC puzzles (seed {seed}, {workers} processes) into {path}",
+        f"source={source}: generating the {n} puzzles of seed {seed} once ({workers} "
+        f"processes; seconds with the compiled search, minutes without numba); later runs "
+        f"read {path}",
         file=sys.stderr,
     )
+    started = time.perf_counter()
     records = generate_puzzles(n, seed, workers=workers)
+    print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + f".{os.getpid()}.partial")
@@ -235,12 +247,14 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
         _check_reachable(hub, missing)
         folder = _snapshot(hub, patterns, local_only=False)
         if folder is None:  # pragma: no cover - the online call raises instead
-            raise SourceError(f"{hub.repo_id} could not be downloaded from {hub.name}. {WAYS_OUT}")
+            raise SourceError(
+                f"{hub.repo_id} could not be downloaded from {hub.name}. {ways_out(hub)}"
+            )
         files = find_data_files(Path(folder), subset, split)
     if not files:
         raise SourceError(
             f"No data files for config {subset!r}, split {split!r} in {hub.repo_id}@"
-            f"{hub.revision[:12]} ({folder}). {WAYS_OUT}"
+            f"{hub.revision[:12]} ({folder}). {ways_out(hub)}"
         )
     records: list[dict] = []
     for path in files:
@@ -260,13 +274,15 @@ def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
             local_files_only=local_only,
         )
     except ImportError as error:
-        raise SourceError(f"The {hub.name} client is not installed ({error}). {WAYS_OUT}") from None
+        raise SourceError(
+            f"The {hub.name} client is not installed ({error}). {ways_out(hub)}"
+        ) from None
     except Exception as error:  # noqa: BLE001 - hub clients raise many types; one clear error
         if local_only:
             return None
         raise SourceError(
             f"Could not download {hub.repo_id}@{hub.revision[:12]} from {hub.name}: "
-            f"{type(error).__name__}: {_first_line(error)}. {WAYS_OUT}"
+            f"{type(error).__name__}: {_first_line(error)}. {ways_out(hub)}"
         ) from error
 
 
@@ -288,13 +304,13 @@ def _check_reachable(hub: Hub, missing: str) -> None:
     """Fail within seconds when the hub cannot be reached or offline mode is set."""
     if _offline_mode(hub):
         raise SourceError(
-            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {WAYS_OUT}"
+            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {ways_out(hub)}"
         )
     reason = unreachable(os.environ.get(hub.endpoint_env) or hub.default_endpoint)
     if reason:
         raise SourceError(
             f"Cannot reach {hub.name} ({reason}) to download "
-            f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {WAYS_OUT}"
+            f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {ways_out(hub)}"
         )
 
 

@@ -22,6 +22,7 @@ from inspect_ai.model import ChatMessageSystem
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
@@ -69,6 +70,7 @@ def gym_dataset(
 
 
 @task
+@plain_errors
 def sparc_gym(
     level: int | list[int] | str | None = None,
     prompt: PromptKind = "paper",

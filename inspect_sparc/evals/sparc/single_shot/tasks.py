@@ -20,6 +20,7 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 from inspect_sparc.evals.sparc.prompts import PromptKind
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
@@ -29,6 +30,7 @@ TASK_VERSION = "1-B"
 
 
 @task
+@plain_errors
 def sparc(
     level: int | list[int] | str | None = None,
     prompt: PromptKind = "paper",
@@ -59,6 +61,7 @@ def sparc(
 
 
 @task
+@plain_errors
 def sparc_hard(
     prompt: PromptKind = "paper",
     source: str = "modelscope",

@@ -22,6 +22,7 @@ from inspect_ai.solver import generate
 
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import record_to_sample, samples_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.sources import load_records
@@ -63,6 +64,7 @@ def sparc_visual_dataset(
 
 
 @task
+@plain_errors
 def sparc_visual(
     level: int | list[int] | str | None = None,
     prompt: VisualPromptKind = "paper",
