@@ -1,0 +1,123 @@
+"""Every custom metric through Inspect's real epoch reduction (`pytest_inspect_evals.metrics`).
+
+A metric receives the score the epoch reducer leaves, not the one the scorer returned. These tests
+feed the metrics the values our scorers really return (real puzzles, real answers, real gym
+episodes) through a real eval: equal epochs must change nothing under `mean` and `mode`, and
+disagreeing epochs must give the mean over each sample's epochs, as the README promises.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
+from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, score_episode
+from inspect_sparc.evals.sparc.scorer import BREAK_METRICS, invalid_path_rate, score_answer
+from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
+
+
+@pytest.fixture(autouse=True)
+def offline_token_counts(monkeypatch):
+    """The helpers run `mockllm/model` without `usage`, whose token count would download
+    tiktoken's encoding file; count text offline (tokens are not what these tests check)."""
+    import inspect_ai.model._model as model_module
+
+    monkeypatch.setattr(model_module, "count_text_tokens", lambda text: max(1, len(text) // 4))
+
+
+@pytest.fixture(scope="module")
+def sparc_scores(sparc_records):
+    """Real `sparc` scores: per puzzle, a solved answer and one wrong answer, with its level."""
+    solved, wrong, metadata = [], [], []
+    for record in sparc_records[:6]:
+        puzzle = parse_puzzle(record)
+        solution = puzzle.solutions[0]
+        solved.append(score_answer(puzzle, format_path(solution)).value)
+        # a wrong answer: the solution with its last step dropped (misses E, breaks rules)
+        wrong.append(score_answer(puzzle, format_path(solution[:-1])).value)
+        metadata.append({"level": record["difficulty_level"]})
+    return solved, wrong, metadata
+
+
+def test_sparc_metrics_agree_across_equal_epochs(sparc_scores):
+    solved, wrong, metadata = sparc_scores
+    metrics = [
+        accuracy(),
+        stderr(),
+        grouped_accuracy("level", name_template="level_{group}"),
+        invalid_path_rate(),
+        key_means(BREAK_METRICS),
+    ]
+    mixed = [s if i % 2 else w for i, (s, w) in enumerate(zip(solved, wrong, strict=True))]
+    assert_agreeing_epochs_change_nothing(metrics, mixed, metadata=metadata)
+
+
+def test_sparc_metrics_take_the_mean_over_disagreeing_epochs(sparc_scores):
+    solved, wrong, metadata = sparc_scores
+    # each puzzle solved in 1 of 3 epochs: every per-puzzle mean is 1/3
+    epochs = [[s, w, w] for s, w in zip(solved, wrong, strict=True)]
+    metrics = [accuracy(), grouped_accuracy("level", name_template="level_{group}")]
+    metrics += [invalid_path_rate(), key_means(BREAK_METRICS)]
+    result = run_metrics(metrics, epochs, metadata=metadata)
+    assert result["accuracy"] == pytest.approx(1 / 3)
+    for level in {m["level"] for m in metadata}:
+        assert result[f"level_{level}"] == pytest.approx(1 / 3)
+    expected_invalid = sum(w["invalid_path"] for w in wrong) * 2 / 3 / len(wrong)
+    assert result["invalid_path_rate"] == pytest.approx(expected_invalid)
+    for name, key in BREAK_METRICS.items():
+        assert result[name] == pytest.approx(sum(w[key] for w in wrong) * 2 / 3 / len(wrong))
+
+
+@pytest.fixture(scope="module")
+def gym_scores(sparc_records):
+    """Real `sparc_gym` scores: an A* episode and a random walk per puzzle, with its level."""
+    astar, walks, metadata = [], [], []
+    for index, record in enumerate(sparc_records[:6]):
+        puzzle = parse_puzzle(record)
+        astar.append(
+            score_episode(run_policy(puzzle, astar_policy(puzzle, random.Random(0)))).value
+        )
+        walks.append(score_episode(run_policy(puzzle, random_policy(random.Random(index)))).value)
+        metadata.append({"level": record["difficulty_level"]})
+    return astar, walks, metadata
+
+
+def test_gym_metrics_agree_across_equal_epochs(gym_scores):
+    astar, walks, metadata = gym_scores
+    assert_agreeing_epochs_change_nothing(gym_metrics(), astar[:3] + walks[3:], metadata=metadata)
+
+
+def test_gym_step_shares_pool_steps_over_disagreeing_epochs(gym_scores):
+    astar, walks, metadata = gym_scores
+    shares = key_ratios({"illegal_action_rate": ("illegal", "steps")})
+    epochs = [[a, w] for a, w in zip(astar, walks, strict=True)]
+    result = run_metrics([shares], epochs, metadata=metadata)
+    # the mean reducer halves both sums alike, so the pooled share is over all epochs' steps
+    illegal = sum(a["illegal"] + w["illegal"] for a, w in zip(astar, walks, strict=True))
+    steps = sum(a["steps"] + w["steps"] for a, w in zip(astar, walks, strict=True))
+    assert result["illegal_action_rate"] == pytest.approx(illegal / steps)
+
+
+def test_membership_accuracy_through_the_reducer():
+    metadata = [
+        {"categories": ["visual_colour", "visual_position"]},
+        {"categories": ["visual_position"]},
+        {"categories": ["visual_colour"]},
+    ]
+    scores = [{"correct": 1, "follow_up": 0}, {"correct": 0, "follow_up": 0}]
+    scores.append({"correct": 1, "follow_up": 1})
+    metric = membership_accuracy(names=["visual_colour", "visual_position", "graphs"])
+    assert_agreeing_epochs_change_nothing([metric], scores, metadata=metadata)
+    right, wrong = {"correct": 1, "follow_up": 0}, {"correct": 0, "follow_up": 0}
+    result = run_metrics(
+        [metric], [[right, wrong], [wrong, wrong], [right, right]], metadata=metadata
+    )
+    assert result["visual_colour"] == pytest.approx((0.5 + 1.0) / 2)
+    assert result["visual_position"] == pytest.approx((0.5 + 0.0) / 2)
+    assert "graphs" not in result
