@@ -165,10 +165,13 @@ def main(argv: list[str]) -> None:
     rows = time_search(puzzles, repeat, engine)
     before: dict[str, dict[str, Any]] = {}
     if options.get("--against"):
-        before = {row["id"]: row for row in json.loads(Path(options["--against"]).read_text())}
+        before = {
+            row["id"]: row
+            for row in json.loads(Path(options["--against"]).read_text(encoding="utf-8"))
+        }
     report(rows, before, every)
     if options.get("--save"):
-        Path(options["--save"]).write_text(json.dumps(rows, indent=0))
+        Path(options["--save"]).write_text(json.dumps(rows, indent=0), encoding="utf-8")
     valid_rate, broken_rate = checks_per_second(puzzles)
     print(f"check(): {valid_rate:,.0f} valid paths/s, {broken_rate:,.0f} broken paths/s")
 

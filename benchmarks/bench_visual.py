@@ -79,7 +79,11 @@ def main() -> None:
     parser.add_argument("puzzles", help="a .jsonl file of SPaRC records (the 500 test puzzles)")
     parser.add_argument("--plot", default="original")
     args = parser.parse_args()
-    records = [json.loads(line) for line in Path(args.puzzles).read_text().splitlines() if line]
+    records = [
+        json.loads(line)
+        for line in Path(args.puzzles).read_text(encoding="utf-8").splitlines()
+        if line
+    ]
     answers = {r["id"]: failing_answer(r) for r in records}
     count = len(records)
     print(f"{count} puzzles from {args.puzzles}, every answer a rule-blind S-to-E path")

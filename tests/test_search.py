@@ -20,7 +20,11 @@ SAMPLE = Path(__file__).parent.parent / "inspect_sparc" / "data" / "sparc_sample
 
 def _read(path: Path) -> list[Puzzle]:
     """Every puzzle of a JSON-lines records file."""
-    return [parse_puzzle(json.loads(line)) for line in path.read_text().splitlines() if line]
+    return [
+        parse_puzzle(json.loads(line))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line
+    ]
 
 
 PUZZLES = _read(FIXTURES / "puzzles.jsonl")

@@ -11,11 +11,16 @@ Importing this package is cheap: the task, solver and scorer are loaded on first
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 
 __all__ = ["PUZZLES", "algopuzzlevqa", "algopuzzlevqa_scorer", "algopuzzlevqa_solver"]
+
+if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
+    from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+    from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 
 
 def __getattr__(name: str) -> Any:
