@@ -276,7 +276,10 @@ def setting_label(row: Mapping[str, Any]) -> str:
     prompt = row.get("prompt")
     if prompt not in (None, "paper", "describe"):
         parts.append(f"prompt={prompt}")
-    if row.get("protocol") in ("visual", "gym_visual") and row.get("plot") not in (None, "original"):
+    if row.get("protocol") in ("visual", "gym_visual") and row.get("plot") not in (
+        None,
+        "original",
+    ):
         parts.append(f"plot={row['plot']}")
     steps = row.get("max_steps")
     if steps is not None and not _isnan(steps) and int(steps) != 100:

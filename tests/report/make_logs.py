@@ -14,7 +14,10 @@ def usage_output(content: str, tokens: int = 10) -> ModelOutput:
     """A mockllm output with usage set (no tokenizer download), `tokens` output tokens."""
     output = ModelOutput.from_content(model="mockllm/model", content=content)
     output.usage = ModelUsage(
-        input_tokens=100, output_tokens=tokens, total_tokens=100 + tokens, reasoning_tokens=tokens // 2
+        input_tokens=100,
+        output_tokens=tokens,
+        total_tokens=100 + tokens,
+        reasoning_tokens=tokens // 2,
     )
     return output
 
@@ -88,19 +91,17 @@ def write_logs(log_dir: str | Path, *, visual: bool = True) -> list:
     log_dir = str(log_dir)
     logs = []
     common = dict(log_dir=log_dir, display="none")
-    logs += eval(sparc(source="sample"), solver=search_solver(), model="none",
-                 **common)
+    logs += eval(sparc(source="sample"), solver=search_solver(), model="none", **common)
     task = sparc(source="sample")
     remember_targets(task)
     logs += eval(task, model=sparc_model(), **common)
     logs += eval(sparc(source="sample"), model=sparc_model(2), epochs=2, **common)
-    logs += eval(sparc_gym(source="sample"), solver=gym_astar(), model="none",
-                 **common)
-    logs += eval(sparc_gym(source="sample"), solver=gym_random(), model="none",
-                 **common)
+    logs += eval(sparc_gym(source="sample"), solver=gym_astar(), model="none", **common)
+    logs += eval(sparc_gym(source="sample"), solver=gym_random(), model="none", **common)
     logs += eval(sparc_gym(source="sample", max_steps=20), model=gym_model(), **common)
-    logs += eval(sparc_gym(source="sample", traceback=True, max_steps=20), model=gym_model(),
-                 **common)
+    logs += eval(
+        sparc_gym(source="sample", traceback=True, max_steps=20), model=gym_model(), **common
+    )
     if visual:
         task = sparc_visual(source="sample", level=1)
         remember_targets(task)
