@@ -32,7 +32,10 @@ def summary_lines(
     entries: list[LogEntry], problems: list[str], runs: pd.DataFrame, samples: pd.DataFrame
 ) -> list[dict[str, Any]]:
     """One line per path without logs and per log: what it is, or why it was left out."""
-    lines = [{"path": p.split(":")[0], "text": p, "problem": True} for p in problems]
+    lines = []
+    for problem in problems:
+        path, _, text = problem.partition(": ")
+        lines.append({"path": path, "text": text, "problem": True})
     by_log = {row["log"]: row for row in runs.to_dict("records")} if len(runs) else {}
     counts = samples.groupby("log").size().to_dict() if len(samples) else {}
     for entry in entries:
@@ -130,7 +133,7 @@ def build_report(
     s.text = (
         "One row per log (model x task x settings). Repeated runs of one configuration "
         "are numbered (#k), epochs are shown (xN): nothing is merged. The 95% interval is "
-        "accuracy ± 1.96 x the log's stderr."
+        "accuracy ± 1.96 x the log's stderr, clipped to 0-100."
     )
     add_table(
         s,

@@ -206,9 +206,9 @@ def barh(
     for bar, hatch in zip(bars, hatches, strict=True):
         bar.set_hatch(hatch)
     labels = [
-        f"{_short(str(l))}{' (published)' if p else ''}"
-        for l, p in zip(rows[label_col], rows["published"], strict=True)
-    ]  # noqa: E741
+        f"{_short(str(name))}{' (published)' if p else ''}"
+        for name, p in zip(rows[label_col], rows["published"], strict=True)
+    ]
     ax.set_yticks(list(y), labels)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.6)
