@@ -72,9 +72,13 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     if levels.empty:
         return None
     protocols = [p for p in PROTOCOLS if p in set(levels["protocol"])]
-    fig = new_figure(3.4 * len(protocols) + 2.2, 3.2)
-    axes = fig.subplots(1, len(protocols), sharey=True, squeeze=False)[0]
-    for ax, protocol in zip(axes, protocols, strict=True):
+    cols = min(2, len(protocols))
+    rows = -(-len(protocols) // cols)
+    fig = new_figure(5.2 * cols, 5.6 * rows)
+    axes = fig.subplots(rows, cols, sharey=True, squeeze=False).ravel()
+    for ax in axes[len(protocols) :]:
+        ax.set_visible(False)
+    for ax, protocol in zip(axes, protocols, strict=False):
         styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
         for (run, group), (marker, line) in zip(
             levels[levels["protocol"] == protocol].groupby("run", sort=False), styles, strict=False
@@ -108,11 +112,12 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
                     )
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol))
         ax.set_xticks(LEVELS)
+        ax.set_xlim(0.7, 5.3)
         ax.set_xlabel("difficulty level")
         ax.grid(axis="y", color="0.9")
-        ax.legend(loc="upper right", frameon=False)
-    axes[0].set_ylabel("accuracy (%)")
-    axes[0].set_ylim(-2, 102)
+        ax.set_ylabel("accuracy (%)")
+        ax.set_ylim(-2, 102)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2, frameon=False)
     return fig
 
 
