@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from inspect_ai import eval
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
@@ -113,3 +114,55 @@ def write_logs(log_dir: str | Path, *, visual: bool = True) -> list:
 if __name__ == "__main__":
     for log in write_logs(sys.argv[1]):
         print(log.eval.task, log.status, log.location)
+
+
+#: The model name of the log that checks escaping on the page.
+HOSTILE_MODEL = "<script>alert(1)</script>"
+
+
+def write_bad_logs(log_dir: str | Path, good_log: Any) -> dict[str, Path]:
+    """Next to real logs: a cancelled run (10 samples kept, no results), a log of another task,
+    a corrupt file, a truncated log and a log whose model name is markup. `good_log` is a
+    finished sparc EvalLog (with samples) to derive them from."""
+    from inspect_ai import Task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.log import read_eval_log, write_eval_log
+    from inspect_ai.scorer import match
+    from inspect_ai.solver import generate
+
+    log_dir = Path(log_dir)
+    paths: dict[str, Path] = {}
+    full = read_eval_log(good_log.location)
+
+    cancelled = full.model_copy(deep=True)
+    cancelled.status = "cancelled"
+    cancelled.samples = (cancelled.samples or [])[:10]
+    cancelled.results = None
+    paths["cancelled"] = log_dir / "cancelled_sparc.eval"
+    write_eval_log(cancelled, str(paths["cancelled"]))
+
+    hostile = full.model_copy(deep=True)
+    hostile.eval.model = HOSTILE_MODEL
+    paths["hostile"] = log_dir / "hostile_sparc.eval"
+    write_eval_log(hostile, str(paths["hostile"]))
+
+    old = full.model_copy(deep=True)
+    old.eval.task_version = "0-A"
+    paths["old"] = log_dir / "old_version_sparc.eval"
+    write_eval_log(old, str(paths["old"]))
+
+    other = Task(dataset=[Sample(input="Say hi", target="hi")], solver=generate(), scorer=match())
+    [log] = eval(
+        other,
+        model=get_model("mockllm/model", custom_outputs=[usage_output("hi")]),
+        log_dir=str(log_dir / "other"),
+        display="none",
+    )
+    paths["other"] = Path(log.location)
+
+    paths["corrupt"] = log_dir / "corrupt_sparc.eval"
+    paths["corrupt"].write_bytes(b"this is not a zip file")
+    data = Path(good_log.location).read_bytes()
+    paths["truncated"] = log_dir / "truncated_sparc.eval"
+    paths["truncated"].write_bytes(data[: len(data) // 2])
+    return paths
