@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for column in ("run", "task", "n", "accuracy", "95% CI", "L1", "L2", "L3", "L4", "L5"):
         table.add_column(column, overflow="fold")
     results = report.tables.get("results")
-    if results is not None:
+    if results is not None and len(results):
         for _, row in results.iterrows():
             table.add_row(
                 str(row["run"]),
@@ -72,12 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(table, markup=False)
     for line in report.summary:
         if line["problem"]:
-            console.print(f"[!] {line['path']}: {line['text']}", markup=False, highlight=False)
+            console.print(
+                f"[!] {line['path']}: {line['text']}", markup=False, highlight=False, soft_wrap=True
+            )
     others = sum(1 for line in report.summary if "not one of our tasks" in line["text"])
     if others:
         console.print(f"{others} log(s) of other tasks skipped.", markup=False)
     if report.index is not None:
-        console.print(f"Wrote {report.index}", markup=False)
+        console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
     return 0 if len(report.runs) else 1
 
 

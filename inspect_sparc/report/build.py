@@ -256,7 +256,7 @@ def build_report(
         s = Section("algopuzzlevqa", "AlgoPuzzleVQA")
         pub_algo = shipped("algopuzzlevqa") if published else None
         if pub_algo is not None:
-            pub_algo = pub_algo[pub_algo["model"] != "Average"]
+            pub_algo = pub_algo[pub_algo["setup"] != "average"]
         add_figure(
             s,
             F.algopuzzlevqa_bars(by_puzzle, pub_algo),

@@ -77,8 +77,8 @@ def algo_model() -> Model:
     )
 
 
-def write_logs(log_dir: str | Path, *, visual: bool = True) -> list:
-    """One log per configuration under `log_dir`; returns the EvalLogs."""
+def write_logs(log_dir: str | Path, *, visual: bool = True, limit: int | None = None) -> list:
+    """One log per configuration under `log_dir` (`limit` samples each); returns the EvalLogs."""
     from inspect_sparc._registry import (
         algopuzzlevqa,
         gym_astar,
@@ -91,7 +91,7 @@ def write_logs(log_dir: str | Path, *, visual: bool = True) -> list:
 
     log_dir = str(log_dir)
     logs = []
-    common = dict(log_dir=log_dir, display="none")
+    common = dict(log_dir=log_dir, display="none", limit=limit)
     logs += eval(sparc(source="sample"), solver=search_solver(), model="none", **common)
     task = sparc(source="sample")
     remember_targets(task)
