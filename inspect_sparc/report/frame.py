@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-    from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.log import EvalLog
 
 #: The tasks this report knows, by registry name without the package prefix.
 TASKS = ("sparc", "sparc_hard", "sparc_gym", "sparc_visual", "algopuzzlevqa", "sparc_agent")
@@ -338,7 +338,7 @@ def rule_kinds(record: Any) -> list[str]:
     return [kind for kind in RULE_KINDS if kind in found]
 
 
-def score_values(sample: EvalSample) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
     """The first score's value keys (rule keys as `breaks_<rule>`, either spelling), its
     metadata and answer."""
     if not sample.scores:
@@ -352,11 +352,13 @@ def score_values(sample: EvalSample) -> tuple[dict[str, Any], dict[str, Any], st
     return out, dict(score.metadata or {}), score.answer
 
 
-def sample_row(run: Mapping[str, Any], sample: EvalSample) -> dict[str, Any]:
-    """One sample-epoch: the run's identity and settings, the puzzle, scores, tokens, time."""
+def sample_row(run: Mapping[str, Any], sample: Any, kinds: list[str] | None) -> dict[str, Any]:
+    """One sample-epoch (an `EvalSampleSummary` or `EvalSample`): the run's identity and
+    settings, the puzzle (`kinds`: its rule kinds), scores, tokens, time."""
     values, score_meta, answer = score_values(sample)
     meta = sample.metadata or {}
     usage = sample.model_usage or {}
+    error = sample.error
     row: dict[str, Any] = {
         "log": run["log"],
         "run": run["run"],
@@ -379,26 +381,61 @@ def sample_row(run: Mapping[str, Any], sample: EvalSample) -> dict[str, Any]:
         "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
         "reasoning_tokens": _sum_known(u.reasoning_tokens for u in usage.values()),
         "working_time": sample.working_time,
-        "error": str(sample.error.message) if sample.error else None,
+        "error": getattr(error, "message", error),
     }
     if run["task"] in SPARC_TASKS:
-        kinds = rule_kinds(meta.get("puzzle"))
-        row["rules"] = ",".join(kinds)
-        row.update({f"has_{kind}": kind in kinds for kind in RULE_KINDS})
+        row["rules"] = ",".join(kinds) if kinds is not None else None
+        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
         if row["path_length"] is None and answer is not None:
             row["path_length"] = answer.count("(") if answer.strip() else 0
     row.update(values)
     return row
 
 
-def iter_samples(path: str) -> Iterator[EvalSample]:
-    """A log's samples one at a time, without messages, events or attachments; a cancelled or
-    truncated log yields what it holds."""
-    from inspect_ai.log import read_eval_log_samples
+#: Full samples read at once to learn rule kinds (bounds memory: never a whole log).
+CHUNK = 50
 
-    yield from read_eval_log_samples(
-        path, all_samples_required=False, exclude_fields=EXCLUDED_SAMPLE_FIELDS
-    )
+
+class RuleKindCache:
+    """Rule kinds per puzzle, read once per (source, id) across all logs: sample summaries
+    leave the puzzle record out, so only puzzles not seen yet are read in full."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[tuple[str, str], list[str]] = {}
+
+    def fill(self, path: str, source: str, summaries: list[Any]) -> None:
+        """Read the full samples (no messages or events) of the puzzles not known yet."""
+        from inspect_ai.log import read_eval_log_samples_by_id
+
+        wanted: dict[str, tuple[Any, int]] = {}
+        for summary in summaries:
+            key = (source, str(summary.id))
+            puzzle = (summary.metadata or {}).get("puzzle")
+            if key in self.kinds or str(summary.id) in wanted:
+                continue
+            if isinstance(puzzle, Mapping | list):
+                self.kinds[key] = rule_kinds(puzzle)
+            else:
+                wanted[str(summary.id)] = (summary.id, summary.epoch)
+        todo = list(wanted.values())
+        for i in range(0, len(todo), CHUNK):
+            for sample in read_eval_log_samples_by_id(
+                path, todo[i : i + CHUNK], exclude_fields=EXCLUDED_SAMPLE_FIELDS
+            ):
+                self.kinds[(source, str(sample.id))] = rule_kinds(
+                    (sample.metadata or {}).get("puzzle")
+                )
+
+    def get(self, source: str, sample_id: Any) -> list[str] | None:
+        return self.kinds.get((source, str(sample_id)))
+
+
+def read_summaries(path: str) -> list[Any]:
+    """A log's sample summaries (scores, metadata, usage, times; no messages): what the report
+    reads of every sample. A cancelled log has the samples it finished."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    return read_eval_log_sample_summaries(path)
 
 
 def samples_frame(
@@ -416,10 +453,15 @@ def samples_frame(
         runs = runs_frame(logs)
     rows: list[dict[str, Any]] = []
     records = runs.to_dict("records")
+    cache = RuleKindCache()
     for i, run in enumerate(records):
         try:
-            for sample in iter_samples(run["log"]):
-                rows.append(sample_row(run, sample))
+            summaries = read_summaries(run["log"])
+            source = str(run.get("source"))
+            if run["task"] in SPARC_TASKS:
+                cache.fill(run["log"], source, summaries)
+            for summary in summaries:
+                rows.append(sample_row(run, summary, cache.get(source, summary.id)))
         except Exception as error:  # noqa: BLE001 - a truncated stream keeps what was read
             if problems is not None:
                 problems.append(f"{run['log']}: samples cut short ({type(error).__name__})")
