@@ -75,6 +75,14 @@ def build_report(
     entries, problems = read_headers(
         logs, progress=(lambda i, n: progress("headers", i, n)) if progress else None
     )
+    if rescore:
+        from inspect_sparc.report.rescore import rescore_logs
+
+        foreign = [e for e in entries if not e.ours]
+        rescored, lines = rescore_logs(entries, out / "rescored")
+        entries, _ = read_headers(rescored)
+        entries += foreign
+        problems += lines
     runs = runs_frame(entries) if any(e.ours for e in entries) else runs_frame([])
     samples = samples_frame(
         entries,
@@ -82,10 +90,6 @@ def build_report(
         progress=(lambda i, n: progress("samples", i, n)) if progress else None,
         problems=problems,
     )
-    if rescore and len(samples):
-        from inspect_sparc.report.rescore import rescore_runs
-
-        runs = rescore_runs(runs, samples)
     if len(runs) and len(samples):
         _fill_incomplete_counts(runs, samples)
     report = Report(out, None, runs, samples)
