@@ -244,13 +244,14 @@ def build_report(
         add_table(s, visual, "visual", "Image runs by plot type")
         sections.append(s)
 
-    baselines = T.baselines_table(runs)
+    baselines = T.baselines_table(runs, samples)
     if not baselines.empty:
         s = Section(
             "baselines",
             "Baselines",
-            "Reference marks for the puzzles in these logs: baseline runs and each gym "
-            "log's exact chance level (a uniformly random legal walk solving).",
+            "Reference marks for the puzzles in these logs: baseline runs, each gym log's "
+            "exact chance level, and the A* baseline and exact chance (a uniformly random "
+            "legal walk of at most 100 steps solving) computed on each run's own puzzles.",
         )
         add_table(s, baselines, "baselines", "Baselines on the logged puzzles")
         sections.append(s)

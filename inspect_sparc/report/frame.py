@@ -352,9 +352,12 @@ def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     return out, dict(score.metadata or {}), score.answer
 
 
-def sample_row(run: Mapping[str, Any], sample: Any, kinds: list[str] | None) -> dict[str, Any]:
+def sample_row(
+    run: Mapping[str, Any], sample: Any, facts: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """One sample-epoch (an `EvalSampleSummary` or `EvalSample`): the run's identity and
-    settings, the puzzle (`kinds`: its rule kinds), scores, tokens, time."""
+    settings, the puzzle (`facts`: rule kinds, baselines), scores, tokens, time."""
+    kinds = facts["rules"] if facts else None
     values, score_meta, answer = score_values(sample)
     meta = sample.metadata or {}
     usage = sample.model_usage or {}
@@ -386,6 +389,8 @@ def sample_row(run: Mapping[str, Any], sample: Any, kinds: list[str] | None) -> 
     if run["task"] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
         row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
+        row["astar_solves"] = facts["astar"] if facts else None
+        row["chance_exact"] = facts["chance"] if facts else None
         if row["path_length"] is None and answer is not None:
             row["path_length"] = answer.count("(") if answer.strip() else 0
     row.update(values)
@@ -396,12 +401,28 @@ def sample_row(run: Mapping[str, Any], sample: Any, kinds: list[str] | None) -> 
 CHUNK = 50
 
 
-class RuleKindCache:
-    """Rule kinds per puzzle, read once per (source, id) across all logs: sample summaries
-    leave the puzzle record out, so only puzzles not seen yet are read in full."""
+def puzzle_facts(record: Any) -> dict[str, Any]:
+    """What the report needs of a SPaRC puzzle record: its rule kinds, whether the A* baseline
+    solves it and the exact chance that a uniformly random legal walk does (100 steps)."""
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "astar": None, "chance": None}
+    try:
+        from inspect_sparc.core.baselines import astar_solves, chance_of_solving
+        from inspect_sparc.core.puzzle import parse_puzzle
+
+        puzzle = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
+        facts["astar"] = int(astar_solves(puzzle))
+        facts["chance"] = chance_of_solving(puzzle)
+    except Exception:  # noqa: BLE001 - a record the installed parser rejects has no baselines
+        pass
+    return facts
+
+
+class PuzzleCache:
+    """Facts per puzzle (`puzzle_facts`), read once per (source, id) across all logs: sample
+    summaries leave the puzzle record out, so only puzzles not seen yet are read in full."""
 
     def __init__(self) -> None:
-        self.kinds: dict[tuple[str, str], list[str]] = {}
+        self.kinds: dict[tuple[str, str], dict[str, Any]] = {}
 
     def fill(self, path: str, source: str, summaries: list[Any]) -> None:
         """Read the full samples (no messages or events) of the puzzles not known yet."""
@@ -413,8 +434,8 @@ class RuleKindCache:
             puzzle = (summary.metadata or {}).get("puzzle")
             if key in self.kinds or str(summary.id) in wanted:
                 continue
-            if isinstance(puzzle, Mapping | list):
-                self.kinds[key] = rule_kinds(puzzle)
+            if isinstance(puzzle, Mapping):
+                self.kinds[key] = puzzle_facts(puzzle)
             else:
                 wanted[str(summary.id)] = (summary.id, summary.epoch)
         todo = list(wanted.values())
@@ -422,11 +443,10 @@ class RuleKindCache:
             for sample in read_eval_log_samples_by_id(
                 path, todo[i : i + CHUNK], exclude_fields=EXCLUDED_SAMPLE_FIELDS
             ):
-                self.kinds[(source, str(sample.id))] = rule_kinds(
-                    (sample.metadata or {}).get("puzzle")
-                )
+                record = (sample.metadata or {}).get("puzzle")
+                self.kinds[(source, str(sample.id))] = puzzle_facts(record)
 
-    def get(self, source: str, sample_id: Any) -> list[str] | None:
+    def get(self, source: str, sample_id: Any) -> dict[str, Any] | None:
         return self.kinds.get((source, str(sample_id)))
 
 
@@ -453,7 +473,7 @@ def samples_frame(
         runs = runs_frame(logs)
     rows: list[dict[str, Any]] = []
     records = runs.to_dict("records")
-    cache = RuleKindCache()
+    cache = PuzzleCache()
     for i, run in enumerate(records):
         try:
             summaries = read_summaries(run["log"])

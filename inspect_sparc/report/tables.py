@@ -263,12 +263,35 @@ def visual_table(runs: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Reference marks for the puzzles in the logs: the baseline runs' accuracy and each gym
-    log's exact chance level (its `chance` metric: a random legal walk solving)."""
+def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Reference marks for the puzzles in the logs: the baseline runs' accuracy, each gym log's
+    exact chance level (its `chance` metric), and, per run's puzzles, the A* baseline and the
+    exact chance computed from the puzzle records (overall and by level)."""
     import pandas as pd
 
     rows = []
+    if samples is not None and not samples.empty and "astar_solves" in samples:
+        sparc = samples[samples["task"].isin(SPARC_TASKS) & ~samples["baseline"].astype(bool)]
+        puzzles = sparc.drop_duplicates(["run", "id"])
+        for run, group in puzzles.groupby("run", sort=False):
+            for name, column in (
+                ("A* baseline", "astar_solves"),
+                ("chance (random legal walk, exact)", "chance_exact"),
+            ):
+                known = group.dropna(subset=[column])
+                if known.empty:
+                    continue
+                by_level = known.groupby("level")[column].mean()
+                rows.append(
+                    {
+                        "reference": f"{name} on these puzzles",
+                        "protocol": group["protocol"].iloc[0],
+                        "n": len(known),
+                        "accuracy": 100 * known[column].mean(),
+                        **{f"level_{int(lv)}": 100 * v for lv, v in by_level.items()},
+                        "from": run,
+                    }
+                )
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
         if run["baseline"]:
             rows.append(
@@ -291,6 +314,8 @@ def baselines_table(runs: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     table = pd.DataFrame(rows)
+    if table.empty:
+        return table
     return table.drop_duplicates(subset=["reference", "protocol", "n", "accuracy"])
 
 

@@ -144,3 +144,21 @@ def test_samples_frame_has_one_row_per_sample_and_epoch(report_logs, report):
     assert gym["ended"].notna().all() and gym["steps"].notna().all()
     assert {"breaks_dot", "correct", "output_tokens", "working_time", "rules"} <= set(frame)
     assert "dot" not in frame.columns  # rule keys are always spelled breaks_<rule>
+
+
+def test_baselines_on_the_logged_puzzles_equal_the_baseline_logs(report_logs, report):
+    _, logs, _ = report_logs
+    table = report.tables["baselines"]
+    gym = [log for log in logs if log.eval.task.endswith("/sparc_gym")]
+    astar = next(log for log in gym if log.eval.solver.endswith("gym_astar"))
+    random_run = next(log for log in gym if log.eval.solver.endswith("gym_random"))
+    mock_gym = next(log for log in gym if log.eval.model.startswith("mock"))
+    assert {s.id for s in astar.samples} == {s.id for s in mock_gym.samples}
+    rows = table[table["from"] == run_of(report, mock_gym)].set_index("reference")
+    assert rows.loc["A* baseline on these puzzles", "accuracy"] == pytest.approx(
+        100 * metrics(astar)["accuracy"]
+    )
+    # the random baseline log ran 100 steps, as the computed chance does
+    assert rows.loc["chance (random legal walk, exact) on these puzzles", "accuracy"] == (
+        pytest.approx(100 * metrics(random_run)["chance"])
+    )

@@ -8,6 +8,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_sparc.report.build import build_report
 
 
+@pytest.mark.slow
 def test_rescore_replaces_stale_scores_and_says_so(report_logs, tmp_path):
     pytest.importorskip("jinja2")
     _, logs, _ = report_logs
