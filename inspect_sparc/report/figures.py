@@ -270,7 +270,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     """Left: mean output tokens by level per run; right: accuracy against output tokens."""
     if tokens.empty:
         return None
-    fig = new_figure(9, 3.4)
+    fig = new_figure(9, 5.2)
     left, right = fig.subplots(1, 2)
     styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
     for (run, group), (marker, line) in zip(
@@ -288,7 +288,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     left.set_xlabel("difficulty level")
     left.set_ylabel("output tokens per sample")
     left.set_title("Tokens by level")
-    left.legend(frameon=False)
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     known = results.dropna(subset=["output_tokens_per_sample", "accuracy"])
     for (_, row), marker in zip(known.iterrows(), cycle(MARKERS), strict=False):
         right.scatter(
@@ -301,7 +301,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     right.set_xlabel("output tokens per sample")
     right.set_ylabel("accuracy (%)")
     right.set_title("Accuracy against tokens")
-    right.legend(frameon=False)
+    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     return fig
 
 
