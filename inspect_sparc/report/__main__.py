@@ -65,13 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{row['task']} {row['version']}",
                 _text(row["n"], "{:.0f}"),
                 _text(row["accuracy"]),
-                f"{_text(row['ci95_low'])}-{_text(row['ci95_high'])}",
+                _interval(row["ci95_low"], row["ci95_high"]),
                 *[_text(row[f"level_{lv}"]) for lv in range(1, 6)],
                 style=None if row["status"] == "success" else "yellow",
             )
         console.print(table, markup=False)
     for line in report.summary:
-        if line["problem"]:
+        if line["problem"] or "older task version" in line["text"]:
             console.print(
                 f"[!] {line['path']}: {line['text']}", markup=False, highlight=False, soft_wrap=True
             )
@@ -81,6 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report.index is not None:
         console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
     return 0 if len(report.runs) else 1
+
+
+def _interval(low: object, high: object) -> str:
+    if _text(low) == "-" or _text(high) == "-":
+        return "-"
+    return f"{_text(low)}-{_text(high)}"
 
 
 def _text(value: object, fmt: str = "{:.1f}") -> str:
