@@ -72,13 +72,9 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     if levels.empty:
         return None
     protocols = [p for p in PROTOCOLS if p in set(levels["protocol"])]
-    cols = min(2, len(protocols))
-    rows = -(-len(protocols) // cols)
-    fig = new_figure(5.2 * cols, 5.6 * rows)
-    axes = fig.subplots(rows, cols, sharey=True, squeeze=False).ravel()
-    for ax in axes[len(protocols) :]:
-        ax.set_visible(False)
-    for ax, protocol in zip(axes, protocols, strict=False):
+    fig = new_figure(8.5, 3.6 * len(protocols))
+    axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
+    for ax, protocol in zip(axes, protocols, strict=True):
         styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
         for (run, group), (marker, line) in zip(
             levels[levels["protocol"] == protocol].groupby("run", sort=False), styles, strict=False
@@ -117,7 +113,7 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
         ax.grid(axis="y", color="0.9")
         ax.set_ylabel("accuracy (%)")
         ax.set_ylim(-2, 102)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2, frameon=False)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False, fontsize=6.5)
     return fig
 
 
