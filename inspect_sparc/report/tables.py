@@ -74,6 +74,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "model": run["model"],
             "n": n,
             "epochs": run["epochs"],
+            "reducer": run.get("epochs_reducer"),
             "accuracy": pct(acc),
             "ci95_low": pct(max(0.0, acc - 1.96 * err)) if _known(acc) and _known(err) else None,
             "ci95_high": pct(min(1.0, acc + 1.96 * err)) if _known(acc) and _known(err) else None,
