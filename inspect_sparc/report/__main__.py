@@ -39,6 +39,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = parse_args(argv)
     console = Console(stderr=False)
+    missing = [name for name in ("matplotlib", "jinja2", "pandas") if not _importable(name)]
+    if missing:
+        console.print(
+            f"The report needs {', '.join(missing)}: pip install 'inspect-sparc[report]'",
+            markup=False,
+        )
+        return 2
     with Progress(console=console, transient=True) as bar:
         tasks: dict[str, int] = {}
 
@@ -81,6 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report.index is not None:
         console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
     return 0 if len(report.runs) else 1
+
+
+def _importable(name: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(name) is not None
 
 
 def _interval(low: object, high: object) -> str:
