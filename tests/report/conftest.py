@@ -21,9 +21,12 @@ def report_logs(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def report(report_logs, tmp_path_factory):
-    """The report over `report_logs`, published results shown."""
+def report(request, tmp_path_factory):
+    """The report over `report_logs`, published results shown (skipped, before any log is
+    written, where the `report` extra is not installed)."""
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
     from inspect_sparc.report import build_report
 
-    pytest.importorskip("jinja2")
-    return build_report(report_logs[0], tmp_path_factory.mktemp("report"))
+    log_dir = request.getfixturevalue("report_logs")[0]
+    return build_report(log_dir, tmp_path_factory.mktemp("report"))

@@ -31,6 +31,7 @@ def test_every_bad_log_gets_a_clear_line(report_logs, report):
 
 
 def test_a_path_without_logs_is_a_line_and_exit_code_1(tmp_path, capsys):
+    pytest.importorskip("jinja2")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main([str(empty), str(tmp_path / "missing"), "--out", str(tmp_path / "out")]) == 1

@@ -9,9 +9,9 @@ from inspect_sparc.report.build import build_report
 
 
 @pytest.mark.slow
-def test_rescore_replaces_stale_scores_and_says_so(report_logs, tmp_path):
+def test_rescore_replaces_stale_scores_and_says_so(request, tmp_path):
     pytest.importorskip("jinja2")
-    _, logs, _ = report_logs
+    _, logs, _ = request.getfixturevalue("report_logs")
     mock = next(
         log
         for log in logs
