@@ -1,0 +1,112 @@
+"""`python -m inspect_sparc.report LOGS... [--out DIR] [--no-published] [--rescore]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line: log files or folders, where to write, what to show."""
+    parser = argparse.ArgumentParser(
+        prog="python -m inspect_sparc.report",
+        description="Tables and figures from Inspect logs of the SPaRC and AlgoPuzzleVQA tasks, "
+        "with the published results beside them.",
+    )
+    parser.add_argument("logs", nargs="+", help="log files or folders (searched recursively)")
+    parser.add_argument(
+        "--out", default="sparc-report", help="output folder (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--no-published", action="store_true", help="hide the papers' published results"
+    )
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="score the logged answers with the installed scorer (for logs of older versions)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from inspect_sparc.report.build import build_report
+
+    args = parse_args(argv)
+    console = Console(stderr=False)
+    missing = [name for name in ("matplotlib", "jinja2", "pandas") if not _importable(name)]
+    if missing:
+        console.print(
+            f"The report needs {', '.join(missing)}: pip install 'inspect-sparc[report]'",
+            markup=False,
+        )
+        return 2
+    with Progress(console=console, transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(f"reading {stage}", total=total)
+            bar.update(tasks[stage], completed=done)
+
+        report = build_report(
+            args.logs,
+            args.out,
+            published=not args.no_published,
+            rescore=args.rescore,
+            progress=progress,
+        )
+    table = Table(title="Runs", show_lines=False)
+    for column in ("run", "task", "n", "accuracy", "95% CI", "L1", "L2", "L3", "L4", "L5"):
+        table.add_column(column, overflow="fold")
+    results = report.tables.get("results")
+    if results is not None and len(results):
+        for _, row in results.iterrows():
+            table.add_row(
+                str(row["run"]),
+                f"{row['task']} {row['version']}",
+                _text(row["n"], "{:.0f}"),
+                _text(row["accuracy"]),
+                _interval(row["ci95_low"], row["ci95_high"]),
+                *[_text(row[f"level_{lv}"]) for lv in range(1, 6)],
+                style=None if row["status"] == "success" else "yellow",
+            )
+        console.print(table, markup=False)
+    for line in report.summary:
+        if line["problem"] or "older task version" in line["text"]:
+            console.print(
+                f"[!] {line['path']}: {line['text']}", markup=False, highlight=False, soft_wrap=True
+            )
+    others = sum(1 for line in report.summary if "not one of our tasks" in line["text"])
+    if others:
+        console.print(f"{others} log(s) of other tasks skipped.", markup=False)
+    if report.index is not None:
+        console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
+    return 0 if len(report.runs) else 1
+
+
+def _importable(name: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(name) is not None
+
+
+def _interval(low: object, high: object) -> str:
+    if _text(low) == "-" or _text(high) == "-":
+        return "-"
+    return f"{_text(low)}-{_text(high)}"
+
+
+def _text(value: object, fmt: str = "{:.1f}") -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    return fmt.format(value)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

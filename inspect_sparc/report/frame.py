@@ -1,0 +1,490 @@
+"""Logs -> tidy frames: one row per run (header and the log's own metrics) and one per sample.
+
+Built on Inspect's own log reading: a log's header first (`header_only`), its samples only when
+asked, streamed one at a time without messages or events, so no log is ever held whole.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from inspect_ai.log import EvalLog
+
+#: The tasks this report knows, by registry name without the package prefix.
+TASKS = ("sparc", "sparc_hard", "sparc_gym", "sparc_visual", "algopuzzlevqa", "sparc_agent")
+#: SPaRC tasks (scored as SPaRC: levels, rules, paths).
+SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
+#: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
+BREAK_RULES = (
+    "start",
+    "end",
+    "disconnected",
+    "revisit",
+    "off_grid",
+    "gap",
+    "rule_cell",
+    "dot",
+    "square",
+    "star",
+    "triangle",
+    "polyshape",
+)
+#: Rule kinds a puzzle can contain, as the Spatial-Gym rule tables name them.
+RULE_KINDS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
+#: Task settings copied from the log's task arguments (or task metadata) into every row.
+SETTINGS = ("prompt", "traceback", "observation", "plot", "max_steps", "source", "extraction")
+#: Sample fields never read: the bulk of a log, and nothing the report shows needs them.
+EXCLUDED_SAMPLE_FIELDS = {"messages", "events", "attachments", "store"}
+#: Solvers that answer without a model, shown as baselines.
+BASELINE_SOLVERS = {
+    "search_solver": "search (exact)",
+    "gym_astar": "A* baseline",
+    "gym_random": "random baseline",
+}
+
+
+@dataclass
+class LogEntry:
+    """One log file found under the paths given, with what its header said (or why not)."""
+
+    path: str
+    task: str | None = None
+    header: EvalLog | None = None
+    problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ours(self) -> bool:
+        """True for a readable log of one of our tasks."""
+        return self.header is not None and self.task in TASKS
+
+
+def short_task(name: str) -> str:
+    """`inspect_sparc/sparc_gym` -> `sparc_gym` (other packages' names are left as they are)."""
+    prefix, _, rest = name.rpartition("/")
+    return rest if prefix in ("inspect_sparc", "") else name
+
+
+def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list[str]]:
+    """Every log file under `paths` (files or folders, recursive), and one line per path that
+    held none. Uses Inspect's own listing, so it finds what `inspect view` finds."""
+    from inspect_ai.log import list_eval_logs
+
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    found: list[str] = []
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            found.append(str(path))
+            continue
+        if not path.exists():
+            problems.append(f"{raw}: no such file or folder")
+            continue
+        logs = [info.name.removeprefix("file://") for info in list_eval_logs(str(path))]
+        if not logs:
+            problems.append(f"{raw}: no Inspect logs found")
+        found += sorted(logs)
+    return list(dict.fromkeys(found)), problems
+
+
+def read_headers(
+    paths: str | Path | Iterable[str | Path],
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[LogEntry], list[str]]:
+    """Each log's header (never its samples), or the reason it cannot be read, and the lines
+    for paths that held no logs. A bad log becomes a `problem`, never an exception."""
+    from inspect_ai.log import read_eval_log
+
+    files, problems = find_logs(paths)
+    entries: list[LogEntry] = []
+    for i, path in enumerate(files):
+        entry = LogEntry(path)
+        try:
+            header = read_eval_log(path, header_only=True)
+        except Exception as error:  # noqa: BLE001 - any unreadable log is reported, not raised
+            entry.problem = f"unreadable (corrupt or truncated?): {type(error).__name__}"
+        else:
+            entry.task = short_task(header.eval.task)
+            if entry.task not in TASKS:
+                entry.problem = f"not one of our tasks ({header.eval.task}): skipped"
+            else:
+                entry.header = header
+                if header.status != "success":
+                    entry.notes.append(f"{header.status}: incomplete")
+        entries.append(entry)
+        if progress:
+            progress(i + 1, len(files))
+    mark_old_versions(entries)
+    return entries, problems
+
+
+def mark_old_versions(entries: list[LogEntry]) -> None:
+    """Note logs written by an older task version than the newest here (their score keys or
+    metrics may differ; `--rescore` scores their answers with the installed scorer)."""
+    newest: dict[str, str] = {}
+    for entry in entries:
+        if entry.ours:
+            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
+            newest[entry.task] = max(newest.get(entry.task, version), version)  # type: ignore[index]
+    for entry in entries:
+        if entry.ours:
+            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
+            if version != newest[entry.task]:  # type: ignore[index]
+                entry.notes.append(
+                    f"older task version {version} (newest here {newest[entry.task]})"  # type: ignore[index]
+                )
+
+
+def settings_of(header: EvalLog) -> dict[str, Any]:
+    """The protocol settings of a run: task arguments over the task's own metadata."""
+    spec = header.eval
+    merged: dict[str, Any] = {}
+    merged.update(spec.metadata or {})
+    merged.update({k: v for k, v in (spec.task_args or {}).items() if v is not None})
+    return {key: merged.get(key) for key in SETTINGS}
+
+
+def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
+    """The paper protocol a run follows: single_shot, gym, gym_traceback, gym_visual, visual,
+    agent or algopuzzlevqa (the published tables are keyed the same way)."""
+    if task in ("sparc", "sparc_hard"):
+        return "single_shot"
+    if task == "sparc_visual":
+        return "visual"
+    if task == "sparc_gym":
+        if settings.get("observation") == "image":
+            return "gym_visual"
+        return "gym_traceback" if settings.get("traceback") else "gym"
+    if task == "sparc_agent":
+        return "agent"
+    return task
+
+
+def model_of(header: EvalLog) -> tuple[str, bool]:
+    """The model shown for a run, and whether it is a no-model baseline (named by its solver)."""
+    spec = header.eval
+    solver = short_task(spec.solver or "")
+    if solver in BASELINE_SOLVERS:
+        return BASELINE_SOLVERS[solver], True
+    return spec.model, False
+
+
+def metrics_of(header: EvalLog) -> dict[str, float]:
+    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare."""
+    values: dict[str, float] = {}
+    results = header.results
+    if results is None:
+        return values
+    for i, score in enumerate(results.scores):
+        for name, metric in score.metrics.items():
+            key = name if i == 0 else f"{score.name}/{name}"
+            values.setdefault(key, metric.value)
+    return values
+
+
+def seconds_between(start: str | None, end: str | None) -> float | None:
+    """Wall time of a run from the header's ISO stamps."""
+    from datetime import datetime
+
+    if not start or not end:
+        return None
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def run_row(entry: LogEntry) -> dict[str, Any]:
+    """One run's row: identity, settings, size, tokens, time and every metric of its log."""
+    header = entry.header
+    assert header is not None
+    spec = header.eval
+    settings = settings_of(header)
+    model, baseline = model_of(header)
+    usage = header.stats.model_usage or {}
+    results = header.results
+    row: dict[str, Any] = {
+        "log": entry.path,
+        "run_id": spec.run_id,
+        "eval_id": spec.eval_id,
+        "task": entry.task,
+        "task_version": str(spec.task_version),
+        "model": model,
+        "baseline": baseline,
+        "protocol": protocol_of(entry.task or "", settings),
+        **settings,
+        "epochs": spec.config.epochs or 1,
+        "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
+        "status": header.status,
+        "complete": header.status == "success",
+        "samples": results.completed_samples if results else None,
+        "total_samples": results.total_samples if results else None,
+        "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
+        "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
+        "reasoning_tokens": _sum_known(u.reasoning_tokens for u in usage.values()),
+        "time_s": seconds_between(header.stats.started_at, header.stats.completed_at),
+        "started_at": header.stats.started_at,
+        "notes": "; ".join(entry.notes),
+    }
+    row.update(metrics_of(header))
+    return row
+
+
+def _sum_known(values: Iterable[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """Add `run`: model, task and settings, with `#k` where one configuration ran more than
+    once (repeated runs are labelled, never merged) and `xN` for epochs."""
+    keys = ["model", "task", *SETTINGS]
+    runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
+    from collections import Counter
+
+    def key_of(row: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(str(row[k]) for k in keys)
+
+    labels = []
+    seen: dict[tuple, int] = {}
+    counts = Counter(key_of(row) for _, row in runs.iterrows())
+    for _, row in runs.iterrows():
+        key = key_of(row)
+        seen[key] = seen.get(key, 0) + 1
+        parts = [str(row["model"]), setting_label(row)]
+        label = " | ".join(p for p in parts if p)
+        if row["epochs"] and int(row["epochs"]) > 1:
+            label += f" x{int(row['epochs'])} epochs"
+        if counts[key] > 1:
+            label += f" #{seen[key]}"
+        labels.append(label)
+    runs.insert(0, "run", labels)
+    return runs
+
+
+def setting_label(row: Mapping[str, Any]) -> str:
+    """Short text for a run's protocol and non-default settings."""
+    parts = [str(row["protocol"])]
+    if row.get("task") == "sparc_hard":
+        parts.append("hard")
+    prompt = row.get("prompt")
+    if prompt not in (None, "paper", "describe"):
+        parts.append(f"prompt={prompt}")
+    if row.get("protocol") in ("visual", "gym_visual") and row.get("plot") not in (
+        None,
+        "original",
+    ):
+        parts.append(f"plot={row['plot']}")
+    steps = row.get("max_steps")
+    if steps is not None and not _isnan(steps) and int(steps) != 100:
+        parts.append(f"max_steps={int(steps)}")
+    return " ".join(parts)
+
+
+def _isnan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def runs_frame(
+    logs: str | Path | Iterable[str | Path] | list[LogEntry],
+) -> pd.DataFrame:
+    """One row per readable log of our tasks: header, settings, the log's metrics, a label."""
+    import pandas as pd
+
+    entries = logs if _are_entries(logs) else read_headers(logs)[0]  # type: ignore[arg-type]
+    rows = [run_row(e) for e in entries if e.ours]  # type: ignore[union-attr]
+    if not rows:
+        return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
+    return label_runs(pd.DataFrame(rows))
+
+
+def _are_entries(logs: Any) -> bool:
+    return isinstance(logs, list) and bool(logs) and isinstance(logs[0], LogEntry)
+
+
+def rule_kinds(record: Any) -> list[str]:
+    """The rule kinds a SPaRC puzzle record contains, from its `puzzle_array` tokens."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except ValueError:
+            return []
+    if not isinstance(record, Mapping):
+        return []
+    found: set[str] = set()
+    for row in record.get("puzzle_array") or ():
+        for token in row:
+            token = str(token)
+            if token == ".":
+                found.add("dot")
+            elif token == "G":
+                found.add("gap")
+            elif token.startswith("o-"):
+                found.add("square")
+            elif token.startswith("*-"):
+                found.add("star")
+            elif token[:2] in ("A-", "B-", "C-", "D-"):
+                found.add("triangle")
+            elif token.startswith("P-"):
+                found.add("polyshape")
+            elif token.startswith("Y-"):
+                found.add("ylop")
+    return [kind for kind in RULE_KINDS if kind in found]
+
+
+def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+    """The first score's value keys (rule keys as `breaks_<rule>`, either spelling), its
+    metadata and answer."""
+    if not sample.scores:
+        return {}, {}, None
+    score = next(iter(sample.scores.values()))
+    value = score.value if isinstance(score.value, Mapping) else {"correct": score.value}
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        name = f"breaks_{key}" if key in BREAK_RULES else key
+        out[name] = v
+    return out, dict(score.metadata or {}), score.answer
+
+
+def sample_row(
+    run: Mapping[str, Any], sample: Any, facts: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """One sample-epoch (an `EvalSampleSummary` or `EvalSample`): the run's identity and
+    settings, the puzzle (`facts`: rule kinds, baselines), scores, tokens, time."""
+    kinds = facts["rules"] if facts else None
+    values, score_meta, answer = score_values(sample)
+    meta = sample.metadata or {}
+    usage = sample.model_usage or {}
+    error = sample.error
+    row: dict[str, Any] = {
+        "log": run["log"],
+        "run": run["run"],
+        "task": run["task"],
+        "task_version": run["task_version"],
+        "model": run["model"],
+        "baseline": run["baseline"],
+        "protocol": run["protocol"],
+        **{key: run.get(key) for key in SETTINGS},
+        "id": str(sample.id),
+        "epoch": sample.epoch,
+        "level": meta.get("level"),
+        "puzzle": meta.get("puzzle") if run["task"] == "algopuzzlevqa" else None,
+        "categories": ",".join(meta.get("categories") or ()) or None,
+        "rules": None,
+        "answer": answer,
+        "ended": score_meta.get("ended"),
+        "path_length": score_meta.get("path_length"),
+        "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
+        "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
+        "reasoning_tokens": _sum_known(u.reasoning_tokens for u in usage.values()),
+        "working_time": sample.working_time,
+        "error": getattr(error, "message", error),
+    }
+    if run["task"] in SPARC_TASKS:
+        row["rules"] = ",".join(kinds) if kinds is not None else None
+        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
+        row["astar_solves"] = facts["astar"] if facts else None
+        row["chance_exact"] = facts["chance"] if facts else None
+        if row["path_length"] is None and answer is not None:
+            row["path_length"] = answer.count("(") if answer.strip() else 0
+    row.update(values)
+    return row
+
+
+#: Full samples read at once to learn rule kinds (bounds memory: never a whole log).
+CHUNK = 50
+
+
+def puzzle_facts(record: Any) -> dict[str, Any]:
+    """What the report needs of a SPaRC puzzle record: its rule kinds, whether the A* baseline
+    solves it and the exact chance that a uniformly random legal walk does (100 steps)."""
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "astar": None, "chance": None}
+    try:
+        from inspect_sparc.core.baselines import astar_solves, chance_of_solving
+        from inspect_sparc.core.puzzle import parse_puzzle
+
+        puzzle = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
+        facts["astar"] = int(astar_solves(puzzle))
+        facts["chance"] = chance_of_solving(puzzle)
+    except Exception:  # noqa: BLE001 - a record the installed parser rejects has no baselines
+        pass
+    return facts
+
+
+class PuzzleCache:
+    """Facts per puzzle (`puzzle_facts`), read once per (source, id) across all logs: sample
+    summaries leave the puzzle record out, so only puzzles not seen yet are read in full."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def fill(self, path: str, source: str, summaries: list[Any]) -> None:
+        """Read the full samples (no messages or events) of the puzzles not known yet."""
+        from inspect_ai.log import read_eval_log_samples_by_id
+
+        wanted: dict[str, tuple[Any, int]] = {}
+        for summary in summaries:
+            key = (source, str(summary.id))
+            puzzle = (summary.metadata or {}).get("puzzle")
+            if key in self.kinds or str(summary.id) in wanted:
+                continue
+            if isinstance(puzzle, Mapping):
+                self.kinds[key] = puzzle_facts(puzzle)
+            else:
+                wanted[str(summary.id)] = (summary.id, summary.epoch)
+        todo = list(wanted.values())
+        for i in range(0, len(todo), CHUNK):
+            for sample in read_eval_log_samples_by_id(
+                path, todo[i : i + CHUNK], exclude_fields=EXCLUDED_SAMPLE_FIELDS
+            ):
+                record = (sample.metadata or {}).get("puzzle")
+                self.kinds[(source, str(sample.id))] = puzzle_facts(record)
+
+    def get(self, source: str, sample_id: Any) -> dict[str, Any] | None:
+        return self.kinds.get((source, str(sample_id)))
+
+
+def read_summaries(path: str) -> list[Any]:
+    """A log's sample summaries (scores, metadata, usage, times; no messages): what the report
+    reads of every sample. A cancelled log has the samples it finished."""
+    from inspect_ai.log import read_eval_log_sample_summaries
+
+    return read_eval_log_sample_summaries(path)
+
+
+def samples_frame(
+    logs: str | Path | Iterable[str | Path] | list[LogEntry],
+    runs: pd.DataFrame | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    problems: list[str] | None = None,
+) -> pd.DataFrame:
+    """One row per sample and epoch of every log of our tasks (scalars only: ids, settings,
+    level, rule kinds present, every score key, gym ending and steps, path length, tokens,
+    working time). Logs of other tasks and unreadable logs are skipped (see `read_headers`)."""
+    import pandas as pd
+
+    if runs is None:
+        runs = runs_frame(logs)
+    rows: list[dict[str, Any]] = []
+    records = runs.to_dict("records")
+    cache = PuzzleCache()
+    for i, run in enumerate(records):
+        try:
+            summaries = read_summaries(run["log"])
+            source = str(run.get("source"))
+            if run["task"] in SPARC_TASKS:
+                cache.fill(run["log"], source, summaries)
+            for summary in summaries:
+                rows.append(sample_row(run, summary, cache.get(source, summary.id)))
+        except Exception as error:  # noqa: BLE001 - a truncated stream keeps what was read
+            if problems is not None:
+                problems.append(f"{run['log']}: samples cut short ({type(error).__name__})")
+        if progress:
+            progress(i + 1, len(records))
+    return pd.DataFrame(rows)

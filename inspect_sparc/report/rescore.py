@@ -1,0 +1,46 @@
+"""`--rescore`: score the logged answers again with the installed scorers (for logs written by
+an older version), through Inspect's own `score`, one log in memory at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_sparc.report.frame import LogEntry, short_task
+
+
+def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
+    """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), via the
+    package's Inspect entry point (the only place the report reaches the tasks' code)."""
+    from inspect_sparc import _registry
+
+    return getattr(_registry, short_task(name))(**(params or {}))
+
+
+def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], list[str]]:
+    """Rescored copies of our logs under `out_dir` (the originals are never written), and one
+    line per log that could not be rescored (it is reported as logged)."""
+    from inspect_ai import score
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths, problems = [], []
+    for i, entry in enumerate(entries):
+        if not entry.ours:
+            continue
+        try:
+            header = entry.header
+            assert header is not None and header.results is not None
+            first = header.results.scores[0]
+            scorer = installed_scorer(first.scorer, first.params)
+            log = read_eval_log(entry.path)
+            metrics = header.results.scores[0].metrics
+            rescored = score(log, scorers=[scorer], action="overwrite", display="none")
+            target = out_dir / f"{i:03d}-{Path(entry.path).name}"
+            write_eval_log(rescored, str(target))
+            paths.append(str(target))
+            del log, rescored, metrics
+        except Exception as error:  # noqa: BLE001 - a log we cannot rescore is kept as logged
+            problems.append(f"{entry.path}: not rescored ({type(error).__name__}: {error})")
+            paths.append(entry.path)
+    return paths, problems

@@ -1,0 +1,77 @@
+"""Bad input gives summary lines, never tracebacks; text from logs is escaped on the page."""
+
+from __future__ import annotations
+
+import pytest
+from make_logs import HOSTILE_MODEL
+
+from inspect_sparc.report.__main__ import main
+
+
+def lines_for(report, path) -> list[str]:
+    return [line["text"] for line in report.summary if line["path"] == str(path)]
+
+
+def test_every_bad_log_gets_a_clear_line(report_logs, report):
+    _, _, bad = report_logs
+    [cancelled] = lines_for(report, bad["cancelled"])
+    assert "cancelled: incomplete" in cancelled and "10 samples" in cancelled
+    [other] = lines_for(report, bad["other"])
+    assert "not one of our tasks" in other
+    for name in ("corrupt", "truncated"):
+        [line] = lines_for(report, bad[name])
+        assert line.startswith("unreadable")
+    [old] = lines_for(report, bad["old"])
+    assert "older task version 0-A" in old
+    results = report.tables["results"]
+    [status] = results.loc[results["run"].str.contains("#"), "status"].loc[
+        lambda s: s == "cancelled"
+    ]
+    assert status == "cancelled"
+
+
+def test_a_path_without_logs_is_a_line_and_exit_code_1(tmp_path, capsys):
+    pytest.importorskip("jinja2")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main([str(empty), str(tmp_path / "missing"), "--out", str(tmp_path / "out")]) == 1
+    out = capsys.readouterr().out
+    assert "no Inspect logs found" in out and "no such file or folder" in out
+
+
+def test_model_names_are_escaped_on_the_page(report):
+    html = report.index.read_text(encoding="utf-8")
+    assert HOSTILE_MODEL not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert html.count("<script") == 0
+
+
+def test_the_page_figures_and_tables_are_written(report):
+    out = report.out_dir
+    for name in (
+        "difficulty_curves",
+        "rule_accuracy",
+        "gym_endings",
+        "rule_breaks",
+        "tokens",
+        "visual",
+        "algopuzzlevqa_puzzles",
+        "protocol_deltas",
+    ):
+        assert (out / "figures" / f"{name}.png").stat().st_size > 1000
+        assert (out / "figures" / f"{name}.pdf").read_bytes().startswith(b"%PDF")
+    tex = (out / "tables" / "results.tex").read_text()
+    assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
+    html = report.index.read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == len(report.figures)
+    assert 'src="http' not in html and "<link" not in html  # nothing loaded from the network
+
+
+@pytest.mark.slow
+def test_no_published_hides_the_papers(report_logs, tmp_path, capsys):
+    pytest.importorskip("jinja2")
+    assert main([str(report_logs[0]), "--out", str(tmp_path), "--no-published"]) == 0
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "(published)" not in html and "GPT-OSS" not in html
+    assert not (tmp_path / "tables" / "published_sparc.csv").exists()
+    assert "Runs" in capsys.readouterr().out
