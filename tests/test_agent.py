@@ -83,7 +83,7 @@ def test_first_message_is_gym_rules_tools_and_first_state():
     [message] = sample.input
     assert isinstance(message, ChatMessageUser)
     content = message.text
-    assert content.startswith("    You are an autonomous agent controlling a path")
+    assert content.startswith("You are an autonomous agent controlling a path")
     assert "Final:" not in content
     assert "Call the `move` tool" in content and "after 7 steps" in content
     assert "Step: 1\nCurrent Position:" in content and "Grid State:" in content

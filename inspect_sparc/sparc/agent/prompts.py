@@ -29,10 +29,11 @@ DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)
 
 TOOLS_TEXT = """## How to play
 You play this puzzle through tools, keeping the whole conversation. Call the `move` tool with \
-one direction: right, up, left or down (x grows to the right, y grows downwards). Each call is \
-one step: its reply is the new state (step, position, legal moves and {view}), or an error when \
-the move is not legal. An illegal move still counts as a step and moves nothing. Several moves \
-in one turn are taken in order.
+one direction: right, up, left or down (x grows to the right, y grows downwards); a number is \
+read as in the legal moves list (0=RIGHT, 1=UP, 2=LEFT, 3=DOWN). Each call is one step: its \
+reply is the new state (step, position, legal moves and {view}), or an error when the move is \
+not legal. An illegal move still counts as a step and moves nothing. Several moves in one turn \
+are taken in order.
 {traceback}The episode ends when you reach E, when no legal move is left, or after {max_steps} \
 steps; the path drawn then is scored. There is nothing to submit: reaching E ends the puzzle."""
 TRACEBACK_TEXT = (
@@ -145,6 +146,11 @@ def intro_text(
     max_steps: int = 100,
     observation: str = "text",
 ) -> str:
-    """The first user message before the first observation: the gym rules, then how to play."""
+    """The first user message before the first observation: the gym rules, then how to play.
+
+    The text gym prompt's four-space indent (from the reference's source) is taken off, so the
+    message reads as text rather than a code block wherever Markdown is rendered.
+    """
     rules = rules_text(record, kind, traceback, observation).lstrip("\n").rstrip()
+    rules = re.sub(r"^ {4}", "", rules, flags=re.MULTILINE)
     return f"{rules}\n\n{tools_text(traceback, max_steps, observation)}"
