@@ -8,16 +8,18 @@ replies, `sparc_agent` as `move` calls, and every gym score field must match exa
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from agent_scripts import Player, gym_replay, replay_policy, scripted_actions
-from conftest import SPARC_TEST_SPLIT
 from inspect_ai import eval
 
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.sparc.agent.tasks import sparc_agent
 from inspect_sparc.sparc.gym.tasks import sparc_gym
 
+#: All 500 puzzles of the published test split (a path is a `source`).
+TEST_SPLIT = Path(__file__).parent / "fixtures" / "sparc" / "test_split.jsonl.gz"
 #: Score fields only the agent protocol has.
 AGENT_ONLY = ("tool_calls", "turns", "no_tool_turns")
 
@@ -65,7 +67,7 @@ def check_parity(
 
 
 def test_same_moves_same_scores_on_sample_puzzles(tmp_path):
-    endings = check_parity("sample", tmp_path, limit=4)
+    endings = check_parity("sample", tmp_path, limit=3)
     assert endings["solved"] and endings["dead_end"]
 
 
@@ -77,6 +79,6 @@ def test_same_moves_same_scores_with_traceback(tmp_path):
 
 @pytest.mark.slow
 def test_same_moves_same_scores_on_all_500_test_puzzles(tmp_path):
-    endings = check_parity(str(SPARC_TEST_SPLIT), tmp_path)
+    endings = check_parity(str(TEST_SPLIT), tmp_path)
     assert sum(endings[e] for e in ("reached_end", "dead_end", "step_limit")) == 500
     assert endings["solved"] > 100 and endings["dead_end"] > 50
