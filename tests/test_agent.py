@@ -320,3 +320,14 @@ def test_read_direction():
     assert [read_direction(d) for d in ("right", " UP ", "Left", "down")] == [0, 1, 2, 3]
     assert [read_direction(d) for d in ("0", "3", "1=UP", "2 = left")] == [0, 3, 1, 2]
     assert [read_direction(d) for d in ("north", "1=DOWN", "", "4")] == [None] * 4
+
+
+def test_the_picture_is_the_gym_observation_image():
+    """Cheap guard on the coupling to `sparc_gym`'s image observation (the eval test is slow)."""
+    from inspect_sparc.sparc.agent.tools import picture
+
+    [sample] = sparc_agent(source="sample").dataset[:1]
+    env = GymEnv(parse_puzzle(sample.metadata["puzzle"]))
+    env.step(env.legal_actions()[0])
+    image = picture(env, "original")
+    assert isinstance(image, ContentImage) and image.image.startswith("data:image/")
