@@ -23,13 +23,23 @@ TASK_MODULES = {
     "sparc_hard": "inspect_sparc.evals.sparc.single_shot.tasks",
     "sparc_gym": "inspect_sparc.evals.sparc.gym.tasks",
     "sparc_visual": "inspect_sparc.evals.sparc.visual.tasks",
+    "sparc_agent": "inspect_sparc.evals.sparc.agent.tasks",
     "algopuzzlevqa": "inspect_sparc.evals.algopuzzlevqa.tasks",
 }
 
-__all__ = ["__version__", "algopuzzlevqa", "sparc", "sparc_gym", "sparc_hard", "sparc_visual"]
+__all__ = [
+    "__version__",
+    "algopuzzlevqa",
+    "sparc",
+    "sparc_agent",
+    "sparc_gym",
+    "sparc_hard",
+    "sparc_visual",
+]
 
 if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
     from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
     from inspect_sparc.evals.sparc.single_shot.tasks import sparc, sparc_hard
     from inspect_sparc.evals.sparc.visual.tasks import sparc_visual

@@ -4,6 +4,13 @@
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.evals.sparc.agent import (
+    agent_scorer,
+    move,
+    sparc_agent,
+    sparc_react,
+    start_episode,
+)
 from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent, gym_astar, gym_random
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from inspect_sparc import algopuzzlevqa, sparc, sparc_gym, sparc_hard, sparc_visual
+from inspect_sparc import algopuzzlevqa, sparc, sparc_agent, sparc_gym, sparc_hard, sparc_visual
 from inspect_sparc.core.puzzle import RecordError
 from inspect_sparc.downloads import SourceError
 from inspect_sparc.evals.errors import PlainRecordError, PlainSourceError, PlainValueError
@@ -50,6 +50,7 @@ def test_the_cli_prints_the_message_alone(tmp_path, args, env, message):
         (lambda: sparc(source="/nonexistent/records.jsonl"), SourceError, PlainSourceError),
         (lambda: sparc_gym(max_steps=0, source="sample"), ValueError, PlainValueError),
         (lambda: sparc_visual(plot="nope", source="sample"), ValueError, PlainValueError),
+        (lambda: sparc_agent(observation="video", source="sample"), ValueError, PlainValueError),
         (lambda: algopuzzlevqa(puzzle="nope", source="sample"), ValueError, PlainValueError),
     ],
 )

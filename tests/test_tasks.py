@@ -203,6 +203,7 @@ def test_eval_yaml_versions_match_the_tasks():
     import yaml
 
     from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
     from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
 
@@ -214,6 +215,7 @@ def test_eval_yaml_versions_match_the_tasks():
         "sparc_gym": sparc_gym(source="sample"),
         "sparc_visual": sparc_visual(source="sample"),
         "algopuzzlevqa": algopuzzlevqa(source="sample"),
+        "sparc_agent": sparc_agent(source="sample"),
     }
     assert versions == {name: task.version for name, task in tasks.items()}
     assert versions["sparc"] == TASK_VERSION

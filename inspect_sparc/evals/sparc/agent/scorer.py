@@ -1,0 +1,65 @@
+"""The `sparc_agent` scorer: `sparc_gym`'s, on the moves the tools recorded, plus tool use.
+
+The episode is read from the sample's store (the moves the `move` tool took), never from the
+agent's messages, so every agent is scored the same way and the same moves score exactly as in
+`sparc_gym`. The agent's turns are counted from the sample's messages: assistant messages, and
+those among them with no tool call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from inspect_ai.model import ChatMessage, ChatMessageAssistant
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.solver import TaskState
+
+from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
+from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
+from inspect_sparc.metrics import mean_of, value_of
+
+
+@metric
+def tool_use() -> Metric:
+    """Tool calls per episode (mean of `tool_calls`) and the pooled share of turns without a
+    tool call (`no_tool_turns / turns`; NaN when no sample had a turn)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        turns = sum(value_of(s, "turns") for s in scores)
+        silent = sum(value_of(s, "no_tool_turns") for s in scores)
+        return {
+            "tool_calls_per_episode": mean_of(scores, "tool_calls"),
+            "no_tool_call_rate": silent / turns if turns else float("nan"),
+        }
+
+    return compute
+
+
+def agent_metrics(traceback: bool = False) -> list[Metric]:
+    """`sparc_gym`'s metrics, then tool use."""
+    return [*gym_metrics(traceback), tool_use()]
+
+
+def turn_counts(messages: Sequence[ChatMessage]) -> tuple[int, int]:
+    """The agent's turns (assistant messages) and how many of them called no tool."""
+    turns = [m for m in messages if isinstance(m, ChatMessageAssistant)]
+    return len(turns), sum(1 for m in turns if not m.tool_calls)
+
+
+@scorer(metrics=agent_metrics())
+def agent_scorer() -> Any:
+    """Score the episode as `sparc_gym` does; add tool calls and turns to the value."""
+    score_episode = gym_scorer()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        result: Score = await score_episode(state, target)
+        turns, silent = turn_counts(state.messages)
+        calls = int(state.store.get(CALLS_KEY, 0))
+        value = dict(result.value)  # type: ignore[arg-type]
+        value.update(tool_calls=calls, turns=turns, no_tool_turns=silent)
+        metadata = {**(result.metadata or {}), "tool_calls": calls, "turns": turns}
+        metadata["no_tool_turns"] = silent
+        return result.model_copy(update={"value": value, "metadata": metadata})
+
+    return score

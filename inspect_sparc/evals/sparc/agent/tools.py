@@ -1,0 +1,145 @@
+"""The `move` tool and the episode it plays, kept in the sample's store.
+
+The episode is the gym's (`core.gym.GymEnv`) and lives in the store of the sample being played
+(per sample and epoch): the puzzle and settings the setup step put there, and the moves so far
+under the gym's own key (`gym_moves`, one letter per step), so `sparc_gym`'s scorer replays it.
+The tool holds no state and closes over no sample: `sparc_tools()` built once serves every
+sample, whichever agent calls it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import Tool, ToolError, ToolResult, tool
+from inspect_ai.util import Store, store
+
+from inspect_sparc.core.gym import GymEnv, replay_moves, step_letter
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.evals.sparc.agent.prompts import (
+    ended_text,
+    illegal_text,
+    late_text,
+    move_text,
+    read_direction,
+    state_text,
+)
+from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings, observe
+
+#: Store keys: the puzzle record and the episode settings (set by `start_episode`), and the
+#: number of `move` calls, steps or not (a call after the end is no step).
+PUZZLE_KEY = "sparc_agent_puzzle"
+SETTINGS_KEY = "sparc_agent_settings"
+CALLS_KEY = "sparc_agent_tool_calls"
+
+
+def episode(where: Store | None = None) -> GymEnv:
+    """The sample's episode so far, replayed from the store (RuntimeError before the setup)."""
+    where = where if where is not None else store()
+    record = where.get(PUZZLE_KEY)
+    if record is None:
+        raise RuntimeError(
+            "no SPaRC episode in this sample: the `move` tool plays `sparc_agent` samples"
+        )
+    settings = where.get(SETTINGS_KEY, {})
+    return replay_moves(
+        parse_puzzle(record),
+        where.get(MOVES_KEY, ""),
+        bool(settings.get("traceback", False)),
+        int(settings.get("max_steps", 100)),
+    )
+
+
+def episode_over(where: Store | None = None) -> bool:
+    """True once the sample's episode has ended (on E, a dead end or the step limit)."""
+    return episode(where).done
+
+
+def picture(env: GymEnv, plot: str) -> ContentImage:
+    """The picture of `sparc_gym`'s visual observation (the puzzle and the path so far)."""
+    message = observe(env, "image", {"plot": plot})
+    return next(part for part in message.content if isinstance(part, ContentImage))
+
+
+async def observation(env: GymEnv, settings: dict[str, Any], lead: str = "") -> ToolResult:
+    """The reply to a move: `lead`, the state (text, or the picture and one line) and the end."""
+    text = "\n".join(part for part in (lead, state_text(env, settings["kind"])) if part)
+    if env.done:
+        text += "\n\n" + ended_text(env)
+    if settings["kind"] != "image":
+        return text
+    # a picture takes tens of milliseconds to draw: off the event loop
+    image = await anyio.to_thread.run_sync(picture, env, settings.get("plot", "original"))
+    return [image, ContentText(text=text)]
+
+
+@tool(parallel=False)  # moves in one turn are taken in order
+def move() -> Tool:
+    """One step of the sample's SPaRC episode, as `sparc_gym` takes it."""
+
+    async def execute(direction: str) -> ToolResult:
+        """Move one grid position in a direction; the reply is the new state of the puzzle.
+
+        Args:
+            direction: One of "right", "up", "left", "down".
+        """
+        where = store()
+        env = episode(where)
+        where.set(CALLS_KEY, where.get(CALLS_KEY, 0) + 1)
+        if env.done:
+            raise ToolError(late_text(env))
+        result = env.step(read_direction(direction))
+        where.set(MOVES_KEY, where.get(MOVES_KEY, "") + step_letter(result))
+        if not result.legal:
+            raise ToolError(illegal_text(str(direction), result, env))
+        return await observation(env, where.get(SETTINGS_KEY, {}), move_text(result))
+
+    return execute
+
+
+def sparc_tools() -> list[Tool]:
+    """The tools that play a `sparc_agent` sample (the same for every traceback setting: a step
+    back is a move onto the previous position)."""
+    return [move()]
+
+
+async def add_first_picture(state: TaskState, plot: str) -> None:
+    """Put the start picture before the first state line of the first user message (drawn
+    here, per sample, rather than for every puzzle when the dataset is built)."""
+    for message in state.messages:
+        if isinstance(message, ChatMessageUser) and isinstance(message.content, list):
+            if not any(isinstance(part, ContentImage) for part in message.content):
+                image = await anyio.to_thread.run_sync(picture, episode(state.store), plot)
+                message.content.insert(len(message.content) - 1, image)
+            return
+
+
+@solver
+def start_episode() -> Solver:
+    """The task's setup step (kept when `--solver` replaces the agent): a fresh episode in the
+    sample's store, and the tools in `state.tools` for solvers that read them there."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        settings = gym_settings(state)
+        state.store.set(PUZZLE_KEY, state.metadata["puzzle"])
+        state.store.set(
+            SETTINGS_KEY,
+            {
+                "traceback": bool(settings["traceback"]),
+                "max_steps": int(settings["max_steps"]),
+                "kind": settings.get("observation", "text"),
+                "plot": settings.get("plot", "original"),
+            },
+        )
+        state.store.set(MOVES_KEY, "")
+        state.store.set(CALLS_KEY, 0)
+        if settings.get("observation") == "image":
+            await add_first_picture(state, settings.get("plot", "original"))
+        state.tools = sparc_tools()
+        state.tool_choice = "auto"
+        return state
+
+    return solve
