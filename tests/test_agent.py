@@ -331,3 +331,18 @@ def test_the_picture_is_the_gym_observation_image():
     env.step(env.legal_actions()[0])
     image = picture(env, "original")
     assert isinstance(image, ContentImage) and image.image.startswith("data:image/")
+
+
+def test_the_parts_assemble_into_a_task_of_ones_own(tmp_path):
+    """`start_episode` (setup), `sparc_react` (agent) and `agent_scorer` make a working task
+    outside `sparc_agent`, as a user building their own variant would put them together."""
+    from inspect_ai import Task
+
+    from inspect_sparc.evals.sparc.agent import agent_scorer, sparc_react, start_episode
+
+    dataset = sparc_agent(source="sample").dataset
+    task = Task(dataset=dataset, setup=start_episode(), solver=sparc_react(), scorer=agent_scorer())
+    log = run(task, Player(walk_solution), tmp_path, limit=3)
+    metrics = metrics_of(log)
+    assert metrics["accuracy"] == 1.0 and metrics["no_tool_call_rate"] == 0.0
+    assert metrics["tool_calls_per_episode"] == metrics["mean_steps"] > 0

@@ -121,3 +121,18 @@ def test_membership_accuracy_through_the_reducer():
     assert result["visual_colour"] == pytest.approx((0.5 + 1.0) / 2)
     assert result["visual_position"] == pytest.approx((0.5 + 0.0) / 2)
     assert "graphs" not in result
+
+
+def test_tool_use_through_the_reducer():
+    from inspect_sparc.evals.sparc.agent.scorer import tool_use
+
+    scores = [
+        {"tool_calls": 6, "turns": 7, "no_tool_turns": 1},
+        {"tool_calls": 3, "turns": 3, "no_tool_turns": 0},
+    ]
+    assert_agreeing_epochs_change_nothing([tool_use()], scores)
+    # one episode's epochs disagree: the mean reducer averages each count first
+    quiet = {"tool_calls": 2, "turns": 4, "no_tool_turns": 2}
+    result = run_metrics([tool_use()], [[scores[0], quiet], [scores[1], scores[1]]])
+    assert result["tool_calls_per_episode"] == pytest.approx(((6 + 2) / 2 + 3) / 2)
+    assert result["no_tool_call_rate"] == pytest.approx(((1 + 2) / 2) / ((7 + 4) / 2 + 3))
