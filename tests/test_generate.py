@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from inspect_sparc.core import generate as generator
-from inspect_sparc.core import search_compiled
+from inspect_sparc.core import search as search_engines
 from inspect_sparc.core.generate import (
     LEVEL_COUNTS,
     GenerateError,
@@ -202,10 +202,10 @@ def test_same_seed_same_bytes_and_another_seed_other_puzzles(generated):
     assert not {r["id"] for r in other} & {r["id"] for r in generated}
 
 
-@pytest.mark.skipif(not search_compiled.available(), reason="numba not installed (the fast extra)")
+@pytest.mark.usefixtures("numba_required")
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_same_bytes_whichever_search_engine_runs(generated, engine, monkeypatch):
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, engine)
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, engine)
     assert [dumps(r) for r in generate_puzzles(N, SEED)] == [dumps(r) for r in generated]
 
 
