@@ -3,10 +3,11 @@
 It reads the published record itself (the raw `puzzle_array`, `polyshapes` and `solutions`),
 enumerates every simple S-to-E path with the symbols ignored, and says which rules a path
 breaks using other algorithms than `inspect_sparc.core.rules`: regions are unions of cells
-whose shared edge is off the path, and polyshapes are fitted by plain brute force over every
-translation. The stored solution sets are complete (the audit proves it on all 500 test
-puzzles), so a path this oracle finds rule-free must be stored, and the other way round: tests
-assert that first, which checks the oracle against the dataset before it judges `check`.
+whose shared edge (or a node they touch through free edges) is off the path, and polyshapes
+are fitted by plain brute force over every translation. The stored solution sets are complete
+(the audit proves it on all 500 test puzzles), so a path this oracle finds rule-free must be
+stored, and the other way round: tests assert that first, which checks the oracle against the
+dataset before it judges `check`.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def placement_faults(board: Board, path: tuple[Point, ...]) -> set[str]:
 
 
 def cell_regions(board: Board, on_path: set[Point]) -> list[list[Point]]:
-    """Cells joined when the edge between them is off the path (union-find), as cell lists."""
+    """Cells joined when the edge between them is off the path, or through a node off the path
+    (union-find), as cell lists."""
     parent = {(cx, cy): (cx, cy) for cx in range(board.width) for cy in range(board.height)}
 
     def root(cell: Point) -> Point:
@@ -146,6 +148,27 @@ def cell_regions(board: Board, on_path: set[Point]) -> list[list[Point]]:
             parent[root((cx, cy))] = root((cx + 1, cy))
         if cy + 1 < board.height and (2 * cx + 1, 2 * cy + 2) not in on_path:
             parent[root((cx, cy))] = root((cx, cy + 1))
+    # Around a node off the path the cells beside its free edges meet. With a whole line this
+    # adds nothing (a free node's edges are all free), but a mid-edge S or E inside the grid is
+    # on the path while one of its nodes may not be: the cells either side of it then meet
+    # around that node, unless the other path end closes the way there too.
+    for nx in range(0, board.columns, 2):
+        for ny in range(0, board.rows, 2):
+            if (nx, ny) in on_path:
+                continue
+            beside = [
+                cell
+                for ex, ey in ((nx + 1, ny), (nx - 1, ny), (nx, ny + 1), (nx, ny - 1))
+                if board.inside((ex, ey)) and (ex, ey) not in on_path
+                for cell in (
+                    ((ex // 2, ey // 2 - 1), (ex // 2, ey // 2))
+                    if ex % 2
+                    else ((ex // 2 - 1, ey // 2), (ex // 2, ey // 2))
+                )
+                if cell in parent
+            ]
+            for cell in beside[1:]:
+                parent[root(cell)] = root(beside[0])
     groups: dict[Point, list[Point]] = {}
     for cell in parent:
         groups.setdefault(root(cell), []).append(cell)
