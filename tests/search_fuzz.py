@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -173,6 +174,7 @@ class Report:
     solvable: int = 0
     paths: int = 0
     seen: Counter[str] = field(default_factory=Counter)
+    seconds: Counter[str] = field(default_factory=Counter)  # "oracle" and each engine
     mismatches: list[str] = field(default_factory=list)
 
 
@@ -189,7 +191,9 @@ def run(
     for number in range(count):
         for _ in range(3):
             record = random_record(rng, max_nodes, f"fuzz-{seed}-{number}", inner)
+            began = time.perf_counter()
             expected = oracle_paths(record)
+            report.seconds["oracle"] += time.perf_counter() - began
             if expected:
                 break
         puzzle = parse_puzzle(record)
@@ -197,7 +201,11 @@ def run(
         report.solvable += bool(expected)
         report.paths += len(expected)
         report.seen.update(features(record))
-        lists = {engine: solve(puzzle, engine=engine) for engine in engines}
+        lists = {}
+        for engine in engines:
+            began = time.perf_counter()
+            lists[engine] = solve(puzzle, engine=engine)
+            report.seconds[engine] += time.perf_counter() - began
         for engine, found in lists.items():
             if len(found) != len(set(found)) or set(found) != expected:
                 missing, extra = len(expected - set(found)), len(set(found) - expected)
