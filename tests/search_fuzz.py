@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rule_oracle import Board, placement_faults, puzzle_faults, simple_paths
+from rule_oracle import Board, valid_paths
 
 from inspect_sparc.core.puzzle import Path, Point, parse_puzzle
 from inspect_sparc.core.search import solve
@@ -158,12 +158,7 @@ def features(record: dict[str, Any]) -> set[str]:
 
 def oracle_paths(record: dict[str, Any]) -> set[Path]:
     """Every simple S-to-E path that `rule_oracle` finds rule-free (brute force)."""
-    board = Board(record)
-    return {
-        path
-        for path in simple_paths(board)  # lines by construction: no line fault to look for
-        if not placement_faults(board, path) and not puzzle_faults(board, path)
-    }
+    return valid_paths(Board(record))
 
 
 @dataclass
