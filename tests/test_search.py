@@ -322,3 +322,41 @@ def test_a_mid_edge_end_inside_the_grid_loses_no_path(
     every = _every_valid_path(puzzle)
     assert len(every) > 10
     assert set(solve(puzzle, engine=engine)) == every
+
+
+@needs_numba
+def test_a_cold_numba_cache_is_announced_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first compiled search on a machine pauses while numba compiles: one WARNING line
+    says why, once per process, and none when the disk cache is warm."""
+    from inspect_sparc.core.search import compiled
+
+    monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: False)
+    compiled._engine.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="inspect_sparc.core.search"):
+            solve(PUZZLES[0], engine="compiled")
+            solve(PUZZLES[1], engine="compiled")
+        assert [r.getMessage() for r in caplog.records] == [
+            "compiling the search engine with numba (once per machine, about 20 s; "
+            "cached on disk afterwards)"
+        ]
+        monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: True)
+        compiled._engine.cache_clear()
+        caplog.clear()
+        solve(PUZZLES[0], engine="compiled")
+        assert caplog.records == []
+    finally:
+        compiled._engine.cache_clear()
+
+
+@needs_numba
+def test_the_cache_probe_finds_numbas_index_file() -> None:
+    """`cache_is_warm` reads numba internals; this fails if they move (it would then stay
+    silent rather than guess)."""
+    from inspect_sparc.core.search import compiled, kernel
+
+    assert hasattr(kernel.enumerate_candidates._cache._cache_file, "_index_path")
+    solve(PUZZLES[0], engine="compiled")
+    assert compiled.cache_is_warm(kernel.enumerate_candidates)
