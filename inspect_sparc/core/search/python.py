@@ -34,7 +34,7 @@ class _Search:
         self.stride = self.layout.stride
         self.end_bit = 1 << self.end
         #: Border node -> (other end, cells) of finished excursions that end there: the cells
-        #: beside each on the side that stayed live (see `landings`).
+        #: beside each on the side that stayed live (see `register`, `area_arcs`).
         self.blocks: dict[int, list[tuple[int, int]]] = {}
         self.blocks_key: tuple[int, ...] = ()
         # verdicts cached for this search (keys are masks of the current path's state)
