@@ -47,7 +47,7 @@ def test_engines_and_oracle_agree_with_an_inner_mid_edge_end(engines: tuple[str,
 def test_engines_and_oracle_agree_on_more_and_larger_random_grids(
     engines: tuple[str, ...],
 ) -> None:
-    """3,000 puzzles of up to 20 lattice nodes (about a minute)."""
+    """3,000 puzzles of up to 20 lattice nodes, half with an inner mid-edge end (minutes)."""
     for inner in (False, True):
         report = run(seed=1, count=1500, engines=engines, max_nodes=20, inner=inner)
         assert report.mismatches == []
