@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -360,3 +362,15 @@ def test_the_cache_probe_finds_numbas_index_file() -> None:
     assert hasattr(kernel.enumerate_candidates._cache._cache_file, "_index_path")
     solve(PUZZLES[0], engine="compiled")
     assert compiled.cache_is_warm(kernel.enumerate_candidates)
+
+
+def test_importing_the_search_loads_neither_numba_nor_inspect() -> None:
+    """core/ is pure logic (no Inspect), and numba loads only with the compiled engine's first
+    search (`available()` or the kernel), not on import."""
+    code = (
+        "import sys, inspect_sparc.core.search; "
+        "print(','.join(m for m in ('numba', 'inspect_ai', 'numpy') if m in sys.modules))"
+    )
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
