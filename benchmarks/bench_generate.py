@@ -16,7 +16,7 @@ import sys
 import time
 
 import inspect_sparc.core.generate as generator
-from inspect_sparc.core import search_compiled
+from inspect_sparc.core import search as search_engines
 from inspect_sparc.core.puzzle import LEVELS
 
 
@@ -77,7 +77,7 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=500)
     parser.add_argument("--skip-full", action="store_true")
     args = parser.parse_args()
-    compiled = search_compiled.use_compiled()
+    compiled = search_engines.use_compiled()
     print(f"search engine: {'compiled (numba)' if compiled else 'python'}\n")
     per_level(args.per_level, args.repeat, args.seed)
     if not args.skip_full:

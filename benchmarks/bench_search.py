@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core import search_compiled
+from inspect_sparc.core import search as search_engines
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
@@ -155,7 +155,7 @@ def main(argv: list[str]) -> None:
     load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{len(puzzles)} puzzles from {path}; best of {repeat}; load {load_average:.1f}")
     engine = options.get("--engine")
-    compiled = search_compiled.use_compiled(engine)
+    compiled = search_engines.use_compiled(engine)
     began = time.perf_counter()
     solve(puzzles[0], engine=engine)
     print(

@@ -90,9 +90,9 @@ def warm_up(records: Sequence[dict[str, Any]]) -> str:
     """The search engine `solve` runs ("python" or "compiled"). The compiled one is loaded here
     (numba compiles it on a machine's first use, else reads its disk cache) by a search of the
     first record that parses, so that no puzzle's time includes it."""
-    from inspect_sparc.core import search_compiled
+    from inspect_sparc.core.search import use_compiled
 
-    if not search_compiled.use_compiled():
+    if not use_compiled():
         return "python"
     for record in records:
         try:

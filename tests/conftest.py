@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,22 @@ def sparc_by_id(sparc_records: list[dict]) -> dict[str, dict]:
 def sparc_answers() -> list[dict]:
     """60 real model answers with the reference verdicts."""
     return read_jsonl(SPARC_ANSWERS)
+
+
+def in_ci() -> bool:
+    """True when the run is CI's (the `CI` variable is "true", as CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1")
+
+
+@pytest.fixture
+def numba_required() -> None:
+    """Skip a compiled-engine test when numba is missing, but fail it in CI: there the dev
+    extra installs numba, so its absence means the engine would go untested unnoticed."""
+    from inspect_sparc.core.search import available
+
+    if available():
+        return
+    message = "numba is not installed, so the compiled search engine cannot be tested"
+    if in_ci():
+        pytest.fail(f"CI=true and {message}: install the dev extra (pip install -e '.[dev]')")
+    pytest.skip(f"{message} (the fast extra)")

@@ -3,10 +3,11 @@
 It reads the published record itself (the raw `puzzle_array`, `polyshapes` and `solutions`),
 enumerates every simple S-to-E path with the symbols ignored, and says which rules a path
 breaks using other algorithms than `inspect_sparc.core.rules`: regions are unions of cells
-whose shared edge is off the path, and polyshapes are fitted by plain brute force over every
-translation. The stored solution sets are complete (the audit proves it on all 500 test
-puzzles), so a path this oracle finds rule-free must be stored, and the other way round: tests
-assert that first, which checks the oracle against the dataset before it judges `check`.
+whose shared edge (or a node they touch through free edges) is off the path, and polyshapes
+are fitted by plain brute force over every translation. The stored solution sets are complete
+(the audit proves it on all 500 test puzzles), so a path this oracle finds rule-free must be
+stored, and the other way round: tests assert that first, which checks the oracle against the
+dataset before it judges `check`.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class Board:
             cells = [(c, r) for r, row in enumerate(matrix) for c, v in enumerate(row) if v]
             left, top = min(c for c, _ in cells), min(r for _, r in cells)
             self.shapes[str(shape_id)] = frozenset((c - left, r - top) for c, r in cells)
+        self._placements: dict[str, list[frozenset[Point]]] = {}
         self.solutions = {
             tuple((p["x"], p["y"]) for p in solution["path"]) for solution in record["solutions"]
         }
@@ -64,7 +66,12 @@ class Board:
         return 0 <= point[0] < self.columns and 0 <= point[1] < self.rows
 
     def placements(self, shape_id: str) -> list[frozenset[Point]]:
-        """Every translation of a shape whose cells all lie in the grid."""
+        """Every translation of a shape whose cells all lie in the grid (computed once)."""
+        if shape_id not in self._placements:
+            self._placements[shape_id] = self._translations(shape_id)
+        return self._placements[shape_id]
+
+    def _translations(self, shape_id: str) -> list[frozenset[Point]]:
         cells = self.shapes[shape_id]
         found = []
         for dx in range(-4, self.width + 4):
@@ -75,13 +82,16 @@ class Board:
         return found
 
 
-def simple_paths(board: Board) -> list[tuple[Point, ...]]:
-    """Every simple S-to-E path over the grid's nodes and edges (gaps included; cells never)."""
+def simple_paths(board: Board, avoid_gaps: bool = False) -> list[tuple[Point, ...]]:
+    """Every simple S-to-E path over the grid's nodes and edges (cells never; gaps too unless
+    `avoid_gaps`)."""
     steps = {
         (x, y): [
             q
             for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-            if board.inside(q) and not (q[0] % 2 and q[1] % 2)
+            if board.inside(q)
+            and not (q[0] % 2 and q[1] % 2)
+            and not (avoid_gaps and q in board.gaps)
         ]
         for y in range(board.rows)
         for x in range(board.columns)
@@ -133,7 +143,8 @@ def placement_faults(board: Board, path: tuple[Point, ...]) -> set[str]:
 
 
 def cell_regions(board: Board, on_path: set[Point]) -> list[list[Point]]:
-    """Cells joined when the edge between them is off the path (union-find), as cell lists."""
+    """Cells joined when the edge between them is off the path, or through a node off the path
+    (union-find), as cell lists."""
     parent = {(cx, cy): (cx, cy) for cx in range(board.width) for cy in range(board.height)}
 
     def root(cell: Point) -> Point:
@@ -146,6 +157,28 @@ def cell_regions(board: Board, on_path: set[Point]) -> list[list[Point]]:
             parent[root((cx, cy))] = root((cx + 1, cy))
         if cy + 1 < board.height and (2 * cx + 1, 2 * cy + 2) not in on_path:
             parent[root((cx, cy))] = root((cx, cy + 1))
+    # Around a node off the path the cells beside its free edges meet. With a whole line this
+    # adds nothing (a free node's edges are all free), but a mid-edge S or E inside the grid is
+    # on the path while one of its nodes may not be: the cells either side of it then meet
+    # around that node, unless the other path end closes the way there too.
+    ends_mid_edge = any((x + y) % 2 for x, y in (board.start, board.end))
+    for nx in range(0, board.columns if ends_mid_edge else 0, 2):
+        for ny in range(0, board.rows, 2):
+            if (nx, ny) in on_path:
+                continue
+            beside = [
+                cell
+                for ex, ey in ((nx + 1, ny), (nx - 1, ny), (nx, ny + 1), (nx, ny - 1))
+                if board.inside((ex, ey)) and (ex, ey) not in on_path
+                for cell in (
+                    ((ex // 2, ey // 2 - 1), (ex // 2, ey // 2))
+                    if ex % 2
+                    else ((ex // 2 - 1, ey // 2), (ex // 2, ey // 2))
+                )
+                if cell in parent
+            ]
+            for cell in beside[1:]:
+                parent[root(cell)] = root(beside[0])
     groups: dict[Point, list[Point]] = {}
     for cell in parent:
         groups.setdefault(root(cell), []).append(cell)
@@ -167,21 +200,27 @@ def _tiles(
         for cells in combo:
             for cell in cells:
                 deficit[cell] = deficit.get(cell, 0) + 1
-        if _cover(board, deficit, list(positive)):
+        # largest shapes first (they fail soonest); copies of one shape in placement order
+        ordered = sorted(positive, key=lambda s: (-len(board.shapes[s]), s))
+        if _cover(board, deficit, ordered, 0):
             return True
     return False
 
 
-def _cover(board: Board, deficit: dict[Point, int], shapes: list[str]) -> bool:
-    """Do translations of the shapes add up to `deficit` exactly? (first shape: every placement)"""
+def _cover(board: Board, deficit: dict[Point, int], shapes: list[str], first: int) -> bool:
+    """Do translations of the shapes add up to `deficit` exactly? Every placement of the first
+    shape is tried, from number `first` on (a copy of the shape before it takes a later one:
+    the same sets of placements in another order add nothing)."""
     if not shapes:
         return not any(deficit.values())
-    first, rest = shapes[0], shapes[1:]
-    for cells in board.placements(first):
+    shape, rest = shapes[0], shapes[1:]
+    placements = board.placements(shape)
+    for number in range(first, len(placements)):
+        cells = placements[number]
         if all(deficit.get(cell, 0) > 0 for cell in cells):
             for cell in cells:
                 deficit[cell] -= 1
-            fits = _cover(board, deficit, rest)
+            fits = _cover(board, deficit, rest, number if rest and rest[0] == shape else 0)
             for cell in cells:
                 deficit[cell] += 1
             if fits:
@@ -221,3 +260,9 @@ def broken_rules(board: Board, path: tuple[Point, ...]) -> set[str]:
     if not faults & set(LINE_FAULTS):
         faults |= puzzle_faults(board, path)
     return faults
+
+
+def valid_paths(board: Board) -> set[tuple[Point, ...]]:
+    """Every rule-valid path of the puzzle, by brute force: the simple S-to-E paths that avoid
+    the gaps (a path through one is never valid) and break no puzzle rule."""
+    return {path for path in simple_paths(board, avoid_gaps=True) if not puzzle_faults(board, path)}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspect_sparc.audit import audit_record, level_argument, main, progress_bar
-from inspect_sparc.core import search_compiled
+from inspect_sparc.core import search as search_engines
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 PUZZLES_FILE = FIXTURES / "puzzles.jsonl"
@@ -36,14 +36,14 @@ def test_level_filter_matches_and_exits_zero(capsys: pytest.CaptureFixture[str])
     assert len(rows) == 15
     assert all(row.split()[1] in ("1", "2") and row.split()[-1] == "ok" for row in rows)
     assert lines[-1].startswith("15 puzzle(s): 15 match, 0 mismatch")
-    engine = "compiled" if search_compiled.use_compiled() else "python"
+    engine = "compiled" if search_engines.use_compiled() else "python"
     assert f" s ({engine} engine); slowest " in lines[-1]
 
 
 def test_a_bad_engine_setting_exits_two(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "fastest")
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, "fastest")
     assert main(["--source", str(PUZZLES_FILE), "--limit", "1"]) == 2
     assert "INSPECT_SPARC_SEARCH must be one of auto, python, compiled" in capsys.readouterr().err
 
@@ -51,7 +51,7 @@ def test_a_bad_engine_setting_exits_two(
 def test_python_engine_is_named(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "python")
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, "python")
     assert main(["--source", str(PUZZLES_FILE), "--limit", "2"]) == 0
     assert "(python engine)" in capsys.readouterr().out
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from inspect_sparc.core import search_compiled
+from inspect_sparc.core import search as search_engines
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
@@ -33,13 +35,15 @@ PUZZLES = _read(FIXTURES / "puzzles.jsonl")
 SLOW: set[str] = set()
 
 
-HAS_NUMBA = search_compiled.available()
-needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba not installed (the fast extra)")
+#: Tests of the compiled engine: skipped without numba, failed without it in CI (conftest).
+needs_numba = pytest.mark.usefixtures("numba_required")
 
 
-@pytest.fixture(params=["python", pytest.param("compiled", marks=needs_numba)])
+@pytest.fixture(params=["python", "compiled"])
 def engine(request: pytest.FixtureRequest) -> str:
-    """Each search engine in turn."""
+    """Each search engine in turn (the compiled one needs numba: see `numba_required`)."""
+    if request.param == "compiled":
+        request.getfixturevalue("numba_required")
     return request.param
 
 
@@ -163,7 +167,7 @@ def test_engine_names_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzle = PUZZLES[0]
     with pytest.raises(ValueError, match="engine must be one of auto, python, compiled"):
         solve(puzzle, engine="fast")
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "numba")
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, "numba")
     with pytest.raises(ValueError, match="INSPECT_SPARC_SEARCH must be one of"):
         solve(puzzle)
 
@@ -172,10 +176,10 @@ def test_python_engine_by_argument_or_environment(monkeypatch: pytest.MonkeyPatc
     """Asking for the pure search never touches the compiled one (and gives the same paths)."""
     puzzle = PUZZLES[0]
     expected = solve(puzzle, engine="python")
-    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "Python")
+    monkeypatch.setattr(search_engines, "solve_compiled", _refuse)
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, "Python")
     assert solve(puzzle) == expected
-    monkeypatch.setenv(search_compiled.ENGINE_VARIABLE, "compiled")
+    monkeypatch.setenv(search_engines.ENGINE_VARIABLE, "compiled")
     assert solve(puzzle, engine="python") == expected
 
 
@@ -183,9 +187,9 @@ def test_without_numba_auto_runs_python_and_compiled_is_an_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     puzzle = PUZZLES[0]
-    monkeypatch.setattr(search_compiled, "available", lambda: False)
-    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
-    monkeypatch.delenv(search_compiled.ENGINE_VARIABLE, raising=False)
+    monkeypatch.setattr(search_engines, "available", lambda: False)
+    monkeypatch.setattr(search_engines, "solve_compiled", _refuse)
+    monkeypatch.delenv(search_engines.ENGINE_VARIABLE, raising=False)
     assert set(solve(puzzle)) == set(puzzle.solutions)
     with pytest.raises(RuntimeError, match=r"pip install 'inspect-sparc\[fast\]'"):
         solve(puzzle, engine="compiled")
@@ -195,8 +199,8 @@ def test_without_numba_auto_runs_python_and_compiled_is_an_error(
 def test_auto_runs_the_compiled_engine_when_numba_is_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv(search_compiled.ENGINE_VARIABLE, raising=False)
-    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    monkeypatch.delenv(search_engines.ENGINE_VARIABLE, raising=False)
+    monkeypatch.setattr(search_engines, "solve_compiled", _refuse)
     with pytest.raises(AssertionError, match="the compiled engine ran"):
         solve(PUZZLES[0])
 
@@ -214,9 +218,9 @@ def test_a_grid_too_large_for_the_masks_runs_in_python(monkeypatch: pytest.Monke
         id="large", puzzle_array=array, grid_size={"width": 8, "height": 8}, solutions=stored
     )
     large = parse_puzzle(record)
-    assert not search_compiled.fits(large)
-    assert search_compiled.fits(PUZZLES[0])
-    monkeypatch.setattr(search_compiled, "solve_compiled", _refuse)
+    assert not search_engines.fits(large)
+    assert search_engines.fits(PUZZLES[0])
+    monkeypatch.setattr(search_engines, "solve_compiled", _refuse)
     found = solve(large, limit=3, engine="auto")
     assert len(found) == 3
     assert all(check(large, path).valid for path in found)
@@ -324,3 +328,53 @@ def test_a_mid_edge_end_inside_the_grid_loses_no_path(
     every = _every_valid_path(puzzle)
     assert len(every) > 10
     assert set(solve(puzzle, engine=engine)) == every
+
+
+@needs_numba
+def test_a_cold_numba_cache_is_announced_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first compiled search on a machine pauses while numba compiles: one WARNING line
+    says why, once per process, and none when the disk cache is warm."""
+    from inspect_sparc.core.search import compiled
+
+    monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: False)
+    compiled._engine.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="inspect_sparc.core.search"):
+            solve(PUZZLES[0], engine="compiled")
+            solve(PUZZLES[1], engine="compiled")
+        assert [r.getMessage() for r in caplog.records] == [
+            "compiling the search engine with numba (once per machine, about 20 s; "
+            "cached on disk afterwards)"
+        ]
+        monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: True)
+        compiled._engine.cache_clear()
+        caplog.clear()
+        solve(PUZZLES[0], engine="compiled")
+        assert caplog.records == []
+    finally:
+        compiled._engine.cache_clear()
+
+
+@needs_numba
+def test_the_cache_probe_finds_numbas_index_file() -> None:
+    """`cache_is_warm` reads numba internals; this fails if they move (it would then stay
+    silent rather than guess)."""
+    from inspect_sparc.core.search import compiled, kernel
+
+    assert hasattr(kernel.enumerate_candidates._cache._cache_file, "_index_path")
+    solve(PUZZLES[0], engine="compiled")
+    assert compiled.cache_is_warm(kernel.enumerate_candidates)
+
+
+def test_importing_the_search_loads_neither_numba_nor_inspect() -> None:
+    """core/ is pure logic (no Inspect), and numba loads only with the compiled engine's first
+    search (`available()` or the kernel), not on import."""
+    code = (
+        "import sys, inspect_sparc.core.search; "
+        "print(','.join(m for m in ('numba', 'inspect_ai', 'numpy') if m in sys.modules))"
+    )
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""

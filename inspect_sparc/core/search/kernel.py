@@ -1,11 +1,13 @@
-"""Numba kernel of the compiled search (see `inspect_sparc.core.search_compiled`).
+"""Numba kernel of the compiled engine (see `compiled` and docs/search.md).
 
-Imported only when numba is installed. Positions are indexed as in the pure search (row stride
-= columns + 1) and held in uint8 arrays; cells and lattice nodes are int64 masks. The entry point
-takes a `search_compiled.Tables` and unpacks it once: the helpers take plain arrays and ints
-(handing the whole tuple to every helper call made the search four times slower, as
-measured). Every function is `njit(cache=True)`: numba compiles them once per
-machine (about 10 s) and loads them from its on-disk cache afterwards.
+Imported only by `compiled`, and only when numba is installed: the one module of the package
+that imports numba. Positions are indexed as in `layout` (row stride = columns + 1) and held in
+uint8 arrays; cells and lattice nodes are int64 masks. Each pruning rule is a function named as
+in docs/search.md and as the pure engine's method for it. The entry point takes a
+`compiled.Tables` and unpacks it once: the helpers take plain arrays and ints (handing the
+whole tuple to every helper call made the search four times slower, as measured). Every
+function is `njit(cache=True)`: numba compiles them once per machine (10-25 s) and loads them
+from its on-disk cache afterwards.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ Array = Any  # a numpy array (numba reads no annotations)
 
 
 @njit(cache=True)
-def _popcount(x: int) -> int:
+def popcount(x: int) -> int:
     """Set bits of a non-negative int64 (branch-free SWAR count)."""
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -28,13 +30,13 @@ def _popcount(x: int) -> int:
 
 
 @njit(cache=True)
-def _lowest(x: int) -> int:
+def lowest(x: int) -> int:
     """Index of the lowest set bit of a positive int64."""
-    return _popcount((x & -x) - 1)
+    return popcount((x & -x) - 1)
 
 
 @njit(cache=True)
-def _node_flood(seed: int, allowed: int, right: int, down: int, columns: int) -> int:
+def node_flood(seed: int, allowed: int, right: int, down: int, columns: int) -> int:
     """Lattice nodes of `allowed` joined to `seed` along usable edges (`right`, `down`: the
     nodes whose edge that way is usable; `columns` nodes a row)."""
     reach = seed & allowed
@@ -49,7 +51,24 @@ def _node_flood(seed: int, allowed: int, right: int, down: int, columns: int) ->
 
 
 @njit(cache=True)
-def _flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Array) -> None:
+def dots_reachable(
+    reach: int, used: Array, used_nodes: int, head_node: int, node_dots: int, edge_dots: Array
+) -> bool:
+    """Every unvisited dot can still be visited: a node dot lies in `reach`, an edge dot has
+    both ends in `reach` or at the head (the path must run through it end to end)."""
+    if node_dots & ~used_nodes & ~reach:
+        return False
+    ends = reach | head_node
+    for k in range(edge_dots.shape[0]):
+        if not used[edge_dots[k, 2]] and not (
+            ends >> edge_dots[k, 0] & 1 and ends >> edge_dots[k, 1] & 1
+        ):
+            return False
+    return True
+
+
+@njit(cache=True)
+def flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Array) -> None:
     """Mark in `out` (cleared first) the positions of `allowed` joined to `seed`."""
     out[:] = 0
     if seed < 0 or not allowed[seed]:
@@ -69,7 +88,7 @@ def _flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Arra
 
 
 @njit(cache=True)
-def _conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Array) -> bool:
+def conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Array) -> bool:
     """True if cells bound to share one region already break the square or star rule."""
     colours = 0
     for mask in square_masks:
@@ -78,22 +97,22 @@ def _conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Ar
     if colours > 1:
         return True
     for s in range(star_cells.shape[0]):
-        if group >> star_cells[s] & 1 and _popcount(group & star_masks[s]) > 2:
+        if group >> star_cells[s] & 1 and popcount(group & star_masks[s]) > 2:
             return True
     return False
 
 
 @njit(cache=True)
-def _stars_ok(room: int, within: int, star_cells: Array, star_masks: Array) -> bool:
+def stars_ok(room: int, within: int, star_cells: Array, star_masks: Array) -> bool:
     """False if a star in `within` has fewer than two symbols of its colour left in `room`."""
     for s in range(star_cells.shape[0]):
-        if within >> star_cells[s] & 1 and _popcount(room & star_masks[s]) < 2:
+        if within >> star_cells[s] & 1 and popcount(room & star_masks[s]) < 2:
             return False
     return True
 
 
 @njit(cache=True)
-def _tile(cells: int, counts: Array, placements: Array) -> bool:
+def tile(cells: int, counts: Array, placements: Array) -> bool:
     """True if translates of the shapes counted in `counts` (per kind) tile `cells` exactly.
 
     The lowest remaining cell must be some shape's first cell: one placement per kind a level.
@@ -103,7 +122,7 @@ def _tile(cells: int, counts: Array, placements: Array) -> bool:
             if count:
                 return False
         return True
-    anchor = _lowest(cells)
+    anchor = lowest(cells)
     for kind in range(counts.shape[0]):
         if counts[kind] == 0:
             continue
@@ -111,7 +130,7 @@ def _tile(cells: int, counts: Array, placements: Array) -> bool:
         if mask == 0 or mask & ~cells:
             continue
         counts[kind] -= 1
-        fits = _tile(cells & ~mask, counts, placements)
+        fits = tile(cells & ~mask, counts, placements)
         counts[kind] += 1
         if fits:
             return True
@@ -119,7 +138,7 @@ def _tile(cells: int, counts: Array, placements: Array) -> bool:
 
 
 @njit(cache=True)
-def _shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Array) -> bool:
+def shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Array) -> bool:
     """Polyshape rule of a region: net area, then (without ylops) an exact tiling. With ylops
     only the area is tested here; `check` decides the rest."""
     net = 0
@@ -128,7 +147,7 @@ def _shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Ar
     counts = np.zeros(placements.shape[0], np.int64)
     bits = region
     while bits:
-        cell = _lowest(bits)
+        cell = lowest(bits)
         bits &= bits - 1
         kind = shape_kind[cell]
         if kind >= 0:
@@ -140,13 +159,13 @@ def _shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Ar
                 counts[kind] += 1
     if not present:
         return True
-    if net < 0 or (net > 0 and net != _popcount(region)):
+    if net < 0 or (net > 0 and net != popcount(region)):
         return False
-    return negative or _tile(region, counts, placements)
+    return negative or tile(region, counts, placements)
 
 
 @njit(cache=True)
-def _region_ok(
+def region_ok(
     region: int,
     counts: Array,
     triangle_cell: Array,
@@ -171,17 +190,17 @@ def _region_ok(
     if colours > 1:
         return False
     for s in range(star_cells.shape[0]):
-        if region >> star_cells[s] & 1 and _popcount(region & star_masks[s]) != 2:
+        if region >> star_cells[s] & 1 and popcount(region & star_masks[s]) != 2:
             return False
     known = cache.get(region, -1)
     if known < 0:
-        known = 1 if _shapes_ok(region, shape_kind, shape_area, placements) else 0
+        known = 1 if shapes_ok(region, shape_kind, shape_area, placements) else 0
         cache[region] = known
     return known == 1
 
 
 @njit(cache=True)
-def _components_ok(
+def sealed_ok(
     marked: Array,
     seen: Array,
     stack: Array,
@@ -203,14 +222,14 @@ def _components_ok(
     region rules; clears `marked` as it goes (`seen` and `stack` are scratch)."""
     for p in range(marked.shape[0]):
         if marked[p] and symbol[p]:
-            _flood(p, marked, seen, neighbours, stack)
+            flood(p, marked, seen, neighbours, stack)
             region = 0
             for q in range(marked.shape[0]):
                 if seen[q]:
                     marked[q] = 0
                     if cell_index[q] >= 0:
                         region |= 1 << cell_index[q]
-            if not _region_ok(
+            if not region_ok(
                 region, counts, triangle_cell, triangle_need, square_masks, star_cells,
                 star_masks, shape_kind, shape_area, placements, cache,
             ):  # fmt: skip
@@ -219,7 +238,7 @@ def _components_ok(
 
 
 @njit(cache=True)
-def _landings(
+def landings(
     touch: int,
     group: int,
     direction: int,
@@ -252,7 +271,7 @@ def _landings(
             allowed |= 1 << node_index[p]
         else:
             group |= perimeter_cell[p]
-            if _conflict(group, square_masks, star_cells, star_masks):
+            if conflict(group, square_masks, star_cells, star_masks):
                 break
         if dot[p]:
             break
@@ -260,17 +279,17 @@ def _landings(
 
 
 @njit(cache=True)
-def _area(shapes: int, shape_area: Array) -> int:
+def area_of(shapes: int, shape_area: Array) -> int:
     """Total area of the polyshapes in a cell mask."""
     total = 0
     while shapes:
-        total += shape_area[_lowest(shapes)]
+        total += shape_area[lowest(shapes)]
         shapes &= shapes - 1
     return total
 
 
 @njit(cache=True)
-def _arcs(  # the walk of the pure search's `_area_table`, one direction
+def area_arcs(  # the walk of the pure engine's `area_arcs`, one direction
     touch: int,
     direction: int,
     live: Array,
@@ -329,7 +348,7 @@ def _arcs(  # the walk of the pure search's `_area_table`, one direction
 
 
 @njit(cache=True)
-def _area_walls(
+def area_walls(
     walls: int,
     strip: int,
     other: int,
@@ -346,7 +365,7 @@ def _area_walls(
     pair_masks: Array,
     pair_all: int,
 ) -> int:
-    """Add to `walls` the landings (from `_arcs`) whose side sealed with `strip` cannot meet the
+    """Add to `walls` the landings (from `area_arcs`) whose side sealed with `strip` cannot meet the
     polyshape area rule (holding shapes, its cell count must equal their area) or seals a star
     in without a partner; the side lies within the live cells off the `other` strip."""
     open_cells = live_cells & ~other
@@ -358,7 +377,7 @@ def _area_walls(
         lonely = False
         if sealed & (star_all | pair_all):
             for s in range(star_cells.shape[0]):
-                if sealed >> star_cells[s] & 1 and _popcount(room & star_masks[s]) < 2:
+                if sealed >> star_cells[s] & 1 and popcount(room & star_masks[s]) < 2:
                     lonely = True
             for mask in pair_masks:
                 if sealed & mask and mask & ~room:
@@ -368,15 +387,15 @@ def _area_walls(
             walls |= 1 << landing[j]
         elif sealed_shapes:
             room_shapes = room & shape_cells
-            if _popcount(sealed | room_shapes) > _area(room_shapes, shape_area) or _area(
+            if popcount(sealed | room_shapes) > area_of(room_shapes, shape_area) or area_of(
                 sealed_shapes, shape_area
-            ) > _popcount(room):
+            ) > popcount(room):
                 walls |= 1 << landing[j]
     return walls
 
 
 @njit(cache=True)
-def _count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, delta: int) -> bool:
+def count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, delta: int) -> bool:
     """Add `delta` to the counts of the triangles beside `edge`; False if one is over."""
     fits = True
     for k in edge_triangles[edge]:
@@ -388,7 +407,7 @@ def _count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, de
 
 
 @njit(cache=True)
-def _slot(node: int, position: int, stride: int) -> int:
+def slot(node: int, position: int, stride: int) -> int:
     """Which of a node's four edges (right, left, down, up) `position` is."""
     delta = position - node
     if delta == 1:
@@ -399,7 +418,7 @@ def _slot(node: int, position: int, stride: int) -> int:
 
 
 @njit(cache=True)
-def _room(out: Array, lengths: Array, found: int) -> tuple[Array, Array]:
+def room_for(out: Array, lengths: Array, found: int) -> tuple[Array, Array]:
     """The candidate arrays, doubled when full."""
     if found < out.shape[0]:
         return out, lengths
@@ -416,7 +435,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     order; at most `cap` of them (no cap when negative).
 
     Returns (paths, lengths, complete): `complete` is False when the cap stopped the search.
-    At each node it prunes as the pure search does (see `search_compiled`): the live region
+    At each node it prunes as the pure search does (docs/search.md): the live region
     flooded again on the border and what it sealed checked, lattice reachability of E and the
     dots, then for an excursion its strips and landing walls.
     """
@@ -447,7 +466,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     size = inside.shape[0]
     cache = {np.int64(-1): np.int64(0)}  # region cell mask -> polyshape verdict
     used = np.zeros(size, np.uint8)
-    depth = _popcount(lattice_nodes) + 2
+    depth = popcount(lattice_nodes) + 2
     live = np.zeros((depth, size), np.uint8)  # live[live_ref[d]]: live region at depth d
     live_ref = np.zeros(depth, np.int64)
     live_cells = np.zeros(depth, np.int64)
@@ -468,7 +487,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     landings_of = np.zeros(depth, np.int64)  # where the strips' symbols let the excursion land
     blocks = np.zeros((depth, 3), np.int64)  # finished excursions: (from, to, live side cells)
     block_count = np.zeros(depth, np.int64)  # how many of them node d sees
-    # per excursion and direction (row arcs_ref[d]): its landings for the area walls (`_arcs`)
+    # per excursion and direction (row arcs_ref[d]): its landings for the area walls (`area_arcs`)
     arcs_ref = np.zeros(depth, np.int64)
     arc_count = np.zeros((depth, 2), np.int64)
     arc_landing = np.zeros((depth, 2, perimeter.shape[0]), np.int64)
@@ -499,7 +518,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
         path[0] = start
         plen = 1
         if first != start:
-            _count_edge(start, counts, edge_triangles, need, 1)
+            count_edge(start, counts, edge_triangles, need, 1)
             used[first] = 1
             path[1] = first
             plen = 2
@@ -516,7 +535,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
             if finished:  # S beside E; `check` judges the regions
                 if found == cap:
                     return out, lengths, False
-                out, lengths = _room(out, lengths, found)
+                out, lengths = room_for(out, lengths, found)
                 out[found, :2] = path[:2]
                 lengths[found] = 2
                 found += 1
@@ -535,7 +554,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                         allowed[p] = 1 if was_live and not used[p] else 0
                     live_ref[d] = d
                     current = live[d]
-                    _flood(end, allowed, current, neighbours, stack)
+                    flood(end, allowed, current, neighbours, stack)
                     alive = False
                     for k in range(4):
                         q = neighbours[h, k]
@@ -545,7 +564,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                         if dot[p] and not used[p] and not current[p]:
                             alive = False
                         marked[p] = 1 if allowed[p] and not current[p] else 0
-                    alive = alive and _components_ok(
+                    alive = alive and sealed_ok(
                         marked, seen, stack, neighbours, symbol, cell_index, counts,
                         triangle_cell, need, square_masks, star_cells, star_masks, shape_kind,
                         shape_area, placements, cache,
@@ -555,23 +574,17 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                         if current[p] and cell_index[p] >= 0:
                             cells |= 1 << cell_index[p]
                     live_cells[d] = cells
-                    alive = alive and _stars_ok(cells, cells, star_cells, star_masks)
+                    alive = alive and stars_ok(cells, cells, star_cells, star_masks)
                 else:
                     live_ref[d] = live_ref[d - 1]
                     live_cells[d] = live_cells[d - 1]
                 if alive:
                     # lattice reachability of E and of every unvisited dot
-                    reach = _node_flood(
+                    reach = node_flood(
                         end_seeds, lattice_nodes & ~used_nodes, right_ok, down_ok, node_columns
                     )
-                    if node_dots & ~used_nodes & ~reach:
+                    if not dots_reachable(reach, used, used_nodes, head_node, node_dots, edge_dots):
                         alive = False
-                    ends = reach | head_node
-                    for k in range(edge_dots.shape[0]):
-                        if not used[edge_dots[k, 2]] and not (
-                            ends >> edge_dots[k, 0] & 1 and ends >> edge_dots[k, 1] & 1
-                        ):
-                            alive = False
                     if not (link[node_index[h]] & reach or end_nodes & head_node):
                         alive = False
                 block_count[d] = block_count[d - 1] if d > 0 else 0
@@ -587,7 +600,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                 if alive and not border[h] and touch[d] >= 0 and strips:
                     # an excursion: its strips, then (E on the border) the landing walls
                     cw, ccw = strip_cw[d], strip_ccw[d]
-                    if _conflict(cw, square_masks, star_cells, star_masks) or _conflict(
+                    if conflict(cw, square_masks, star_cells, star_masks) or conflict(
                         ccw, square_masks, star_cells, star_masks
                     ):
                         alive = False
@@ -597,8 +610,8 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                                 alive = False  # a star and its only partner on two sides
                         cells = live_cells[d]
                         if not (
-                            _stars_ok(cells & ~ccw, cw, star_cells, star_masks)
-                            and _stars_ok(cells & ~cw, ccw, star_cells, star_masks)
+                            stars_ok(cells & ~ccw, cw, star_cells, star_masks)
+                            and stars_ok(cells & ~cw, ccw, star_cells, star_masks)
                         ):
                             alive = False
                         if alive:
@@ -608,24 +621,24 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                                 and not ((cw ^ strip_cw[d - 1]) | (ccw ^ strip_ccw[d - 1]))
                                 & symbol_cells
                             ):
-                                landings = landings_of[d - 1]  # the strips took in no symbol
+                                reachable = landings_of[d - 1]  # the strips took in no symbol
                             else:
-                                landings = _landings(
+                                reachable = landings(
                                     touch[d], cw, 1, current, used, end, node_index, dot,
                                     perimeter, perimeter_at, perimeter_cell, square_masks,
                                     star_cells, star_masks,
-                                ) | _landings(
+                                ) | landings(
                                     touch[d], ccw, -1, current, used, end, node_index, dot,
                                     perimeter, perimeter_at, perimeter_cell, square_masks,
                                     star_cells, star_masks,
                                 )  # fmt: skip
-                            landings_of[d] = landings
-                            walls[d] = border_nodes & ~landings
+                            landings_of[d] = reachable
+                            walls[d] = border_nodes & ~reachable
                             if area_rule:  # walls only grow along an excursion
                                 if head[d - 1] == touch[d]:  # its first node: walk the border
                                     arcs_ref[d] = d
                                     for side in range(2):
-                                        arc_count[d, side] = _arcs(
+                                        arc_count[d, side] = area_arcs(
                                             touch[d], 1 - 2 * side, current, live_cells[d], used,
                                             blocks, block_count[d], end, dot, node_index,
                                             perimeter, perimeter_at, perimeter_cell,
@@ -637,7 +650,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                                 row = arcs_ref[d]
                                 walls[d] |= walls[d - 1]
                                 for side in range(2):
-                                    walls[d] = _area_walls(
+                                    walls[d] = area_walls(
                                         walls[d], cw if side == 0 else ccw,
                                         ccw if side == 0 else cw, live_cells[d],
                                         arc_count[row, side], arc_landing[row, side],
@@ -647,7 +660,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                                     )  # fmt: skip
                             if walls[d]:
                                 free = lattice_nodes & ~used_nodes & ~walls[d]
-                                reach = _node_flood(
+                                reach = node_flood(
                                     border_nodes & free, free, right_ok, down_ok, node_columns
                                 )
                                 if not link[node_index[h]] & reach:
@@ -661,7 +674,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                 used[edge] = 0
                 used[h] = 0
                 used_nodes &= ~(1 << node_index[h])
-                _count_edge(edge, counts, edge_triangles, need, -1)
+                count_edge(edge, counts, edge_triangles, need, -1)
                 plen -= 2
                 d -= 1
                 continue
@@ -673,8 +686,8 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                 continue
             if edge != end and (used[node] or walls[d] >> node_index[node] & 1):
                 continue  # landing on a wall is doomed
-            if not _count_edge(edge, counts, edge_triangles, need, 1):
-                _count_edge(edge, counts, edge_triangles, need, -1)
+            if not count_edge(edge, counts, edge_triangles, need, 1):
+                count_edge(edge, counts, edge_triangles, need, -1)
                 continue
             if edge == end or node == end:
                 # at E: every dot visited, every remaining component obeys the region rules
@@ -690,7 +703,7 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                     if dot[p] and not used[p]:
                         finished = False
                     marked[p] = 1 if current[p] and not used[p] else 0
-                finished = finished and _components_ok(
+                finished = finished and sealed_ok(
                     marked, seen, stack, neighbours, symbol, cell_index, counts, triangle_cell,
                     need, square_masks, star_cells, star_masks, shape_kind, shape_area,
                     placements, cache,
@@ -698,14 +711,14 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
                 if finished:
                     if found == cap:
                         return out, lengths, False
-                    out, lengths = _room(out, lengths, found)
+                    out, lengths = room_for(out, lengths, found)
                     out[found, :total] = path[:total]
                     lengths[found] = total
                     found += 1
                 used[edge] = 0
                 if edge != end:
                     used[node] = 0
-                _count_edge(edge, counts, edge_triangles, need, -1)
+                count_edge(edge, counts, edge_triangles, need, -1)
                 continue
             # descend to `node`; the strips grow by the cells beside `h`
             used[edge] = 1
@@ -714,16 +727,16 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
             path[plen] = edge
             path[plen + 1] = node
             plen += 2
-            incoming = 4 if d == 0 and first == start else _slot(h, path[plen - 4], stride)
-            out_slot = _slot(h, edge, stride)
-            left = sides[h, incoming, out_slot, 0]
-            right = sides[h, incoming, out_slot, 1]
+            incoming = 4 if d == 0 and first == start else slot(h, path[plen - 4], stride)
+            outslot = slot(h, edge, stride)
+            left = sides[h, incoming, outslot, 0]
+            right = sides[h, incoming, outslot, 1]
             c = d + 1
             head[c] = node
             arrived[c] = edge
             if border[h]:
                 touch[c] = h
-                left_is_cw[c] = cw_left[h, out_slot]
+                left_is_cw[c] = cw_left[h, outslot]
                 strip_cw[c] = left if left_is_cw[c] else right
                 strip_ccw[c] = right if left_is_cw[c] else left
             else:

@@ -1,72 +1,38 @@
-"""The search's compiled engine: the same depth-first enumeration, run by Numba when installed.
+"""The compiled engine: the pure engine's enumeration as a numba kernel (`kernel`), 10x faster.
 
-`inspect_sparc.core.search.solve` uses it when `numba` can be imported (the `fast` extra) and
-the grid fits 63-bit masks (every published size does); otherwise the pure-Python search runs.
-It mirrors that search's sound pruning, in the same move order (right, left, down, up), all
-but its check for a dot beside a node just left (the reachability test at the next node
-catches the same paths one step later):
-
-- triangles over their number; the live region (positions joined to E) flooded again when the
-  head is on the border; the head must border it and every unvisited dot lie in it;
-- sealed components checked at once with the region rules (squares, stars, triangles, the
-  polyshapes' net area and, without ylops, an exact tiling), and a live star needs a second
-  symbol of its colour among the live cells;
-- lattice reachability of E and of every unvisited dot from the head, at every node;
-- excursion strips and landing walls (not when S or E is a mid-edge inside the grid, as in the
-  pure search): between two border visits the cells beside the path on
-  each side can never join it, so a strip breaking the square or star rule is dead; with E on
-  the border, landing at border node b seals the arc from the excursion's start to b that avoids
-  E together with one strip, so b is a wall when that arc holds an unvisited dot or its cells
-  and the strip already break the square or star rule, and a star and its only partner may not
-  lie on the two strips;
-- area walls (polyshapes, no ylops, E on the border): b is also a wall when the side it would
-  seal cannot hold its shapes' area, or seals a star in without a partner.
-
-What the pure search caches by key (walls, border walks) is carried down the excursion here:
-the border arcs are walked once per excursion, the landings again only when a strip takes in a
-symbol. Regions with ylops get only the net-area test. Every candidate is then confirmed by
-`inspect_sparc.core.rules.check`, the single arbiter, so the result equals the pure search's.
+`solve_compiled` converts the puzzle's `layout.Layout` once into numpy `Tables`, runs
+`kernel.enumerate_candidates` and confirms each candidate with `inspect_sparc.core.rules.check`,
+so its paths and their order equal the pure engine's. The kernel applies every pruning rule of
+docs/search.md but the dead-dot check (the reachability test at the next node catches the same
+paths one step later). numba is imported only when a search runs here, never by importing this
+module. The first search on a machine makes numba compile the kernel (10-25 s, then cached on
+disk); one log line (`inspect_sparc.core.search`, WARNING) says so when the cache is cold.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from inspect_sparc.core.search.layout import build_layout
+
 if TYPE_CHECKING:
     from inspect_sparc.core.puzzle import Path, Puzzle
 
-#: Environment variable choosing the engine: "auto" (default), "python" or "compiled".
-ENGINE_VARIABLE = "INSPECT_SPARC_SEARCH"
 #: Masks are int64: cells and lattice nodes must fit in 63 bits.
-_MAX_BITS = 63
+MAX_BITS = 63
 #: A cap on candidates this large is no cap (the kernel's counters are int64).
 _UNCAPPED = 2**31
-#: The engines `solve` knows.
-ENGINES = ("auto", "python", "compiled")
-
-
-def use_compiled(engine: str | None = None) -> bool:
-    """Whether `solve` should run the compiled engine: `engine`, else the environment variable
-    (default "auto": compiled when numba is installed). Unknown names and "compiled" without
-    numba are errors, not silent fallbacks."""
-    choice = (engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "auto")).strip()
-    if choice.lower() not in ENGINES:
-        source = "engine" if engine is not None else ENGINE_VARIABLE
-        raise ValueError(f"{source} must be one of {', '.join(ENGINES)}, not {choice!r}")
-    choice = choice.lower()
-    if choice == "compiled" and not available():
-        raise RuntimeError(
-            "the compiled search needs numba: pip install 'inspect-sparc[fast]' "
-            f"(or set {ENGINE_VARIABLE}=python)"
-        )
-    return choice == "compiled" or (choice == "auto" and available())
+#: Where the compile notice goes (`inspect eval` shows WARNING records on its console).
+logger = logging.getLogger("inspect_sparc.core.search")
 
 
 @lru_cache(maxsize=1)
 def available() -> bool:
-    """True when numba imports (the compiled engine can run)."""
+    """True when numba imports (the compiled engine can run); the one import of numba outside
+    `kernel`."""
     try:
         import numba  # noqa: F401
     except ImportError:
@@ -77,8 +43,8 @@ def available() -> bool:
 def fits(puzzle: Puzzle) -> bool:
     """True when the puzzle's cells and lattice nodes fit the engine's 63-bit masks."""
     return (
-        puzzle.width * puzzle.height <= _MAX_BITS
-        and (puzzle.width + 1) * (puzzle.height + 1) <= _MAX_BITS
+        puzzle.width * puzzle.height <= MAX_BITS
+        and (puzzle.width + 1) * (puzzle.height + 1) <= MAX_BITS
     )
 
 
@@ -164,12 +130,10 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
 
 
 def _tables(puzzle: Puzzle) -> Tables:
-    """The kernel's tables, built from the pure search's layout."""
+    """The kernel's tables, converted from the puzzle's layout (the one the pure engine reads)."""
     import numpy as np
 
-    from inspect_sparc.core.search import _layout
-
-    layout = _layout(puzzle)
+    layout = build_layout(puzzle)
     stride, size = layout.stride, puzzle.rows * layout.stride
     width, node_columns = puzzle.width, puzzle.width + 1
 
@@ -316,7 +280,23 @@ def _tables(puzzle: Puzzle) -> Tables:
 
 @lru_cache(maxsize=1)
 def _engine() -> Any:
-    """The compiled enumeration (numba compiles it on first use, or loads its disk cache)."""
-    from inspect_sparc.core import _search_kernel
+    """The compiled enumeration (numba compiles it on first use, or loads its disk cache);
+    says so once per process when the disk cache is cold, since the pause is otherwise silent."""
+    from inspect_sparc.core.search import kernel
 
-    return _search_kernel.enumerate_candidates
+    if not cache_is_warm(kernel.enumerate_candidates):
+        logger.warning(
+            "compiling the search engine with numba (once per machine, about 20 s; "
+            "cached on disk afterwards)"
+        )
+    return kernel.enumerate_candidates
+
+
+def cache_is_warm(dispatcher: Any) -> bool:
+    """True when numba's on-disk cache holds the kernel (an index file for it exists); True
+    too when that cannot be told (a numba without these internals), so nothing is printed."""
+    try:
+        index = dispatcher._cache._cache_file._index_path
+    except AttributeError:
+        return True
+    return bool(os.path.exists(index))
