@@ -22,6 +22,7 @@ import inspect_sparc as sparc_module
 from inspect_sparc.core.baselines import astar_solves, chance_of_solving
 from inspect_sparc.core.gym import path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.rules import RULES
 from inspect_sparc.sparc.gym.solvers import MOVES_KEY, gym_astar, gym_random
 from inspect_sparc.sparc.gym.tasks import TASK_VERSION, sparc_gym
 from inspect_sparc.sparc.sources import load_records
@@ -97,6 +98,25 @@ def test_walking_the_solutions_solves_every_puzzle_with_one_span_per_step(tmp_pa
     assert metrics["illegal_action_rate"] == 0.0 and metrics["unparseable_rate"] == 0.0
     assert [f"level_{n}" for n in range(1, 6)] == [n for n in metrics if n.startswith("level_")]
     assert log.eval.task_version == TASK_VERSION
+    # each group of metrics is headed by a name that says what it counts
+    [score] = log.results.scores
+    groups = {m.group: [] for m in score.metrics.values()}
+    for name, m in score.metrics.items():
+        groups[m.group].append(name)
+    assert groups == {
+        "accuracy": ["accuracy"],
+        "stderr": ["stderr"],
+        "accuracy_by_level": [f"level_{n}" for n in range(1, 6)],
+        "episode_ending_rates": [
+            "reached_end_rate",
+            "dead_end_rate",
+            "step_limit_rate",
+            "cut_rate",
+        ],
+        "step_counts": ["mean_steps", "illegal_action_rate", "unparseable_rate"],
+        "chance_level": ["chance"],
+        "rule_break_rates": [f"breaks_{rule}" for rule in RULES],
+    }
     for sample in log.samples:
         puzzle = parse_puzzle(sample_records[sample.id])
         steps = len(puzzle.solutions[0]) - 1
@@ -138,7 +158,7 @@ def test_greedy_walks_end_as_the_reference_says(tmp_path, sample_records):
         endings.add(sample.scores["gym_scorer"].metadata["ended"])
         if value["reached_end"] and not value["correct"]:
             broken = sample.scores["gym_scorer"].metadata["rule_violations"]
-            assert broken and all(value[rule] == 1 for rule in broken)
+            assert broken and all(value[f"breaks_{rule}"] == 1 for rule in broken)
     assert {"reached_end", "dead_end"} <= endings
 
 

@@ -39,7 +39,9 @@ def expected_value(answer: dict) -> dict[str, int]:
     path = tuple(tuple(point) for point in reference["extracted_path"] or ())
     broken = broken_rules(Board(RECORDS[answer["puzzle_id"]]), path)
     value = {"correct": int(reference["solved"]), "invalid_path": int(not line)}
-    value.update({key: int(key in broken and (line or key in LINE_FAULTS)) for key in RULE_KEYS})
+    value.update(
+        {f"breaks_{key}": int(key in broken and (line or key in LINE_FAULTS)) for key in RULE_KEYS}
+    )
     return value
 
 
@@ -55,7 +57,7 @@ def test_the_real_answers_exercise_every_key() -> None:
     totals = {key: sum(v[key] for v in values) for key in values[0]}
     # every key is 1 on some answer, except off_grid: no line among them leaves the grid (the
     # detour test below covers it)
-    assert {key for key, total in totals.items() if total == 0} <= {"off_grid"}
+    assert {key for key, total in totals.items() if total == 0} <= {"breaks_off_grid"}
     # invalid answers that cross a gap: gap is broken, but not counted (it is no line)
     crossing = [
         answer
@@ -64,7 +66,7 @@ def test_the_real_answers_exercise_every_key() -> None:
         and "gap" in broken_rules(Board(RECORDS[answer["puzzle_id"]]), _path(answer))
     ]
     assert len(crossing) >= 10
-    assert all(expected_value(answer)["gap"] == 0 for answer in crossing)
+    assert all(expected_value(answer)["breaks_gap"] == 0 for answer in crossing)
 
 
 def _path(answer: dict) -> tuple:
@@ -105,7 +107,7 @@ def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tupl
     text = "#### " + ", ".join(f"({x}, {y})" for x, y in path)
     score = score_answer(parse_puzzle(record), text)
     assert score.value == expected_value(answer)
-    assert score.value["off_grid"] == 1 and score.value["invalid_path"] == 0
+    assert score.value["breaks_off_grid"] == 1 and score.value["invalid_path"] == 0
 
 
 def test_metadata_and_explanation_of_the_real_answers() -> None:
@@ -161,7 +163,7 @@ def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> Non
     trimmed = dict(record, solutions=record["solutions"][1:])
     text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in withheld)
     score = score_answer(parse_puzzle(trimmed), text)
-    assert score.value["correct"] == 0 and not any(score.value[k] for k in RULE_KEYS)
+    assert score.value["correct"] == 0 and not any(score.value[f"breaks_{k}"] for k in RULE_KEYS)
     assert score.metadata["unlisted_valid"] is True
     assert score.explanation.splitlines()[1].startswith(
         "**Not solved**, although the path satisfies every rule: it is not among the stored "
@@ -199,7 +201,7 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         score = score_answer(parse_puzzle(record), answer["response"])
         scores.append(SampleScore(score=score, sample_metadata={"level": level}))
         expected.append((level, expected_value(answer)))
-    accuracy, stderr, by_level, invalid, breaks = (m(scores) for m in sparc_metrics())
+    accuracy, stderr, invalid, by_level, breaks = (m(scores) for m in sparc_metrics())
 
     def mean(values: list[int]) -> float:
         return sum(values) / len(values)
@@ -215,5 +217,6 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         "invalid_path_rate": pytest.approx(mean([v["invalid_path"] for _, v in expected]))
     }
     assert breaks == {
-        f"breaks_{key}": pytest.approx(mean([v[key] for _, v in expected])) for key in RULE_KEYS
+        f"breaks_{key}": pytest.approx(mean([v[f"breaks_{key}"] for _, v in expected]))
+        for key in RULE_KEYS
     }

@@ -1,8 +1,9 @@
 """The SPaRC scorer: exact match and the reference's invalid-path verdict, plus why a path fails.
 
-Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`,
-one key per rule), because Inspect reduces values across epochs but keeps only the first
-epoch's `Score.metadata`. The metadata and the explanation are for people reading a sample.
+Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`, one
+`breaks_<rule>` key per rule, 1 when the answer broke that rule), because Inspect reduces values
+across epochs but keeps only the first epoch's `Score.metadata`. The metadata and the explanation
+are for people reading a sample.
 """
 
 from __future__ import annotations
@@ -19,23 +20,19 @@ from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
-from inspect_sparc.metrics import (
-    accuracy,
-    grouped_accuracy,
-    key_means,
-    mean_of,
-    plainly,
-    stderr,
-)
+from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
-#: One score value key and one `breaks_<rule>` metric per rule: metric name -> value key. The
-#: faults that make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit,
-#: rule_cell) are counted over every answer: they say why `invalid_path` is 1. The others (gap,
+#: One score value key per rule, named as its metric: rule -> `breaks_<rule>`, 1 when the answer
+#: broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
+#: make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
+#: counted over every answer: they say why `invalid_path` is 1. The others (gap,
 #: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
 #: empty answer does not "miss every dot".
-BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
+BREAK_KEYS = {rule: f"breaks_{rule}" for rule in RULES}
+#: Metric name -> value key of every rule-break rate (the same name on both sides).
+BREAK_METRICS = {key: key for key in BREAK_KEYS.values()}
 #: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
 #: touches) is explained with a picture; other failures name their positions in the text and get
 #: the compact text grid. Pictures for every failed answer would make the log 1.2x upstream's.
@@ -52,15 +49,19 @@ def invalid_path_rate() -> Metric:
     return compute
 
 
+@metric
+def rule_break_rates() -> Metric:
+    """Share of answers that break each rule, as `breaks_<rule>` (see `BREAK_KEYS`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, BREAK_METRICS)
+
+    return compute
+
+
 def sparc_metrics() -> list[Metric]:
-    """Headline accuracy first, then stderr, accuracy per level, invalid paths, rule breaks."""
-    return [
-        accuracy(),
-        stderr(),
-        grouped_accuracy("level", name_template="level_{group}"),
-        invalid_path_rate(),
-        key_means(BREAK_METRICS),
-    ]
+    """Headline accuracy first, then stderr, invalid paths, accuracy per level, rule breaks."""
+    return [accuracy(), stderr(), invalid_path_rate(), accuracy_by_level(), rule_break_rates()]
 
 
 def answer_text(path: Path | None) -> str:
@@ -84,7 +85,8 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
-    value.update({rule: int(rule in broken and (line or rule in LINE_RULES)) for rule in RULES})
+    for rule, key in BREAK_KEYS.items():
+        value[key] = int(rule in broken and (line or rule in LINE_RULES))
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=answer_text(path),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.scorer import Metric, Score, Target, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.answer import format_path
@@ -23,10 +23,10 @@ from inspect_sparc.core.gym import (
 )
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import RULES, check
-from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
+from inspect_sparc.core.rules import check
+from inspect_sparc.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.sparc.gym.solvers import MOVES_KEY, gym_settings
-from inspect_sparc.sparc.scorer import BREAK_METRICS, PICTURED_RULES, answer_picture
+from inspect_sparc.sparc.scorer import BREAK_KEYS, PICTURED_RULES, answer_picture, rule_break_rates
 
 #: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
 #: limit before any of the others).
@@ -43,18 +43,42 @@ STEP_SHARES = {
 }
 
 
+@metric
+def episode_ending_rates() -> Metric:
+    """How episodes ended, as shares of episodes (`ENDING_METRICS`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, ENDING_METRICS)
+
+    return compute
+
+
+@metric
+def step_counts() -> Metric:
+    """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {**means(scores, {"mean_steps": "steps"}), **ratios(scores, STEP_SHARES)}
+
+    return compute
+
+
+@metric
+def chance_level() -> Metric:
+    """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, {"chance": "chance"})
+
+    return compute
+
+
 def gym_metrics(traceback: bool = False) -> list[Metric]:
     """Accuracy first, then per level, endings, steps, the chance level (no traceback), breaks."""
-    means = {**ENDING_METRICS, "mean_steps": "steps"}
+    metrics = [accuracy(), stderr(), accuracy_by_level(), episode_ending_rates(), step_counts()]
     if not traceback:
-        means["chance"] = "chance"
-    return [
-        accuracy(),
-        stderr(),
-        grouped_accuracy("level", name_template="level_{group}"),
-        key_means({**means, **BREAK_METRICS}),
-        key_ratios(STEP_SHARES),
-    ]
+        metrics.append(chance_level())
+    return [*metrics, rule_break_rates()]
 
 
 def score_episode(env: GymEnv) -> Score:
@@ -77,7 +101,7 @@ def score_episode(env: GymEnv) -> Score:
     }
     if not env.traceback:
         value["chance"] = chance_of_solving(puzzle, env.max_steps)
-    value.update({rule: int(rule in broken) for rule in RULES})
+    value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
