@@ -11,6 +11,7 @@ lines the reference calls valid.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from sparc.validation import analyze_path, validate_solution
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import check
-from inspect_sparc.sparc.scorer import score_answer
+from inspect_sparc.sparc.scorer import PICTURE_CAPTION, PLAIN_FAULTS, score_answer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 RECORDS = {
@@ -138,17 +139,24 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         else:
             failed = [k for k, ok in reference["analysis"].items() if not ok]
             failed.remove("fully_valid_path")
-            assert second == f"**Not solved**: an invalid path (fails {', '.join(failed)}):"
-        named = [line.split("`")[1] for line in score.explanation.splitlines() if line[:3] == "- `"]
-        assert sorted(set(named)) == broken
+            # the fault in plain words first, then the reference's names for it
+            plain = "; ".join(PLAIN_FAULTS[k] for k in failed if k in PLAIN_FAULTS)
+            terms = ", ".join(f"`{k}`" for k in failed)
+            assert second == (
+                f"**Not solved**: not a valid line from S to E: {plain} "
+                f"(reference checks failed: {terms}):"
+            )
+        listed = [line for line in score.explanation.splitlines() if re.match(r"\d+\. `", line)]
+        assert [int(line.split(".")[0]) for line in listed] == list(range(1, len(listed) + 1))
+        assert sorted({line.split("`")[1] for line in listed}) == broken
         # A line breaking a region rule (square, star, triangle, polyshape) is shown as a
         # picture; any other failure as the text grid with the path drawn, the broken positions
         # marked, and the shapes listed if they broke.
         region_rules = {"square", "star", "triangle", "polyshape"}
         if reference["analysis"]["fully_valid_path"] and region_rules & set(broken):
-            assert score.explanation.endswith(")")
+            assert score.explanation.endswith("\n\n" + PICTURE_CAPTION)
             assert "\n\n![The answer's path" in score.explanation
-            assert "](data:image/" in score.explanation.splitlines()[-1]
+            assert "](data:image/" in score.explanation.splitlines()[-3]
             continue
         puzzle = parse_puzzle(record)
         marks = check(puzzle, _path(answer)).marked_positions

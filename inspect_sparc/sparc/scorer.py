@@ -19,7 +19,7 @@ from inspect_sparc.core.answer import extract_path, format_path
 from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
+from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, Violation, check
 from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
@@ -99,6 +99,15 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
     )
 
 
+#: The reference's path checks (`analyze_path` keys) in plain words, for the explanation.
+PLAIN_FAULTS = {
+    "starts_at_start_ends_at_exit": "it does not run from S to E",
+    "connected_line": "it jumps between positions that are not neighbours",
+    "non_intersecting_line": "it visits a position twice",
+    "no_rule_crossing": "it passes through a rule cell (the middle of a square of the grid)",
+}
+
+
 def explain(
     puzzle: Puzzle,
     path: Path | None,
@@ -126,32 +135,63 @@ def explain(
         if analysis["fully_valid_path"]:
             lines.append("**Not solved**: a line from S to E, but it breaks the puzzle's rules:")
         else:
-            failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
-            lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
-        lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
+            lines.append(f"**Not solved**: {invalid_path_words(analysis)}:")
+        lines += violation_lines(verdict.violations)
     if path and not solved:
-        marks = verdict.marked_positions
+        labels = mark_labels(verdict.violations)
         pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
-        picture = answer_picture(puzzle, path, marks) if pictured else ""
+        picture = answer_picture(puzzle, path, labels) if pictured else ""
         if picture:
             lines += ["", picture]
         else:
-            drawing = render(puzzle, path, marks, shapes="polyshape" in verdict.broken_rules)
+            drawing = render(puzzle, path, labels, shapes="polyshape" in verdict.broken_rules)
             lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
 
 
-def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point]) -> str:
-    """A Markdown image of the answer drawn on the puzzle (rings where rules broke), or "".
+def invalid_path_words(analysis: Mapping[str, bool]) -> str:
+    """Why a path is not a valid line, in plain words first, then the reference's check names."""
+    failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
+    words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS] or ["it is empty"]
+    terms = ", ".join(f"`{key}`" for key in failed)
+    return f"not a valid line from S to E: {'; '.join(words)} (reference checks failed: {terms})"
 
-    The picture is for people only: if drawing fails the text drawing still explains the score.
+
+def violation_lines(violations: Iterable[Violation]) -> list[str]:
+    """The broken rules as a numbered Markdown list; the numbers label the rings in a picture."""
+    return [f"{n}. `{v.rule}`: {v.message}" for n, v in enumerate(violations, start=1)]
+
+
+def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, str]:
+    """Each position a broken rule names -> the numbers of the rules naming it ("1,3")."""
+    numbers: dict[Point, list[str]] = {}
+    for n, violation in enumerate(violations, start=first):
+        for point in violation.positions:
+            entry = numbers.setdefault(point, [])
+            if str(n) not in entry:
+                entry.append(str(n))
+    return {point: ",".join(entry) for point, entry in numbers.items()}
+
+
+#: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
+PICTURE_CAPTION = (
+    "*The answer drawn on the puzzle: its path in white from S to E; each magenta ring marks "
+    "where a broken rule applies, numbered as in the list above.*"
+)
+
+
+def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
+    """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
+
+    `marks` are the ringed positions, or positions -> labels (`mark_labels`). The picture is for
+    people only: if drawing fails the text drawing still explains the score.
     """
     try:
         mime, data = answer_image(puzzle, path, marks)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    alt = "The answer's path (white) on the puzzle; rings mark broken rules"
-    return f"![{alt}]({data_uri(data, mime)})"
+    alt = "The answer's path (white) on the puzzle, S and E labelled; numbered rings: broken rules"
+    return f"![{alt}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
 
 
 @scorer(metrics=sparc_metrics())
