@@ -244,6 +244,15 @@ def test_astar_baseline_agrees_with_the_pure_baseline(tmp_path, sample_records):
     for sample in log.samples:
         expected = astar_solves(parse_puzzle(sample_records[sample.id]))
         assert sample.scores["gym_scorer"].value["correct"] == int(expected)
+        # one span per step, each with the step's info event, as the model agent records them
+        steps = sample.scores["gym_scorer"].value["steps"]
+        spans = [e for e in sample.events if e.event == "span_begin" and e.type == "gym_step"]
+        assert [e.name for e in spans] == [f"step {n}" for n in range(1, steps + 1)]
+        infos = [e.data for e in sample.events if e.event == "info" and e.source == "sparc_gym"]
+        assert [info["steps"] for info in infos] == list(range(1, steps + 1))
+        assert len(sample.store[MOVES_KEY]) == steps
+        if infos[-1]["ended"] == "reached_end":
+            assert infos[-1]["position"] == list(parse_puzzle(sample_records[sample.id]).end)
 
 
 def test_traceback_runs_use_the_traceback_prompt_and_leave_chance_out(tmp_path, sample_records):
