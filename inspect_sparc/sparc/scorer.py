@@ -19,7 +19,15 @@ from inspect_sparc.core.answer import extract_path, format_path
 from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, Violation, check
+from inspect_sparc.core.rules import (
+    LINE_RULES,
+    RULES,
+    Verdict,
+    Violation,
+    check,
+    format_point,
+    format_points,
+)
 from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
@@ -158,8 +166,16 @@ def invalid_path_words(analysis: Mapping[str, bool]) -> str:
 
 
 def violation_lines(violations: Iterable[Violation]) -> list[str]:
-    """The broken rules as a numbered Markdown list; the numbers label the rings in a picture."""
-    return [f"{n}. `{v.rule}`: {v.message}" for n, v in enumerate(violations, start=1)]
+    """The broken rules as a numbered Markdown list; the numbers label the rings in a picture.
+
+    A message that names none of its rule's positions (a region's shapes, say) gets them added.
+    """
+    lines = []
+    for n, v in enumerate(violations, start=1):
+        named = any(format_point(p) in v.message for p in v.positions)
+        where = f" (at {format_points(v.positions)})" if v.positions and not named else ""
+        lines.append(f"{n}. `{v.rule}`: {v.message}{where}")
+    return lines
 
 
 def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, str]:
