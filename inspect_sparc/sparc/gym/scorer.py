@@ -146,10 +146,11 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
     if env.ended == DEAD_END:
         stuck = env.final_path[-1]
         lines.append(f"1. `dead_end`: stuck at {format_point(stuck)}, no legal move from there")
+        lines.append("")  # ends the list (Markdown would run the next line into it)
         labels[stuck] = "1"
     elif violations:
         lines.append("The path reached E but breaks these rules:")
-        lines += violation_lines(violations)
+        lines += [*violation_lines(violations), ""]
         labels = mark_labels(violations)
     elif env.ended == REACHED_END and not env.solved:
         lines.append("The path reached E and breaks no rule, but it is not a stored solution.")
