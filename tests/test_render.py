@@ -32,7 +32,7 @@ def test_first_puzzle_drawing() -> None:
     assert "@" in lines[0]
     assert "1648=.#../.##./.##./...." in text
     legend_line, cells_line = text.splitlines()[-2:]
-    assert legend_line.startswith("legend: S start, E end, # path, @ dot on the path")
+    assert legend_line.startswith("legend: S start, E end, # path, @ dot on path")
     assert cells_line == "cells = kind + colour: o square, P polyshape; R red"
 
 
@@ -60,7 +60,7 @@ def test_marks_flag_violations_and_ignore_off_grid() -> None:
     prefix = len(str(puzzle.rows - 1)) + 1
     token = row[prefix + 3 * dot_x : prefix + 3 * dot_x + 3]
     assert token == ".! "
-    assert "! marked (see the numbered list)" in text
+    assert "! marked (numbered list above)" in text
 
 
 def _codes(text: str, puzzle) -> dict[tuple[int, int], str]:

@@ -25,9 +25,9 @@ LATTICE_WORDS = {
     "S": "start",
     "E": "end",
     "#": "path",
-    "@": "dot on the path",
-    ".": "dot (the path must pass it)",
-    "G": "gap (no path here)",
+    "@": "dot on path",
+    ".": "dot",
+    "G": "gap",
     "+": "node",
     "-": "edge",
     "|": "edge",
@@ -36,10 +36,10 @@ LATTICE_WORDS = {
 KIND_WORDS = {
     "o": "square",
     "*": "star",
-    "A": "triangle touching 1 path edge",
-    "B": "triangle touching 2",
-    "C": "triangle touching 3",
-    "D": "triangle touching 4",
+    "A": "triangle (1 edge)",
+    "B": "triangle (2 edges)",
+    "C": "triangle (3 edges)",
+    "D": "triangle (4 edges)",
     "P": "polyshape",
     "Y": "negative polyshape",
 }
@@ -65,7 +65,7 @@ def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:
     if "-" in shown and "|" in shown:
         entries = [e for e in entries if e not in ("- edge", "| edge")] + ["- | edges"]
     if has_marks:
-        entries.append(f"{MARK} marked (see the numbered list)")
+        entries.append(f"{MARK} marked (numbered list above)")
     line = "legend: " + ", ".join(entries)
     cells = sorted(set(cells))
     if cells:

@@ -190,10 +190,7 @@ def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, 
 
 
 #: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
-PICTURE_CAPTION = (
-    "*The answer drawn on the puzzle: its path in white from S to E; each magenta ring marks "
-    "where a broken rule applies, numbered as in the list above.*"
-)
+PICTURE_CAPTION = "*The answer's path in white from S to E; rings: the broken rules listed above.*"
 
 
 def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
