@@ -121,6 +121,10 @@ def score_episode(env: GymEnv) -> Score:
             "ended": env.ended or "cut",
             "path_length": len(path),
             "rule_violations": sorted(broken),
+            # for people: the viewer prints every number of a score value with decimals
+            # (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as written
+            "steps": env.steps,
+            **({"chance": readable_chance(chance)} if chance is not None else {}),
         },
     )
 
