@@ -10,6 +10,8 @@ project dependency):
         --out /tmp/sample.png
     python benchmarks/screenshot_view.py --log-dir logs --log sparc --click "All scoring" \
         --out /tmp/sparc_scoring.png
+    python benchmarks/screenshot_view.py --log-dir logs --log sparc --click "All scoring" \
+        --scroll-x 700 --out /tmp/sparc_scoring_rules.png  # the rule-break group, further right
 """
 
 from __future__ import annotations
@@ -88,9 +90,16 @@ def view_url(base: str, log: Path | None, sample: str | None, epoch: int) -> str
 
 
 def screenshot(
-    url: str, out: Path, width: int, height: int, wait_text: str | None, click: str | None
+    url: str,
+    out: Path,
+    width: int,
+    height: int,
+    wait_text: str | None,
+    click: str | None,
+    scroll_x: int = 0,
 ) -> None:
-    """Open `url` in headless Chromium (clicking `click`, if given), save a screenshot to `out`."""
+    """Open `url` in headless Chromium (clicking `click`, if given, then scrolling every
+    horizontally scrollable box `scroll_x` pixels right), save a screenshot to `out`."""
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -103,6 +112,13 @@ def screenshot(
                 page.get_by_text(wait_text, exact=False).first.wait_for(timeout=30_000)
             if click:
                 page.get_by_text(click, exact=False).first.click(timeout=30_000)
+            if scroll_x:
+                page.wait_for_timeout(500)
+                page.evaluate(
+                    """x => document.querySelectorAll('*').forEach(e => {
+                        if (e.scrollWidth > e.clientWidth + 4) e.scrollLeft = x; })""",
+                    scroll_x,
+                )
             page.wait_for_timeout(1_500)  # let the header settle (fonts, metric layout)
             out.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(out))
@@ -122,6 +138,9 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--height", type=int, default=900)
     parser.add_argument("--click", help="text of a link to click first (e.g. 'All scoring')")
+    parser.add_argument(
+        "--scroll-x", type=int, default=0, help="scroll wide boxes right (e.g. the scoring detail)"
+    )
     parser.add_argument("--wait-text", help="text to wait for before the shot (default: task name)")
     args = parser.parse_args()
 
@@ -136,6 +155,7 @@ def main() -> None:
             args.height,
             args.wait_text or (None if args.list else args.log) or None,
             args.click,
+            args.scroll_x,
         )
         print(f"{url} -> {args.out}")
 

@@ -15,7 +15,7 @@ A scalar metric written elsewhere should return `plainly(name, value)` for the s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
@@ -79,6 +79,54 @@ def stderr(key: str = "correct") -> Metric:
     return compute
 
 
+def group_means(
+    scores: Iterable[SampleScore], group_key: str, key: str = "correct", template: str = "{group}"
+) -> dict[str, float]:
+    """Mean of `key` per value of the sample metadata field `group_key`, sorted by group."""
+    groups: dict[object, list[SampleScore]] = {}
+    for score in scores:
+        group = (score.sample_metadata or {}).get(group_key)
+        groups.setdefault(group, []).append(score)
+    return {
+        template.format(group=group): mean_of(members, key)
+        for group, members in sorted(groups.items(), key=lambda item: str(item[0]))
+    }
+
+
+def means(scores: Iterable[SampleScore], names: Mapping[str, str]) -> dict[str, float]:
+    """`{name: mean of key}` for `names` given as `{name: key}`."""
+    scores = list(scores)
+    return {name: mean_of(scores, key) for name, key in names.items()}
+
+
+def ratios(scores: Iterable[SampleScore], names: Mapping[str, tuple[str, str]]) -> dict[str, float]:
+    """Pooled ratios `sum(numerator) / sum(denominator)`, as `{name: (num, den)}` (a share of
+    steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+    scores = list(scores)
+    results: dict[str, float] = {}
+    for name, (numerator, denominator) in names.items():
+        total = sum(value_of(s, denominator) for s in scores)
+        part = sum(value_of(s, numerator) for s in scores)
+        results[name] = part / total if total else math.nan
+    return results
+
+
+# `inspect view` heads each dict metric's entries with the metric's registered name (the group
+# of its `EvalMetric`s), so the metrics a task uses are registered under names that say what
+# they count. The generic ones below stay registered so that `inspect score` can rebuild the
+# metrics of logs written before (task versions 1-B and earlier).
+
+
+@metric(name="accuracy_by_level")
+def accuracy_by_level(key: str = "correct") -> Metric:
+    """Accuracy per puzzle level (sample metadata `level`), as `level_1` ... `level_5`."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return group_means(scores, "level", key, "level_{group}")
+
+    return compute
+
+
 @metric
 def grouped_accuracy(
     group_key: str, key: str = "correct", name_template: str = "{group}"
@@ -86,14 +134,7 @@ def grouped_accuracy(
     """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        groups: dict[object, list[SampleScore]] = {}
-        for score in scores:
-            group = (score.sample_metadata or {}).get(group_key)
-            groups.setdefault(group, []).append(score)
-        return {
-            name_template.format(group=group): mean_of(members, key)
-            for group, members in sorted(groups.items(), key=lambda item: str(item[0]))
-        }
+        return group_means(scores, group_key, key, name_template)
 
     return compute
 
@@ -103,7 +144,7 @@ def key_means(names: dict[str, str]) -> Metric:
     """The mean of value keys, reported under the metric names given as `{name: key}`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {name: mean_of(scores, key) for name, key in names.items()}
+        return means(scores, names)
 
     return compute
 
@@ -114,11 +155,6 @@ def key_ratios(names: dict[str, tuple[str, str]]) -> Metric:
     (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        results: dict[str, float] = {}
-        for name, (numerator, denominator) in names.items():
-            total = sum(value_of(s, denominator) for s in scores)
-            part = sum(value_of(s, numerator) for s in scores)
-            results[name] = part / total if total else math.nan
-        return results
+        return ratios(scores, names)
 
     return compute

@@ -138,7 +138,10 @@ def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(spar
         score = score_episode(env)
         broken = check(puzzle, env.final_path).broken_rules
         assert broken and score.metadata["rule_violations"] == list(broken)
-        assert all(score.value[rule] == 1 for rule in broken) and score.value["correct"] == 0
+        assert (
+            all(score.value[f"breaks_{rule}"] == 1 for rule in broken)
+            and score.value["correct"] == 0
+        )
         assert score.value["reached_end"] == 1 and "!" in score.explanation
         checked += 1
     assert checked > 40

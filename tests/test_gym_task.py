@@ -22,6 +22,7 @@ import inspect_sparc as sparc_module
 from inspect_sparc.core.baselines import astar_solves, chance_of_solving
 from inspect_sparc.core.gym import path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.rules import RULES
 from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_astar, gym_random
 from inspect_sparc.evals.sparc.gym.tasks import TASK_VERSION, sparc_gym
 from inspect_sparc.evals.sparc.sources import load_records
@@ -97,6 +98,25 @@ def test_walking_the_solutions_solves_every_puzzle_with_one_span_per_step(tmp_pa
     assert metrics["illegal_action_rate"] == 0.0 and metrics["unparseable_rate"] == 0.0
     assert [f"level_{n}" for n in range(1, 6)] == [n for n in metrics if n.startswith("level_")]
     assert log.eval.task_version == TASK_VERSION
+    # each group of metrics is headed by a name that says what it counts
+    [score] = log.results.scores
+    groups = {m.group: [] for m in score.metrics.values()}
+    for name, m in score.metrics.items():
+        groups[m.group].append(name)
+    assert groups == {
+        "accuracy": ["accuracy"],
+        "stderr": ["stderr"],
+        "accuracy_by_level": [f"level_{n}" for n in range(1, 6)],
+        "episode_ending_rates": [
+            "reached_end_rate",
+            "dead_end_rate",
+            "step_limit_rate",
+            "cut_rate",
+        ],
+        "step_counts": ["mean_steps", "illegal_action_rate", "unparseable_rate"],
+        "chance_level": ["chance"],
+        "rule_break_rates": [f"breaks_{rule}" for rule in RULES],
+    }
     for sample in log.samples:
         puzzle = parse_puzzle(sample_records[sample.id])
         steps = len(puzzle.solutions[0]) - 1
@@ -138,7 +158,7 @@ def test_greedy_walks_end_as_the_reference_says(tmp_path, sample_records):
         endings.add(sample.scores["gym_scorer"].metadata["ended"])
         if value["reached_end"] and not value["correct"]:
             broken = sample.scores["gym_scorer"].metadata["rule_violations"]
-            assert broken and all(value[rule] == 1 for rule in broken)
+            assert broken and all(value[f"breaks_{rule}"] == 1 for rule in broken)
     assert {"reached_end", "dead_end"} <= endings
 
 
@@ -224,6 +244,15 @@ def test_astar_baseline_agrees_with_the_pure_baseline(tmp_path, sample_records):
     for sample in log.samples:
         expected = astar_solves(parse_puzzle(sample_records[sample.id]))
         assert sample.scores["gym_scorer"].value["correct"] == int(expected)
+        # one span per step, each with the step's info event, as the model agent records them
+        steps = sample.scores["gym_scorer"].value["steps"]
+        spans = [e for e in sample.events if e.event == "span_begin" and e.type == "gym_step"]
+        assert [e.name for e in spans] == [f"step {n}" for n in range(1, steps + 1)]
+        infos = [e.data for e in sample.events if e.event == "info" and e.source == "sparc_gym"]
+        assert [info["steps"] for info in infos] == list(range(1, steps + 1))
+        assert len(sample.store[MOVES_KEY]) == steps
+        if infos[-1]["ended"] == "reached_end":
+            assert infos[-1]["position"] == list(parse_puzzle(sample_records[sample.id]).end)
 
 
 def test_traceback_runs_use_the_traceback_prompt_and_leave_chance_out(tmp_path, sample_records):

@@ -17,9 +17,28 @@ from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
-from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, score_episode
-from inspect_sparc.evals.sparc.scorer import BREAK_METRICS, invalid_path_rate, score_answer
-from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
+from inspect_sparc.evals.sparc.gym.scorer import (
+    chance_level,
+    episode_ending_rates,
+    gym_metrics,
+    score_episode,
+    step_counts,
+)
+from inspect_sparc.evals.sparc.scorer import (
+    BREAK_METRICS,
+    invalid_path_rate,
+    rule_break_rates,
+    score_answer,
+    sparc_metrics,
+)
+from inspect_sparc.metrics import (
+    accuracy,
+    accuracy_by_level,
+    grouped_accuracy,
+    key_means,
+    key_ratios,
+    stderr,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +66,11 @@ def sparc_scores(sparc_records):
 
 def test_sparc_metrics_agree_across_equal_epochs(sparc_scores):
     solved, wrong, metadata = sparc_scores
+    mixed = [s if i % 2 else w for i, (s, w) in enumerate(zip(solved, wrong, strict=True))]
+    # the task's own metrics: accuracy, stderr, invalid_path_rate, accuracy_by_level,
+    # rule_break_rates
+    assert_agreeing_epochs_change_nothing(sparc_metrics(), mixed, metadata=metadata)
+    # and the generic ones that rebuild metrics of logs before task version 1-C
     metrics = [
         accuracy(),
         stderr(),
@@ -62,8 +86,7 @@ def test_sparc_metrics_take_the_mean_over_disagreeing_epochs(sparc_scores):
     solved, wrong, metadata = sparc_scores
     # each puzzle solved in 1 of 3 epochs: every per-puzzle mean is 1/3
     epochs = [[s, w, w] for s, w in zip(solved, wrong, strict=True)]
-    metrics = [accuracy(), grouped_accuracy("level", name_template="level_{group}")]
-    metrics += [invalid_path_rate(), key_means(BREAK_METRICS)]
+    metrics = [accuracy(), accuracy_by_level(), invalid_path_rate(), rule_break_rates()]
     result = run_metrics(metrics, epochs, metadata=metadata)
     assert result["accuracy"] == pytest.approx(1 / 3)
     for level in {m["level"] for m in metadata}:
@@ -90,7 +113,23 @@ def gym_scores(sparc_records):
 
 def test_gym_metrics_agree_across_equal_epochs(gym_scores):
     astar, walks, metadata = gym_scores
+    # gym_metrics(): accuracy, stderr, accuracy_by_level, episode_ending_rates, step_counts,
+    # chance_level, rule_break_rates
     assert_agreeing_epochs_change_nothing(gym_metrics(), astar[:3] + walks[3:], metadata=metadata)
+
+
+def test_gym_rates_take_the_mean_over_disagreeing_epochs(gym_scores):
+    astar, walks, metadata = gym_scores
+    epochs = [[a, w] for a, w in zip(astar, walks, strict=True)]
+    metrics = [episode_ending_rates(), step_counts(), chance_level()]
+    result = run_metrics(metrics, epochs, metadata=metadata)
+    pairs = list(zip(astar, walks, strict=True))
+    for name, key in (("dead_end_rate", "dead_end"), ("reached_end_rate", "reached_end")):
+        assert result[name] == pytest.approx(sum((a[key] + w[key]) / 2 for a, w in pairs) / 6)
+    assert result["mean_steps"] == pytest.approx(
+        sum((a["steps"] + w["steps"]) / 2 for a, w in pairs) / 6
+    )
+    assert result["chance"] == pytest.approx(sum(a["chance"] for a in astar) / 6)
 
 
 def test_gym_step_shares_pool_steps_over_disagreeing_epochs(gym_scores):

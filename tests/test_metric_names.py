@@ -24,9 +24,18 @@ from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 SPARC_METRICS = [
     "accuracy",
     "stderr",
-    *(f"level_{level}" for level in range(1, 6)),
     "invalid_path_rate",
+    *(f"level_{level}" for level in range(1, 6)),
     *(f"breaks_{rule}" for rule in RULES),
+]
+
+#: The group of each metric above (the registered name, shown as a heading by `inspect view`).
+SPARC_GROUPS = [
+    "accuracy",
+    "stderr",
+    "invalid_path_rate",
+    *["accuracy_by_level"] * 5,
+    *["rule_break_rates"] * len(RULES),
 ]
 
 
@@ -61,6 +70,9 @@ def test_sparc_metrics_have_plain_names(tmp_path, epochs, builtin_names):
     )
     pairs = metric_names(log)
     assert [name for _, name in pairs] == SPARC_METRICS
+    # `inspect view` heads a dict metric's entries with its group: a name saying what it counts
+    groups = [m.group for score in log.results.scores for m in score.metrics.values()]
+    assert groups == SPARC_GROUPS
     assert all(key == name for key, name in pairs)
     assert SPARC_METRICS[:2] == builtin_names
     assert log.results.scores[0].metrics["accuracy"].value == 1.0  # the solver solves them all

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.render import render
+from inspect_sparc.core.render import COLOR_WORDS, KIND_WORDS, LATTICE_WORDS, MARK, render
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 PUZZLES = [
@@ -31,15 +31,17 @@ def test_first_puzzle_drawing() -> None:
     assert "G" in lines[1]
     assert "@" in lines[0]
     assert "1648=.#../.##./.##./...." in text
-    assert text.splitlines()[-1].startswith("legend: # path, @ dot on path")
+    legend_line, cells_line = text.splitlines()[-2:]
+    assert legend_line.startswith("legend: S start, E end, # path, @ dot on path")
+    assert cells_line == "cells = kind + colour: o square, P polyshape; R red"
 
 
 def test_six_by_six_is_compact() -> None:
     puzzle = next(p for p in PUZZLES if p.width == 6 and p.height == 6)
     text = render(puzzle, puzzle.solutions[0])
     lines = text.splitlines()
-    assert len(lines) <= puzzle.rows + 3
-    assert max(len(line) for line in lines[:-2]) <= 60
+    assert len(lines) <= puzzle.rows + 4  # x header, rows, shapes, legend, cell codes
+    assert max(len(line) for line in lines[:-3]) <= 60
 
 
 def test_without_path_shows_no_path_marks() -> None:
@@ -58,7 +60,7 @@ def test_marks_flag_violations_and_ignore_off_grid() -> None:
     prefix = len(str(puzzle.rows - 1)) + 1
     token = row[prefix + 3 * dot_x : prefix + 3 * dot_x + 3]
     assert token == ".! "
-    assert "! broken rule" in text
+    assert "! marked (numbered list above)" in text
 
 
 def _codes(text: str, puzzle) -> dict[tuple[int, int], str]:
@@ -84,3 +86,25 @@ def test_every_fixture_draws_its_solution_exactly_where_it_runs() -> None:
                 assert code == ("@" if value == "." else "#"), (puzzle.id, point, code)
             else:
                 assert code not in ("#", "@"), (puzzle.id, point, code)
+
+
+def test_the_legend_names_every_code_the_drawing_shows() -> None:
+    """Each lattice code, cell kind letter and colour letter drawn is explained below the grid."""
+    for puzzle in PUZZLES:
+        for path, marks in ((None, ()), (puzzle.solutions[0], [puzzle.start, (1, 1)])):
+            text = render(puzzle, path, marks)
+            grid = _grid_lines(text, puzzle.rows)
+            legend = "\n".join(text.splitlines()[1 + puzzle.rows :])
+            for y, line in enumerate(grid):
+                tokens = [line[len(str(puzzle.rows - 1)) + 1 :][i : i + 3] for i in range(0, 99, 3)]
+                for x, token in enumerate(t.strip() for t in tokens[: puzzle.columns]):
+                    code = token.rstrip(MARK)
+                    if token.endswith(MARK):
+                        assert f"{MARK} marked" in legend
+                    if not code:
+                        continue
+                    if x % 2 and y % 2:
+                        assert f"{code[0]} {KIND_WORDS[code[0]]}" in legend, (code, legend)
+                        assert f"{code[1]} {COLOR_WORDS[code[1]]}" in legend, (code, legend)
+                    else:
+                        assert code in LATTICE_WORDS and f"{code} " in legend, (code, legend)

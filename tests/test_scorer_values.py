@@ -11,6 +11,7 @@ lines the reference calls valid.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from sparc.validation import analyze_path, validate_solution
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import check
-from inspect_sparc.evals.sparc.scorer import score_answer
+from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, PLAIN_FAULTS, score_answer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
 RECORDS = {
@@ -39,7 +40,9 @@ def expected_value(answer: dict) -> dict[str, int]:
     path = tuple(tuple(point) for point in reference["extracted_path"] or ())
     broken = broken_rules(Board(RECORDS[answer["puzzle_id"]]), path)
     value = {"correct": int(reference["solved"]), "invalid_path": int(not line)}
-    value.update({key: int(key in broken and (line or key in LINE_FAULTS)) for key in RULE_KEYS})
+    value.update(
+        {f"breaks_{key}": int(key in broken and (line or key in LINE_FAULTS)) for key in RULE_KEYS}
+    )
     return value
 
 
@@ -55,7 +58,7 @@ def test_the_real_answers_exercise_every_key() -> None:
     totals = {key: sum(v[key] for v in values) for key in values[0]}
     # every key is 1 on some answer, except off_grid: no line among them leaves the grid (the
     # detour test below covers it)
-    assert {key for key, total in totals.items() if total == 0} <= {"off_grid"}
+    assert {key for key, total in totals.items() if total == 0} <= {"breaks_off_grid"}
     # invalid answers that cross a gap: gap is broken, but not counted (it is no line)
     crossing = [
         answer
@@ -64,7 +67,7 @@ def test_the_real_answers_exercise_every_key() -> None:
         and "gap" in broken_rules(Board(RECORDS[answer["puzzle_id"]]), _path(answer))
     ]
     assert len(crossing) >= 10
-    assert all(expected_value(answer)["gap"] == 0 for answer in crossing)
+    assert all(expected_value(answer)["breaks_gap"] == 0 for answer in crossing)
 
 
 def _path(answer: dict) -> tuple:
@@ -105,7 +108,7 @@ def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tupl
     text = "#### " + ", ".join(f"({x}, {y})" for x, y in path)
     score = score_answer(parse_puzzle(record), text)
     assert score.value == expected_value(answer)
-    assert score.value["off_grid"] == 1 and score.value["invalid_path"] == 0
+    assert score.value["breaks_off_grid"] == 1 and score.value["invalid_path"] == 0
 
 
 def test_metadata_and_explanation_of_the_real_answers() -> None:
@@ -136,17 +139,24 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         else:
             failed = [k for k, ok in reference["analysis"].items() if not ok]
             failed.remove("fully_valid_path")
-            assert second == f"**Not solved**: an invalid path (fails {', '.join(failed)}):"
-        named = [line.split("`")[1] for line in score.explanation.splitlines() if line[:3] == "- `"]
-        assert sorted(set(named)) == broken
+            # the fault in plain words first, then the reference's names for it
+            plain = "; ".join(PLAIN_FAULTS[k] for k in failed if k in PLAIN_FAULTS)
+            terms = ", ".join(f"`{k}`" for k in failed)
+            assert second == (
+                f"**Not solved**: not a valid line from S to E: {plain} "
+                f"(reference checks failed: {terms}):"
+            )
+        listed = [line for line in score.explanation.splitlines() if re.match(r"\d+\. `", line)]
+        assert [int(line.split(".")[0]) for line in listed] == list(range(1, len(listed) + 1))
+        assert sorted({line.split("`")[1] for line in listed}) == broken
         # A line breaking a region rule (square, star, triangle, polyshape) is shown as a
         # picture; any other failure as the text grid with the path drawn, the broken positions
         # marked, and the shapes listed if they broke.
         region_rules = {"square", "star", "triangle", "polyshape"}
         if reference["analysis"]["fully_valid_path"] and region_rules & set(broken):
-            assert score.explanation.endswith(")")
+            assert score.explanation.endswith("\n\n" + PICTURE_CAPTION)
             assert "\n\n![The answer's path" in score.explanation
-            assert "](data:image/" in score.explanation.splitlines()[-1]
+            assert "](data:image/" in score.explanation.splitlines()[-3]
             continue
         puzzle = parse_puzzle(record)
         marks = check(puzzle, _path(answer)).marked_positions
@@ -161,7 +171,7 @@ def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> Non
     trimmed = dict(record, solutions=record["solutions"][1:])
     text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in withheld)
     score = score_answer(parse_puzzle(trimmed), text)
-    assert score.value["correct"] == 0 and not any(score.value[k] for k in RULE_KEYS)
+    assert score.value["correct"] == 0 and not any(score.value[f"breaks_{k}"] for k in RULE_KEYS)
     assert score.metadata["unlisted_valid"] is True
     assert score.explanation.splitlines()[1].startswith(
         "**Not solved**, although the path satisfies every rule: it is not among the stored "
@@ -199,7 +209,7 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         score = score_answer(parse_puzzle(record), answer["response"])
         scores.append(SampleScore(score=score, sample_metadata={"level": level}))
         expected.append((level, expected_value(answer)))
-    accuracy, stderr, by_level, invalid, breaks = (m(scores) for m in sparc_metrics())
+    accuracy, stderr, invalid, by_level, breaks = (m(scores) for m in sparc_metrics())
 
     def mean(values: list[int]) -> float:
         return sum(values) / len(values)
@@ -215,5 +225,6 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         "invalid_path_rate": pytest.approx(mean([v["invalid_path"] for _, v in expected]))
     }
     assert breaks == {
-        f"breaks_{key}": pytest.approx(mean([v[key] for _, v in expected])) for key in RULE_KEYS
+        f"breaks_{key}": pytest.approx(mean([v[f"breaks_{key}"] for _, v in expected]))
+        for key in RULE_KEYS
     }

@@ -2,7 +2,8 @@
 
 Used inside score explanations (stored several times in every log), so it is plain, compact
 ASCII: one text row per grid row, three characters per grid position (a code of one or two
-characters, then `!` where a rule broke), x coordinates on top and y coordinates on the left.
+characters, then `!` where a rule broke), x coordinates on top and y coordinates on the left,
+then a legend naming every code the drawing shows.
 Pure logic: no Inspect.
 """
 
@@ -19,17 +20,60 @@ _WIDTH = 3
 MARK = "!"
 
 
-def legend(puzzle: Puzzle, has_path: bool, has_marks: bool) -> str:
-    """One short legend line; grid symbols (S, E, ., G, cells as kind + colour) are the prompt's."""
-    entries = []
-    if has_path:
-        entries.append("# path")
-        if puzzle.dots:
-            entries.append("@ dot on path")
+#: What each lattice code of the drawing means, in the order the legend lists them.
+LATTICE_WORDS = {
+    "S": "start",
+    "E": "end",
+    "#": "path",
+    "@": "dot on path",
+    ".": "dot",
+    "G": "gap",
+    "+": "node",
+    "-": "edge",
+    "|": "edge",
+}
+#: Cell codes are a kind letter then a colour letter (`oR`: a red square).
+KIND_WORDS = {
+    "o": "square",
+    "*": "star",
+    "A": "triangle (1 edge)",
+    "B": "triangle (2 edges)",
+    "C": "triangle (3 edges)",
+    "D": "triangle (4 edges)",
+    "P": "polyshape",
+    "Y": "negative polyshape",
+}
+COLOR_WORDS = {
+    "R": "red",
+    "B": "blue",
+    "G": "green",
+    "Y": "yellow",
+    "W": "white",
+    "O": "orange",
+    "P": "purple",
+    "K": "black",
+}
+
+
+def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:
+    """The legend of one drawing: every lattice code and cell kind and colour it shows.
+
+    `codes` are the lattice tokens drawn, `cells` the cell codes (kind letter + colour letter).
+    """
+    shown = set(codes)
+    entries = [f"{code} {LATTICE_WORDS[code]}" for code in LATTICE_WORDS if code in shown]
+    if "-" in shown and "|" in shown:
+        entries = [e for e in entries if e not in ("- edge", "| edge")] + ["- | edges"]
     if has_marks:
-        entries.append(f"{MARK} broken rule")
-    entries.append("cells: symbol + colour letter")
-    return "legend: " + ", ".join(entries)
+        entries.append(f"{MARK} marked (numbered list above)")
+    line = "legend: " + ", ".join(entries)
+    cells = sorted(set(cells))
+    if cells:
+        kinds = [k for k in KIND_WORDS if any(c[0] == k for c in cells)]
+        colors = [k for k in COLOR_WORDS if any(c[1:2] == k for c in cells)]
+        line += "\ncells = kind + colour: " + ", ".join(f"{k} {KIND_WORDS[k]}" for k in kinds)
+        line += "; " + ", ".join(f"{k} {COLOR_WORDS[k]}" for k in colors)
+    return line
 
 
 def _cell_code(value: str) -> str:
@@ -90,21 +134,24 @@ def render(
     label_width = len(str(puzzle.rows - 1))
     header = " " * (label_width + 1) + "".join(str(x).ljust(_WIDTH) for x in range(puzzle.columns))
     lines = [header.rstrip()]
+    codes: set[str] = set()
+    cells: set[str] = set()
     for y, row in enumerate(puzzle.grid):
         tokens = []
         for x, value in enumerate(row):
             point = (x, y)
             if x % 2 and y % 2:
                 code = _cell_code(value)
-            elif point in on_path:
-                code = _path_code(value)
+                if code:
+                    cells.add(code)
             else:
-                code = _free_code(point, value)
+                code = _path_code(value) if point in on_path else _free_code(point, value)
+                codes.add(code)
             tokens.append(_token(code, point in marked))
         lines.append(f"{str(y).rjust(label_width)} " + "".join(tokens).rstrip())
     if shapes:
         lines += _shape_lines(puzzle)
-    lines.append(legend(puzzle, bool(on_path), bool(marked)))
+    lines.append(legend(codes, cells, bool(marked)))
     return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.records import COLOR_NAMES
 
 STRUCTURAL_RULES: tuple[str, ...] = (
     "start",
@@ -80,6 +81,12 @@ class Verdict:
 def format_point(point: Point) -> str:
     """Write a position the way prompts and answers do: `(x,y)`."""
     return f"({point[0]},{point[1]})"
+
+
+def color_name(letter: str) -> str:
+    """A colour letter of the grid spelled out with the letter, as `purple (P)`."""
+    name = COLOR_NAMES.get(letter)
+    return f"{name} ({letter})" if name else letter
 
 
 def format_points(points: Sequence[Point]) -> str:
@@ -360,7 +367,7 @@ def region_violations(board: Board, cells: Sequence[Point]) -> list[Violation]:
             Violation(
                 "square",
                 tuple(p for p, _ in squares),
-                f"region with squares of colours {', '.join(square_colors)}",
+                f"region with squares of colours {', '.join(map(color_name, square_colors))}",
             )
         )
     color_counts: dict[str, int] = {}
@@ -373,7 +380,7 @@ def region_violations(board: Board, cells: Sequence[Point]) -> list[Violation]:
                     "star",
                     (point,),
                     f"star at {format_point(point)} has {color_counts[symbol.color]} symbol(s) "
-                    f"of colour {symbol.color} in its region, needs exactly 2",
+                    f"of colour {color_name(symbol.color)} in its region, needs exactly 2",
                 )
             )
     shaped = [(p, s) for p, s in present if s.kind in ("polyshape", "ylop")]

@@ -1,8 +1,9 @@
 """The SPaRC scorer: exact match and the reference's invalid-path verdict, plus why a path fails.
 
-Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`,
-one key per rule), because Inspect reduces values across epochs but keeps only the first
-epoch's `Score.metadata`. The metadata and the explanation are for people reading a sample.
+Everything a metric needs is in the dict `Score.value` (`correct`, `invalid_path`, one
+`breaks_<rule>` key per rule, 1 when the answer broke that rule), because Inspect reduces values
+across epochs but keeps only the first epoch's `Score.metadata`. The metadata and the explanation
+are for people reading a sample.
 """
 
 from __future__ import annotations
@@ -18,24 +19,28 @@ from inspect_sparc.core.answer import extract_path, format_path
 from inspect_sparc.core.picture import answer_image, data_uri
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import LINE_RULES, RULES, Verdict, check
-from inspect_sparc.metrics import (
-    accuracy,
-    grouped_accuracy,
-    key_means,
-    mean_of,
-    plainly,
-    stderr,
+from inspect_sparc.core.rules import (
+    LINE_RULES,
+    RULES,
+    Verdict,
+    Violation,
+    check,
+    format_point,
+    format_points,
 )
+from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
-#: One score value key and one `breaks_<rule>` metric per rule: metric name -> value key. The
-#: faults that make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit,
-#: rule_cell) are counted over every answer: they say why `invalid_path` is 1. The others (gap,
+#: One score value key per rule, named as its metric: rule -> `breaks_<rule>`, 1 when the answer
+#: broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
+#: make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
+#: counted over every answer: they say why `invalid_path` is 1. The others (gap,
 #: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
 #: empty answer does not "miss every dot".
-BREAK_METRICS = {f"breaks_{rule}": rule for rule in RULES}
+BREAK_KEYS = {rule: f"breaks_{rule}" for rule in RULES}
+#: Metric name -> value key of every rule-break rate (the same name on both sides).
+BREAK_METRICS = {key: key for key in BREAK_KEYS.values()}
 #: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
 #: touches) is explained with a picture; other failures name their positions in the text and get
 #: the compact text grid. Pictures for every failed answer would make the log 1.2x upstream's.
@@ -52,15 +57,19 @@ def invalid_path_rate() -> Metric:
     return compute
 
 
+@metric
+def rule_break_rates() -> Metric:
+    """Share of answers that break each rule, as `breaks_<rule>` (see `BREAK_KEYS`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, BREAK_METRICS)
+
+    return compute
+
+
 def sparc_metrics() -> list[Metric]:
-    """Headline accuracy first, then stderr, accuracy per level, invalid paths, rule breaks."""
-    return [
-        accuracy(),
-        stderr(),
-        grouped_accuracy("level", name_template="level_{group}"),
-        invalid_path_rate(),
-        key_means(BREAK_METRICS),
-    ]
+    """Headline accuracy first, then stderr, invalid paths, accuracy per level, rule breaks."""
+    return [accuracy(), stderr(), invalid_path_rate(), accuracy_by_level(), rule_break_rates()]
 
 
 def answer_text(path: Path | None) -> str:
@@ -84,7 +93,8 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
         "invalid_path": int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
-    value.update({rule: int(rule in broken and (line or rule in LINE_RULES)) for rule in RULES})
+    for rule, key in BREAK_KEYS.items():
+        value[key] = int(rule in broken and (line or rule in LINE_RULES))
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=answer_text(path),
@@ -95,6 +105,15 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
             "unlisted_valid": unlisted_valid,
         },
     )
+
+
+#: The reference's path checks (`analyze_path` keys) in plain words, for the explanation.
+PLAIN_FAULTS = {
+    "starts_at_start_ends_at_exit": "it does not run from S to E",
+    "connected_line": "it jumps between positions that are not neighbours",
+    "non_intersecting_line": "it visits a position twice",
+    "no_rule_crossing": "it passes through a rule cell (the middle of a square of the grid)",
+}
 
 
 def explain(
@@ -124,32 +143,68 @@ def explain(
         if analysis["fully_valid_path"]:
             lines.append("**Not solved**: a line from S to E, but it breaks the puzzle's rules:")
         else:
-            failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
-            lines.append(f"**Not solved**: an invalid path (fails {', '.join(failed)}):")
-        lines += [f"- `{v.rule}`: {v.message}" for v in verdict.violations]
+            lines.append(f"**Not solved**: {invalid_path_words(analysis)}:")
+        lines += violation_lines(verdict.violations)
     if path and not solved:
-        marks = verdict.marked_positions
+        labels = mark_labels(verdict.violations)
         pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
-        picture = answer_picture(puzzle, path, marks) if pictured else ""
+        picture = answer_picture(puzzle, path, labels) if pictured else ""
         if picture:
             lines += ["", picture]
         else:
-            drawing = render(puzzle, path, marks, shapes="polyshape" in verdict.broken_rules)
+            drawing = render(puzzle, path, labels, shapes="polyshape" in verdict.broken_rules)
             lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
 
 
-def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point]) -> str:
-    """A Markdown image of the answer drawn on the puzzle (rings where rules broke), or "".
+def invalid_path_words(analysis: Mapping[str, bool]) -> str:
+    """Why a path is not a valid line, in plain words first, then the reference's check names."""
+    failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
+    words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS] or ["it is empty"]
+    terms = ", ".join(f"`{key}`" for key in failed)
+    return f"not a valid line from S to E: {'; '.join(words)} (reference checks failed: {terms})"
 
-    The picture is for people only: if drawing fails the text drawing still explains the score.
+
+def violation_lines(violations: Iterable[Violation]) -> list[str]:
+    """The broken rules as a numbered Markdown list; the numbers label the rings in a picture.
+
+    A message that names none of its rule's positions (a region's shapes, say) gets them added.
+    """
+    lines = []
+    for n, v in enumerate(violations, start=1):
+        named = any(format_point(p) in v.message for p in v.positions)
+        where = f" (at {format_points(v.positions)})" if v.positions and not named else ""
+        lines.append(f"{n}. `{v.rule}`: {v.message}{where}")
+    return lines
+
+
+def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, str]:
+    """Each position a broken rule names -> the numbers of the rules naming it ("1,3")."""
+    numbers: dict[Point, list[str]] = {}
+    for n, violation in enumerate(violations, start=first):
+        for point in violation.positions:
+            entry = numbers.setdefault(point, [])
+            if str(n) not in entry:
+                entry.append(str(n))
+    return {point: ",".join(entry) for point, entry in numbers.items()}
+
+
+#: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
+PICTURE_CAPTION = "*The answer's path in white from S to E; rings: the broken rules listed above.*"
+
+
+def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
+    """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
+
+    `marks` are the ringed positions, or positions -> labels (`mark_labels`). The picture is for
+    people only: if drawing fails the text drawing still explains the score.
     """
     try:
         mime, data = answer_image(puzzle, path, marks)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    alt = "The answer's path (white) on the puzzle; rings mark broken rules"
-    return f"![{alt}]({data_uri(data, mime)})"
+    alt = "The answer's path (white) on the puzzle, S and E labelled; numbered rings: broken rules"
+    return f"![{alt}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
 
 
 @scorer(metrics=sparc_metrics())

@@ -6,9 +6,10 @@ counts, the chance level, broken rules), so all stay right under `--epochs`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.scorer import Metric, Score, Target, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.answer import format_path
@@ -21,12 +22,19 @@ from inspect_sparc.core.gym import (
     moves_text,
     replay_moves,
 )
-from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import RULES, check
+from inspect_sparc.core.rules import Violation, check, format_point
 from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
-from inspect_sparc.evals.sparc.scorer import BREAK_METRICS, PICTURED_RULES, answer_picture
-from inspect_sparc.metrics import accuracy, grouped_accuracy, key_means, key_ratios, stderr
+from inspect_sparc.evals.sparc.scorer import (
+    BREAK_KEYS,
+    PICTURED_RULES,
+    answer_picture,
+    mark_labels,
+    rule_break_rates,
+    violation_lines,
+)
+from inspect_sparc.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 
 #: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
 #: limit before any of the others).
@@ -43,18 +51,42 @@ STEP_SHARES = {
 }
 
 
+@metric
+def episode_ending_rates() -> Metric:
+    """How episodes ended, as shares of episodes (`ENDING_METRICS`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, ENDING_METRICS)
+
+    return compute
+
+
+@metric
+def step_counts() -> Metric:
+    """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {**means(scores, {"mean_steps": "steps"}), **ratios(scores, STEP_SHARES)}
+
+    return compute
+
+
+@metric
+def chance_level() -> Metric:
+    """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, {"chance": "chance"})
+
+    return compute
+
+
 def gym_metrics(traceback: bool = False) -> list[Metric]:
     """Accuracy first, then per level, endings, steps, the chance level (no traceback), breaks."""
-    means = {**ENDING_METRICS, "mean_steps": "steps"}
+    metrics = [accuracy(), stderr(), accuracy_by_level(), episode_ending_rates(), step_counts()]
     if not traceback:
-        means["chance"] = "chance"
-    return [
-        accuracy(),
-        stderr(),
-        grouped_accuracy("level", name_template="level_{group}"),
-        key_means({**means, **BREAK_METRICS}),
-        key_ratios(STEP_SHARES),
-    ]
+        metrics.append(chance_level())
+    return [*metrics, rule_break_rates()]
 
 
 def score_episode(env: GymEnv) -> Score:
@@ -63,7 +95,8 @@ def score_episode(env: GymEnv) -> Score:
     path = env.final_path
     reached = env.ended == REACHED_END
     verdict = check(puzzle, path)
-    broken = set(verdict.broken_rules) if reached and not env.solved else set()
+    violations = verdict.violations if reached and not env.solved else ()
+    broken = {v.rule for v in violations}
     value: dict[str, float] = {
         "correct": int(env.solved),
         REACHED_END: int(reached),
@@ -75,18 +108,23 @@ def score_episode(env: GymEnv) -> Score:
         "unparseable": env.unparseable,
         "backtracks": env.backtracks,
     }
-    if not env.traceback:
-        value["chance"] = chance_of_solving(puzzle, env.max_steps)
-    value.update({rule: int(rule in broken) for rule in RULES})
+    chance = None if env.traceback else chance_of_solving(puzzle, env.max_steps)
+    if chance is not None:
+        value["chance"] = chance
+    value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
-        explanation=explain(env, broken, verdict.marked_positions if broken else ()),
+        explanation=explain(env, violations, chance),
         metadata={
             "moves": moves_text(env.history),
             "ended": env.ended or "cut",
             "path_length": len(path),
             "rule_violations": sorted(broken),
+            # for people: the viewer prints every number of a score value with decimals
+            # (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as written
+            "steps": env.steps,
+            **({"chance": readable_chance(chance)} if chance is not None else {}),
         },
     )
 
@@ -99,32 +137,53 @@ ENDINGS = {
 }
 
 
-def explain(env: GymEnv, broken: set[str], marks: tuple[Any, ...]) -> str:
-    """The verdict, how the episode ended, the moves, and the final path drawn (Markdown)."""
+def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None = None) -> str:
+    """The verdict, how the episode ended (where, for a dead end), the broken rules numbered
+    with their positions, the moves, the counts and chance level, the final path (Markdown)."""
     puzzle: Puzzle = env.puzzle
     lines = []
     if env.solved:
         lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
     else:
         lines.append(f"**Not solved**: {ENDINGS[env.ended]} after {env.steps} steps.")
-    if broken:
-        lines.append(f"The path reached E but breaks: {', '.join(sorted(broken))}.")
+    labels: dict[Point, str] = {}
+    if env.ended == DEAD_END:
+        stuck = env.final_path[-1]
+        lines.append(f"1. `dead_end`: stuck at {format_point(stuck)}, no legal move from there")
+        lines.append("")  # ends the list (Markdown would run the next line into it)
+        labels[stuck] = "1"
+    elif violations:
+        lines.append("The path reached E but breaks these rules:")
+        lines += [*violation_lines(violations), ""]
+        labels = mark_labels(violations)
     elif env.ended == REACHED_END and not env.solved:
         lines.append("The path reached E and breaks no rule, but it is not a stored solution.")
     counts = f"{env.illegal} illegal, {env.unparseable} unreadable, {env.backtracks} back"
     lines.append(f"Moves ({counts}): `{moves_text(env.history) or '-'}`")
     lines.append("(R U L D: moves; lowercase: illegal tries that moved nothing; ?: unreadable)")
+    if chance is not None:
+        lines.append(
+            f"Chance that random legal moves solve this puzzle: {readable_chance(chance)}."
+        )
     # as for `sparc`: a picture where regions matter (a line to E breaking a region rule or off
     # the stored solutions), else the text grid
+    broken = {v.rule for v in violations}
     unlisted = env.ended == REACHED_END and not env.solved and not broken
     pictured = not env.solved and (unlisted or bool(PICTURED_RULES & broken))
-    picture = answer_picture(puzzle, env.final_path, marks) if pictured else ""
+    picture = answer_picture(puzzle, env.final_path, labels) if pictured else ""
     if picture:
         lines += ["", picture]
     else:
-        drawing = render(puzzle, env.final_path, marks, shapes="polyshape" in broken)
+        drawing = render(puzzle, env.final_path, labels, shapes="polyshape" in broken)
         lines += ["", "```", drawing, "```"]
     return "\n".join(lines)
+
+
+def readable_chance(probability: float) -> str:
+    """A probability people can read at any size: `1 in 99,533 (1e-05)`, `1 in 2 (0.5)`."""
+    if probability <= 0:
+        return "0"
+    return f"1 in {round(1 / probability):,} ({probability:.2g})"
 
 
 @scorer(metrics=gym_metrics())

@@ -1,8 +1,9 @@
 """Solvers for `sparc_gym`: one model call per step, or a baseline policy with no model call.
 
 Each step of `gym_agent` is one span in the transcript: the observation the model was sent, its
-reply, the action read and whether it was legal. The model sees a fresh two-message conversation
-every step (the system prompt and the current observation), as in the reference; the sample's
+reply, the action read and whether it was legal (the baselines record one span per step too, with
+the same info event). The model sees a fresh two-message conversation every step (the system
+prompt and the current observation), as in the reference; the sample's
 messages keep the whole episode (the system prompt once, then each observation and reply), so
 `--message-limit` counts steps. The moves are kept in the store (`gym_moves`, one letter per step)
 and the scorer replays them: an episode cut by a limit is scored on the path so far.
@@ -174,12 +175,15 @@ def baseline_output(model: str, env: GymEnv) -> ModelOutput:
 
 
 async def play_baseline(state: TaskState, model: str, make_policy: Callable[..., Policy]) -> None:
-    """Run one episode with a policy (no model call) and record it like a model's."""
+    """Run one episode with a policy (no model call) and record it like a model's: one span
+    per step in the transcript with the same info event, so a reader sees how it walked."""
     env = new_episode(state)
     policy = make_policy(env)
     while not env.done:
-        env.step(policy(env))
-    state.store.set(MOVES_KEY, "".join(map(step_letter, env.history)))
+        async with span(f"step {env.steps + 1}", type="gym_step"):
+            result = env.step(policy(env))
+            record_step(state, result)
+            transcript().info(step_info(result, env), source="sparc_gym")
     state.output = baseline_output(model, env)
     state.messages.append(state.output.message)
 

@@ -31,7 +31,7 @@ from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
 from inspect_sparc.evals.sparc.visual.prompts import gym_visual_system_prompt
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-A"
+TASK_VERSION = "1-B"
 
 
 def check_traceback(traceback: object) -> bool:

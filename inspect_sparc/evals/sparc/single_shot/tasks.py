@@ -26,7 +26,7 @@ from inspect_sparc.evals.sparc.prompts import PromptKind
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-B"
+TASK_VERSION = "1-C"
 
 
 @task

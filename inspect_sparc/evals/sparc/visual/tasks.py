@@ -35,7 +35,7 @@ from inspect_sparc.evals.sparc.visual.prompts import (
 from inspect_sparc.evals.sparc.visual.solvers import prepend_puzzle_image
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-A"
+TASK_VERSION = "1-B"
 
 
 def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
