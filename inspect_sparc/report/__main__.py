@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     missing = [name for name in ("matplotlib", "jinja2", "pandas") if not _importable(name)]
     if missing:
         console.print(
-            f"The report needs {', '.join(missing)}: pip install 'inspect-sparc[report]'",
+            f"The report needs {', '.join(missing)}: pip install {', '.join(missing)} "
+            "(from a checkout: pip install -e '.[report]')",
             markup=False,
         )
         return 2

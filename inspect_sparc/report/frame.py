@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.core.rules import RULES
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from inspect_ai.log import EvalLog
@@ -22,20 +24,7 @@ TASKS = ("sparc", "sparc_hard", "sparc_gym", "sparc_visual", "algopuzzlevqa", "s
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
 SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
-BREAK_RULES = (
-    "start",
-    "end",
-    "disconnected",
-    "revisit",
-    "off_grid",
-    "gap",
-    "rule_cell",
-    "dot",
-    "square",
-    "star",
-    "triangle",
-    "polyshape",
-)
+BREAK_RULES = RULES
 #: Rule kinds a puzzle can contain, as the Spatial-Gym rule tables name them.
 RULE_KINDS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
 #: Task settings copied from the log's task arguments (or task metadata) into every row.

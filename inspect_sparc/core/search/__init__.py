@@ -34,7 +34,8 @@ def use_compiled(engine: str | None = None) -> bool:
     choice = choice.lower()
     if choice == "compiled" and not available():
         raise RuntimeError(
-            "the compiled search needs numba: pip install 'inspect-sparc[fast]' "
+            "the compiled search needs numba: pip install numba (from a checkout: "
+            "pip install -e '.[fast]') "
             f"(or set {ENGINE_VARIABLE}=python)"
         )
     return choice == "compiled" or (choice == "auto" and available())

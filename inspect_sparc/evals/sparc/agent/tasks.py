@@ -29,8 +29,7 @@ from inspect_sparc.evals.sparc.agent.prompts import intro_text, state_text
 from inspect_sparc.evals.sparc.agent.scorer import agent_metrics, agent_scorer
 from inspect_sparc.evals.sparc.agent.tools import start_episode
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.gym.solvers import OBSERVATIONS
-from inspect_sparc.evals.sparc.gym.tasks import check_traceback
+from inspect_sparc.evals.sparc.gym.tasks import check_observation, check_traceback
 from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
@@ -42,15 +41,6 @@ def default_message_limit(max_steps: int) -> int:
     (each with its reminder): an agent that keeps moving meets the step limit first; one that
     stops calling tools is cut here instead of running on. `--message-limit` overrides it."""
     return 1 + 2 * max_steps + 2 * max_steps
-
-
-def check_observation(observation: str) -> str:
-    """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
-    if observation not in OBSERVATIONS:
-        raise ValueError(
-            f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
-        )
-    return observation
 
 
 def agent_dataset(

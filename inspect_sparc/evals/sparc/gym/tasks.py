@@ -26,7 +26,7 @@ from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
-from inspect_sparc.evals.sparc.gym.solvers import gym_agent
+from inspect_sparc.evals.sparc.gym.solvers import OBSERVATIONS, gym_agent
 from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
 from inspect_sparc.evals.sparc.visual.prompts import gym_visual_system_prompt
 
@@ -41,6 +41,15 @@ def check_traceback(traceback: object) -> bool:
     if not isinstance(traceback, bool):
         raise ValueError(f"traceback must be true or false; got {traceback!r}")
     return traceback
+
+
+def check_observation(observation: str) -> str:
+    """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
+    if observation not in OBSERVATIONS:
+        raise ValueError(
+            f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
+        )
+    return observation
 
 
 def gym_dataset(
@@ -100,8 +109,7 @@ def sparc_gym(
     check_prompt_kind(prompt)
     traceback = check_traceback(traceback)
     max_steps = check_max_steps(max_steps)
-    if observation not in ("text", "image"):
-        raise ValueError(f"observation must be one of text, image; got {observation!r}")
+    check_observation(observation)
     check_plot_type(plot)
     visual = {"plot": plot, **renderer_info()} if observation == "image" else {}
     return Task(
