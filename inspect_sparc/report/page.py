@@ -41,20 +41,24 @@ def table_entry(table: pd.DataFrame, name: str, caption: str, published_col: str
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [cell_text(row[c]) for c in columns],
+                "cells": [cell_text(row[c], count=c in COUNT_COLUMNS) for c in columns],
             }
         )
     return {"name": name, "caption": caption, "columns": columns, "rows": rows}
 
 
-def cell_text(value: Any) -> str:
-    """A table cell: floats to one decimal, missing values as a dash."""
+#: Columns of counts: shown as whole numbers (pandas stores them as floats beside missing values).
+COUNT_COLUMNS = frozenset({"n", "epochs"})
+
+
+def cell_text(value: Any, count: bool = False) -> str:
+    """A table cell: counts as integers, other floats to one decimal, missing values as a dash."""
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.1f}"
+        return f"{value:.0f}" if count and value.is_integer() else f"{value:.1f}"
     return str(value)
 
 
