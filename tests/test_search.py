@@ -191,7 +191,8 @@ def test_without_numba_auto_runs_python_and_compiled_is_an_error(
     monkeypatch.setattr(search_engines, "solve_compiled", _refuse)
     monkeypatch.delenv(search_engines.ENGINE_VARIABLE, raising=False)
     assert set(solve(puzzle)) == set(puzzle.solutions)
-    with pytest.raises(RuntimeError, match=r"pip install 'inspect-sparc\[fast\]'"):
+    hint = r"needs numba: pip install numba \(from a checkout: pip install -e '\.\[fast\]'\)"
+    with pytest.raises(RuntimeError, match=hint):
         solve(puzzle, engine="compiled")
 
 
