@@ -7,6 +7,8 @@ import copy
 import json
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -339,23 +341,29 @@ def test_a_cold_numba_cache_is_announced_once(
     says why, once per process, and none when the disk cache is warm."""
     from inspect_sparc.core.search import compiled
 
-    monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: False)
-    compiled._engine.cache_clear()
+    def cold(dispatcher: object) -> bool:
+        time.sleep(0.2)  # a slow probe: threads that arrive together would each announce
+        return False
+
+    monkeypatch.setattr(compiled, "cache_is_warm", cold)
+    compiled._load_engine.cache_clear()
     try:
         with caplog.at_level("WARNING", logger="inspect_sparc.core.search"):
-            solve(PUZZLES[0], engine="compiled")
+            # samples search in worker threads: the first few arrive together
+            with ThreadPoolExecutor(4) as pool:
+                list(pool.map(lambda p: solve(p, engine="compiled"), PUZZLES[:4]))
             solve(PUZZLES[1], engine="compiled")
         assert [r.getMessage() for r in caplog.records] == [
             "compiling the search engine with numba (once per machine, about 20 s; "
             "cached on disk afterwards)"
         ]
         monkeypatch.setattr(compiled, "cache_is_warm", lambda dispatcher: True)
-        compiled._engine.cache_clear()
+        compiled._load_engine.cache_clear()
         caplog.clear()
         solve(PUZZLES[0], engine="compiled")
         assert caplog.records == []
     finally:
-        compiled._engine.cache_clear()
+        compiled._load_engine.cache_clear()
 
 
 @needs_numba

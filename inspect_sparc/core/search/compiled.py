@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -278,8 +279,18 @@ def _tables(puzzle: Puzzle) -> Tables:
     )
 
 
-@lru_cache(maxsize=1)
+#: Samples search in worker threads: the first ones must not each announce (and start) the compile.
+_ENGINE_LOCK = threading.Lock()
+
+
 def _engine() -> Any:
+    """The compiled enumeration, loaded once per process whichever thread asks first."""
+    with _ENGINE_LOCK:
+        return _load_engine()
+
+
+@lru_cache(maxsize=1)
+def _load_engine() -> Any:
     """The compiled enumeration (numba compiles it on first use, or loads its disk cache);
     says so once per process when the disk cache is cold, since the pause is otherwise silent."""
     from inspect_sparc.core.search import kernel
