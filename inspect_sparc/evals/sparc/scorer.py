@@ -43,7 +43,7 @@ BREAK_KEYS = {rule: f"breaks_{rule}" for rule in RULES}
 BREAK_METRICS = {key: key for key in BREAK_KEYS.values()}
 #: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
 #: touches) is explained with a picture; other failures name their positions in the text and get
-#: the compact text grid. Pictures for every failed answer would make the log 1.2x upstream's.
+#: the compact text grid, which keeps logs small (figures: docs/benchmarks.md).
 PICTURED_RULES = frozenset({"square", "star", "triangle", "polyshape"})
 
 
