@@ -218,9 +218,7 @@ def build_report(
             "How gym and agent episodes ended",
             "From the logs' ending rates (the agent is scored by the gym scorer).",
         )
-        add_figure(
-            s, F.endings_bars(endings), "gym_endings", "How gym and agent episodes ended"
-        )
+        add_figure(s, F.endings_bars(endings), "gym_endings", "How gym and agent episodes ended")
         add_table(s, endings, "gym_endings", "Episodes (%) by ending")
         sections.append(s)
 

@@ -269,9 +269,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     fig = new_figure(9, 5.2)
     left, right = fig.subplots(1, 2)
     styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
-    for (_, group), (marker, line) in zip(
-        tokens.groupby("log", sort=False), styles, strict=False
-    ):
+    for (_, group), (marker, line) in zip(tokens.groupby("log", sort=False), styles, strict=False):
         left.plot(
             group["level"],
             group["output_tokens"],
