@@ -204,8 +204,8 @@ def build_report(
             "deltas",
             "Protocol deltas",
             "Per model with runs of both protocols on the same puzzles: paired only when "
-            "prompt, source, split, subset and levels match (and max_steps, between two gym "
-            "protocols); the latest run of each protocol is taken.",
+            "prompt, source, split, subset, levels and the number of puzzles match (and "
+            "max_steps, between two gym protocols); the latest run of each protocol is taken.",
         )
         add_figure(s, F.delta_bars(deltas), "protocol_deltas", "Protocol deltas")
         add_table(s, deltas, "protocol_deltas", "Accuracy differences in points")

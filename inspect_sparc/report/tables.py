@@ -202,15 +202,18 @@ GYM_PROTOCOLS = frozenset({"gym", "gym_traceback", "gym_visual"})
 
 def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Per model with runs of both protocols on the same puzzles: accuracy difference in
-    points. Runs are paired only when prompt, source, split, subset and levels match (and
-    max_steps, between two gym protocols); of several such runs the latest of each protocol
-    is taken, named in the row."""
+    points. Runs are paired only when prompt, source, split, subset, levels and the number of
+    puzzles match (and max_steps, between two gym protocols); of several such runs the latest
+    of each protocol is taken, named in the row."""
     import pandas as pd
 
     sparc = runs[runs["task"].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
     sparc = sparc[sparc["task"] != "sparc_hard"]
     keys = [k for k in DELTA_MATCH if k in sparc]
     sparc = sparc.assign(**{k: sparc[k].astype(str) for k in keys})
+    # the same number of puzzles too (`--limit`): the same selection then gives the same ones
+    sparc = sparc.assign(n=[run_n(run) for _, run in sparc.iterrows()])
+    keys.append("n")
     rows = []
     for match, group in sparc.groupby(["model", *keys], dropna=False, sort=False):
         model = match[0]
@@ -373,7 +376,9 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     )
     kept = table[~table["computed"]]
     table = pd.concat([computed, kept]).sort_index().drop(columns="computed")
-    return table.reset_index(drop=True)
+    levels = [f"level_{lv}" for lv in LEVELS if f"level_{lv}" in table]
+    order = ["reference", "protocol", "n", "accuracy", *levels, "from"]
+    return table[order].reset_index(drop=True)
 
 
 def algopuzzlevqa_table(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -169,35 +169,21 @@ def test_agent_runs_have_endings():
 
 
 def test_deltas_pair_only_runs_on_the_same_puzzles():
-    base = {"model": "m", "task": "sparc", "baseline": False, "prompt": "paper"}
-    base |= {"split": "test", "subset": "all", "levels": None, "max_steps": None}
+    base = {"model": "m", "baseline": False, "prompt": "paper", "split": "test"}
+    base |= {"subset": "all", "levels": None, "samples": 4, "epochs": 1, "source": "sample"}
+    shot = dict(base, task="sparc", protocol="single_shot", max_steps=None)
+    gym = dict(base, task="sparc_gym", protocol="gym", max_steps=100)
     runs = pd.DataFrame(
         [
-            dict(base, protocol="single_shot", source="sample", accuracy=0.1, run="a"),
-            dict(
-                base,
-                protocol="gym",
-                source="other.jsonl",
-                accuracy=0.5,
-                run="b",
-                task="sparc_gym",
-                max_steps=100,
-                started_at="2",
-            ),  # fmt: skip
-            dict(
-                base,
-                protocol="gym",
-                source="sample",
-                accuracy=0.3,
-                run="c",
-                task="sparc_gym",
-                max_steps=100,
-                started_at="1",
-            ),  # fmt: skip
+            dict(shot, accuracy=0.1, run="a", started_at="0"),
+            dict(gym, accuracy=0.3, run="c", started_at="1"),
+            # later, but on other puzzles: another source, or more of them
+            dict(gym, accuracy=0.5, run="b", started_at="2", source="other.jsonl"),
+            dict(gym, accuracy=0.9, run="d", started_at="3", samples=8),
         ]
-    ).assign(started_at=["0", "2", "1"])
+    )
     [row] = T.delta_table(runs).to_dict("records")
-    assert (row["run_a"], row["run_b"], row["source"]) == ("c", "a", "sample")
+    assert (row["run_a"], row["run_b"], row["source"], row["n"]) == ("c", "a", "sample", 4)
     assert row["points"] == pytest.approx(20.0)
 
 
