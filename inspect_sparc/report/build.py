@@ -118,10 +118,12 @@ def build_report(
         if table is None or table.empty:
             return
         tables[name] = table
-        T.write_table(table[tex_columns] if tex_columns else table, name, tab_dir, caption)
-        if tex_columns:  # the CSV keeps every column
+        # the log path (what tables group by) stays in the CSV; page and LaTeX show the label
+        shown = table.drop(columns="log", errors="ignore")
+        T.write_table(shown[tex_columns] if tex_columns else shown, name, tab_dir, caption)
+        if tex_columns or "log" in table:  # the CSV keeps every column
             table.to_csv(tab_dir / f"{name}.csv", index=False)
-        section.tables.append(table_entry(table, name, caption, published_col))
+        section.tables.append(table_entry(shown, name, caption, published_col))
 
     def add_figure(section: Section, fig: Any, name: str, caption: str) -> None:
         if fig is None:
@@ -135,9 +137,13 @@ def build_report(
     results = T.results_table(runs, samples)
     s = Section("results", "Results per run")
     s.text = (
-        "One row per log (model x task x settings). Repeated runs of one configuration "
+        "One row per log (model x task x settings); every table and figure keeps logs "
+        "apart, whatever their labels. Settings that differ between runs of one model and "
+        "task (source, split, subset, levels ...) are named in the label, repeated labels "
         "are numbered (#k), epochs are shown (xN): nothing is merged. The 95% interval is "
-        "accuracy ± 1.96 x the log's stderr, clipped to 0-100."
+        "accuracy ± 1.96 x the log's stderr, clipped to 0-100. With several epoch reducers "
+        "the reducer column names the one whose metrics are shown (mean where present, the "
+        "reducer the tables counted from samples use)."
     )
     add_table(
         s,
@@ -197,7 +203,9 @@ def build_report(
         s = Section(
             "deltas",
             "Protocol deltas",
-            "Per model with runs of both protocols (latest run of each, same prompt).",
+            "Per model with runs of both protocols on the same puzzles: paired only when "
+            "prompt, source, split, subset, levels and the number of puzzles match (and "
+            "max_steps, between two gym protocols); the latest run of each protocol is taken.",
         )
         add_figure(s, F.delta_bars(deltas), "protocol_deltas", "Protocol deltas")
         add_table(s, deltas, "protocol_deltas", "Accuracy differences in points")
@@ -205,8 +213,12 @@ def build_report(
 
     endings = T.endings_table(runs)
     if not endings.empty:
-        s = Section("endings", "How gym episodes ended")
-        add_figure(s, F.endings_bars(endings), "gym_endings", "How gym episodes ended")
+        s = Section(
+            "endings",
+            "How gym and agent episodes ended",
+            "From the logs' ending rates (the agent is scored by the gym scorer).",
+        )
+        add_figure(s, F.endings_bars(endings), "gym_endings", "How gym and agent episodes ended")
         add_table(s, endings, "gym_endings", "Episodes (%) by ending")
         sections.append(s)
 

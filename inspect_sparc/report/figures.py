@@ -76,8 +76,8 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
     for ax, protocol in zip(axes, protocols, strict=True):
         styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
-        for (run, group), (marker, line) in zip(
-            levels[levels["protocol"] == protocol].groupby("run", sort=False), styles, strict=False
+        for (_, group), (marker, line) in zip(
+            levels[levels["protocol"] == protocol].groupby("log", sort=False), styles, strict=False
         ):
             ax.plot(
                 group["level"],
@@ -85,7 +85,7 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
                 marker=marker,
                 linestyle=line,
                 color="black",
-                label=_short(run),
+                label=_short(group["run"].iloc[0]),
             )
         if published is not None and not published.empty:
             rows = published[published["protocol"] == protocol]
@@ -233,7 +233,7 @@ def delta_bars(deltas: pd.DataFrame) -> Figure | None:
 
 @styled
 def endings_bars(endings: pd.DataFrame) -> Figure | None:
-    """How gym episodes ended: stacked, hatched bars per run."""
+    """How gym and agent episodes ended: stacked, hatched bars per run."""
     if endings.empty:
         return None
     fig = new_figure(6.5, 1.0 + 0.35 * len(endings))
@@ -256,7 +256,7 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("episodes (%)")
-    ax.set_title("How gym episodes ended")
+    ax.set_title("How gym and agent episodes ended")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncols=5, frameon=False)
     return fig
 
@@ -269,16 +269,14 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     fig = new_figure(9, 5.2)
     left, right = fig.subplots(1, 2)
     styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
-    for (run, group), (marker, line) in zip(
-        tokens.groupby("run", sort=False), styles, strict=False
-    ):
+    for (_, group), (marker, line) in zip(tokens.groupby("log", sort=False), styles, strict=False):
         left.plot(
             group["level"],
             group["output_tokens"],
             marker=marker,
             linestyle=line,
             color="black",
-            label=_short(run),
+            label=_short(group["run"].iloc[0]),
         )
     left.set_xticks(LEVELS)
     left.set_xlabel("difficulty level")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +30,34 @@ BREAK_RULES = RULES
 #: Rule kinds a puzzle can contain, as the Spatial-Gym rule tables name them.
 RULE_KINDS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
 #: Task settings copied from the log's task arguments (or task metadata) into every row.
-SETTINGS = ("prompt", "traceback", "observation", "plot", "max_steps", "source", "extraction")
+SETTINGS = (
+    "prompt",
+    "traceback",
+    "observation",
+    "plot",
+    "max_steps",
+    "source",
+    "split",
+    "subset",
+    "extraction",
+    "prevent_direct_answer",
+    "max_image_size",
+)
+#: Task arguments that choose the puzzles, copied under their own column names (a sample's
+#: `level` and `puzzle` columns are the sample's own).
+FILTERS = {"level": "levels", "puzzle": "puzzles"}
+#: Settings that tell runs of one model and task apart in their labels when they differ.
+DISTINGUISHING = (
+    "source",
+    "split",
+    "subset",
+    "levels",
+    "puzzles",
+    "extraction",
+    "prevent_direct_answer",
+    "max_image_size",
+    "plot",
+)
 #: Sample fields never read: the bulk of a log, and nothing the report shows needs them.
 EXCLUDED_SAMPLE_FIELDS = {"messages", "events", "attachments", "store"}
 #: Solvers that answer without a model, shown as baselines.
@@ -70,10 +99,19 @@ def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list
         paths = [paths]
     found: list[str] = []
     problems: list[str] = []
+    seen: set[str] = set()
+
+    def add(name: str) -> None:
+        # one log reached by two paths (a folder and a file in it, `a/../a`) is read once
+        key = os.path.realpath(name)
+        if key not in seen:
+            seen.add(key)
+            found.append(name)
+
     for raw in paths:
         path = Path(raw)
         if path.is_file():
-            found.append(str(path))
+            add(str(path))
             continue
         if not path.exists():
             problems.append(f"{raw}: no such file or folder")
@@ -81,8 +119,9 @@ def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list
         logs = [info.name.removeprefix("file://") for info in list_eval_logs(str(path))]
         if not logs:
             problems.append(f"{raw}: no Inspect logs found")
-        found += sorted(logs)
-    return list(dict.fromkeys(found)), problems
+        for log in sorted(logs):
+            add(log)
+    return found, problems
 
 
 def read_headers(
@@ -139,7 +178,11 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     merged.update(spec.metadata or {})
     merged.update({k: v for k, v in (spec.task_args or {}).items() if v is not None})
-    return {key: merged.get(key) for key in SETTINGS}
+    settings = {key: merged.get(key) for key in SETTINGS}
+    for arg, column in FILTERS.items():
+        value = merged.get(arg)
+        settings[column] = ",".join(map(str, value)) if isinstance(value, list) else value
+    return settings
 
 
 def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
@@ -168,15 +211,27 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
 
 
 def metrics_of(header: EvalLog) -> dict[str, float]:
-    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare."""
+    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare.
+
+    With several epoch reducers (`--epochs-reducer max,mean`) a scorer has one set of metrics
+    per reducer: the `mean` set is taken where there is one (the reducer the tables counted
+    from samples use), else the first; `metrics_reducer` says which."""
     values: dict[str, float] = {}
     results = header.results
     if results is None:
         return values
-    for i, score in enumerate(results.scores):
+    chosen: dict[str, Any] = {}
+    for score in results.scores:
+        if score.name not in chosen or (
+            score.reducer == "mean" and chosen[score.name].reducer != "mean"
+        ):
+            chosen[score.name] = score
+    for i, score in enumerate(chosen.values()):
         for name, metric in score.metrics.items():
             key = name if i == 0 else f"{score.name}/{name}"
             values.setdefault(key, metric.value)
+    if chosen:
+        values["metrics_reducer"] = next(iter(chosen.values())).reducer or "mean"  # type: ignore[assignment]
     return values
 
 
@@ -231,30 +286,45 @@ def _sum_known(values: Iterable[int | None]) -> int | None:
 
 
 def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
-    """Add `run`: model, task and settings, with `#k` where one configuration ran more than
-    once (repeated runs are labelled, never merged) and `xN` for epochs."""
-    keys = ["model", "task", *SETTINGS]
+    """Add `run`, a label for display (tables and figures group by `log`, never by it): model,
+    protocol and non-default settings, the settings that differ between runs of one model and
+    task (source, split, subset, levels ...), `xN` for epochs, and `#k` whenever the text
+    would otherwise repeat (repeated runs are labelled, never merged)."""
     runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
-    from collections import Counter
-
-    def key_of(row: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(str(row[k]) for k in keys)
-
-    labels = []
-    seen: dict[tuple, int] = {}
-    counts = Counter(key_of(row) for _, row in runs.iterrows())
+    varying: dict[tuple[str, str], list[str]] = {}
+    for (model, task), group in runs.groupby(["model", "task"], dropna=False, sort=False):
+        varying[(str(model), str(task))] = [
+            key
+            for key in DISTINGUISHING
+            if key in group and group[key].map(_setting_text).nunique(dropna=False) > 1
+        ]
+    texts = []
     for _, row in runs.iterrows():
-        key = key_of(row)
-        seen[key] = seen.get(key, 0) + 1
         parts = [str(row["model"]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
+        for key in varying[(str(row["model"]), str(row["task"]))]:
+            label += f" {key}={_setting_text(row.get(key))}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
-        if counts[key] > 1:
-            label += f" #{seen[key]}"
-        labels.append(label)
+        texts.append(label)
+    from collections import Counter
+
+    counts = Counter(texts)
+    seen: Counter[str] = Counter()
+    labels = []
+    for text in texts:
+        seen[text] += 1
+        labels.append(f"{text} #{seen[text]}" if counts[text] > 1 else text)
     runs.insert(0, "run", labels)
     return runs
+
+
+def _setting_text(value: Any) -> str:
+    """A setting as label text: a path by its file name, missing as `-`."""
+    if value is None or _isnan(value):
+        return "-"
+    text = str(value)
+    return Path(text).name if ("/" in text or os.sep in text) else text
 
 
 def setting_label(row: Mapping[str, Any]) -> str:
@@ -290,7 +360,15 @@ def runs_frame(
     rows = [run_row(e) for e in entries if e.ours]  # type: ignore[union-attr]
     if not rows:
         return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
-    return label_runs(pd.DataFrame(rows))
+    frame = pd.DataFrame(rows)
+    for column in ALWAYS_METRICS:  # an errored run's header has no results, so no metrics
+        if column not in frame:
+            frame[column] = float("nan")
+    return label_runs(frame)
+
+
+#: Metric columns every run frame has (missing where no log computed them).
+ALWAYS_METRICS = ("accuracy", "stderr")
 
 
 def _are_entries(logs: Any) -> bool:
@@ -298,7 +376,8 @@ def _are_entries(logs: Any) -> bool:
 
 
 def rule_kinds(record: Any) -> list[str]:
-    """The rule kinds a SPaRC puzzle record contains, from its `puzzle_array` tokens."""
+    """The rule kinds a SPaRC puzzle record contains, counted by the rule engine's own
+    `core.records.rule_counts` (none for a grid with a symbol it does not know)."""
     if isinstance(record, str):
         try:
             record = json.loads(record)
@@ -306,25 +385,13 @@ def rule_kinds(record: Any) -> list[str]:
             return []
     if not isinstance(record, Mapping):
         return []
-    found: set[str] = set()
-    for row in record.get("puzzle_array") or ():
-        for token in row:
-            token = str(token)
-            if token == ".":
-                found.add("dot")
-            elif token == "G":
-                found.add("gap")
-            elif token.startswith("o-"):
-                found.add("square")
-            elif token.startswith("*-"):
-                found.add("star")
-            elif token[:2] in ("A-", "B-", "C-", "D-"):
-                found.add("triangle")
-            elif token.startswith("P-"):
-                found.add("polyshape")
-            elif token.startswith("Y-"):
-                found.add("ylop")
-    return [kind for kind in RULE_KINDS if kind in found]
+    from inspect_sparc.core.records import rule_counts
+
+    try:
+        counts = rule_counts(record.get("puzzle_array") or ())
+    except (KeyError, TypeError, IndexError):  # a symbol the rule engine does not know
+        return []
+    return [kind for kind in RULE_KINDS if counts.get(kind)]
 
 
 def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
@@ -381,9 +448,21 @@ def sample_row(
         row["astar_solves"] = facts["astar"] if facts else None
         row["chance_exact"] = facts["chance"] if facts else None
         if row["path_length"] is None and answer is not None:
-            row["path_length"] = answer.count("(") if answer.strip() else 0
+            row["path_length"] = answer_points(answer)
     row.update(values)
     return row
+
+
+#: A point `(x, y)` of an answer, and the tail the scorer writes after 200 points.
+POINT = re.compile(r"\(\s*-?\d+\s*,\s*-?\d+\s*\)")
+MORE_POINTS = re.compile(r"\((\d+) more points\)\s*$")
+
+
+def answer_points(answer: str) -> int:
+    """Points in a logged answer (for logs without `path_length`): the `(x, y)` pairs, plus
+    the N of a `... (N more points)` tail the scorer writes after 200 points."""
+    more = MORE_POINTS.search(answer)
+    return len(POINT.findall(answer)) + (int(more.group(1)) if more else 0)
 
 
 #: Full samples read at once to learn rule kinds (bounds memory: never a whole log).
@@ -476,4 +555,7 @@ def samples_frame(
                 problems.append(f"{run['log']}: samples cut short ({type(error).__name__})")
         if progress:
             progress(i + 1, len(records))
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if len(frame) and "correct" not in frame:  # no sample scored (every one errored)
+        frame["correct"] = float("nan")
+    return frame

@@ -34,12 +34,11 @@ def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], lis
             first = header.results.scores[0]
             scorer = installed_scorer(first.scorer, first.params)
             log = read_eval_log(entry.path)
-            metrics = header.results.scores[0].metrics
             rescored = score(log, scorers=[scorer], action="overwrite", display="none")
             target = out_dir / f"{i:03d}-{Path(entry.path).name}"
             write_eval_log(rescored, str(target))
             paths.append(str(target))
-            del log, rescored, metrics
+            del log, rescored
         except Exception as error:  # noqa: BLE001 - a log we cannot rescore is kept as logged
             problems.append(f"{entry.path}: not rescored ({type(error).__name__}: {error})")
             paths.append(entry.path)

@@ -48,8 +48,19 @@ def pct(value: Any) -> float | None:
 
 
 def sample_means(samples: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
-    """Each sample's values averaged over its epochs (Inspect's `mean` reducer), per run."""
-    return samples.groupby(["run", "id", *keys], dropna=False)[values].mean().reset_index()
+    """Each sample's values averaged over its epochs (Inspect's `mean` reducer), per run (per
+    log: runs are never merged, whatever their labels). A value no sample has (no sample of
+    an errored run was scored) is missing, never an error."""
+    samples = samples.assign(**{v: float("nan") for v in values if v not in samples})
+    return samples.groupby(["log", "run", "id", *keys], dropna=False)[values].mean().reset_index()
+
+
+def run_n(run: Any) -> int | None:
+    """Samples in a run, each counted once whatever its epochs (Inspect's completed_samples
+    counts sample-epochs)."""
+    per = run.get("samples") or None
+    epochs = int(run.get("epochs") or 1)
+    return int(per) // epochs if _known(per) else None
 
 
 def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -63,8 +74,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         acc = run.get("accuracy")
         err = run.get("stderr")
         per = run.get("samples") or None
-        epochs = int(run.get("epochs") or 1)
-        n = per // epochs if _known(per) else None
+        n = run_n(run)
         steps = run.get("mean_steps")
         row = {
             "run": run["run"],
@@ -74,13 +84,13 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "model": run["model"],
             "n": n,
             "epochs": run["epochs"],
-            "reducer": run.get("epochs_reducer"),
+            "reducer": _reducer_text(run),
             "accuracy": pct(acc),
             "ci95_low": pct(max(0.0, acc - 1.96 * err)) if _known(acc) and _known(err) else None,
             "ci95_high": pct(min(1.0, acc + 1.96 * err)) if _known(acc) and _known(err) else None,
             **{f"level_{lv}": pct(run.get(f"level_{lv}")) for lv in LEVELS},
             "mean_steps": steps if _known(steps) else None,
-            "mean_path_length": None if _known(steps) else path_means.get(run["run"]),
+            "mean_path_length": None if _known(steps) else path_means.get(run["log"]),
             "invalid_path_rate": pct(run.get("invalid_path_rate")),
             "output_tokens_per_sample": _per(run.get("output_tokens"), per),
             "reasoning_tokens_per_sample": _per(run.get("reasoning_tokens"), per),
@@ -104,6 +114,15 @@ PAPER_COLUMNS = [
 ]
 
 
+def _reducer_text(run: Any) -> str | None:
+    """The epochs reducer(s), and which one's metrics the table shows when there are several."""
+    reducer = run.get("epochs_reducer")
+    shown = run.get("metrics_reducer")
+    if reducer and "," in str(reducer) and isinstance(shown, str):
+        return f"{reducer} (metrics: {shown})"
+    return reducer
+
+
 def _known(value: Any) -> bool:
     return value is not None and not (isinstance(value, float) and value != value)
 
@@ -114,12 +133,15 @@ def _per(total: Any, count: Any) -> float | None:
 
 def _path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
     """Mean points in the extracted path, over answers with a path (the papers' "Avg. Path
-    Length"), per single-shot run."""
+    Length"), per single-shot log: each sample's epochs averaged first, then the samples."""
     if samples is None or samples.empty or "path_length" not in samples:
         return {}
     shot = samples[samples["protocol"].isin(["single_shot", "visual"])]
     shot = shot[shot["path_length"].fillna(0) > 0]
-    return shot.groupby("run")["path_length"].mean().to_dict()
+    if shot.empty:
+        return {}
+    per_sample = sample_means(shot, [], ["path_length"])
+    return per_sample.groupby("log")["path_length"].mean().to_dict()
 
 
 def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
@@ -133,14 +155,17 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     flags = [f"has_{k}" for k in RULE_KINDS]
     per_sample = sample_means(sparc, ["protocol", "model", *flags], ["correct"])
     rows = []
-    for run, group in per_sample.groupby("run", sort=False):
+    for _, group in per_sample.groupby("log", sort=False):
+        scored = group.dropna(subset=["correct"])
+        if scored.empty:  # an errored run: no sample scored, nothing to show per rule
+            continue
         row: dict[str, Any] = {
-            "run": run,
+            "run": group["run"].iloc[0],
             "protocol": group["protocol"].iloc[0],
             "model": group["model"].iloc[0],
         }
         for kind in RULE_KINDS:
-            having = group[group[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
+            having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
             row[kind] = 100 * having["correct"].mean() if len(having) else None
             row[f"n_{kind}"] = len(having)
         rows.append(row)
@@ -158,6 +183,7 @@ def level_table(runs: pd.DataFrame) -> pd.DataFrame:
             if value is not None:
                 rows.append(
                     {
+                        "log": run["log"],
                         "run": run["run"],
                         "protocol": run["protocol"],
                         "model": run["model"],
@@ -169,39 +195,60 @@ def level_table(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: Settings two runs must share to be compared in a delta (max_steps too between two gym runs).
+DELTA_MATCH = ("prompt", "source", "split", "subset", "levels")
+GYM_PROTOCOLS = frozenset({"gym", "gym_traceback", "gym_visual"})
+
+
 def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per model with runs of both protocols: accuracy difference in points (the latest run of
-    each protocol, named in the row; prompts must match)."""
+    """Per model with runs of both protocols on the same puzzles: accuracy difference in
+    points. Runs are paired only when prompt, source, split, subset, levels and the number of
+    puzzles match (and max_steps, between two gym protocols); of several such runs the latest
+    of each protocol is taken, named in the row."""
     import pandas as pd
 
-    sparc = runs[runs["task"].isin(SPARC_TASKS) & ~runs["baseline"]]
+    sparc = runs[runs["task"].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
     sparc = sparc[sparc["task"] != "sparc_hard"]
+    keys = [k for k in DELTA_MATCH if k in sparc]
+    sparc = sparc.assign(**{k: sparc[k].astype(str) for k in keys})
+    # the same number of puzzles too (`--limit`): the same selection then gives the same ones
+    sparc = sparc.assign(n=[run_n(run) for _, run in sparc.iterrows()])
+    keys.append("n")
     rows = []
-    for (model, prompt), group in sparc.groupby(["model", "prompt"], dropna=False):
-        latest = group.sort_values("started_at").groupby("protocol").tail(1).set_index("protocol")
+    for match, group in sparc.groupby(["model", *keys], dropna=False, sort=False):
+        model = match[0]
+        group = group.sort_values("started_at")
         for name, plus, minus in DELTAS:
-            if plus in latest.index and minus in latest.index:
-                a, b = latest.loc[plus], latest.loc[minus]
-                rows.append(
-                    {
-                        "model": model,
-                        "prompt": prompt,
-                        "delta": name,
-                        "points": pct(a["accuracy"]) - pct(b["accuracy"]),
-                        "accuracy_a": pct(a["accuracy"]),
-                        "accuracy_b": pct(b["accuracy"]),
-                        "run_a": a["run"],
-                        "run_b": b["run"],
-                    }
-                )
+            a_runs, b_runs = group[group["protocol"] == plus], group[group["protocol"] == minus]
+            if a_runs.empty or b_runs.empty:
+                continue
+            a = a_runs.iloc[-1]
+            if plus in GYM_PROTOCOLS and minus in GYM_PROTOCOLS:
+                b_runs = b_runs[b_runs["max_steps"].astype(str) == str(a["max_steps"])]
+                if b_runs.empty:
+                    continue
+            b = b_runs.iloc[-1]
+            rows.append(
+                {
+                    "model": model,
+                    **{k: a[k] for k in keys},
+                    "delta": name,
+                    "points": pct(a["accuracy"]) - pct(b["accuracy"]),
+                    "accuracy_a": pct(a["accuracy"]),
+                    "accuracy_b": pct(b["accuracy"]),
+                    "run_a": a["run"],
+                    "run_b": b["run"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def endings_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """How gym episodes ended (% of episodes), from the logs' ending rates."""
+    """How gym and agent episodes ended (% of episodes), from the logs' ending rates (the
+    agent is scored by the gym scorer)."""
     import pandas as pd
 
-    gym = runs[runs["task"] == "sparc_gym"]
+    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
     rows = []
     for _, run in gym.iterrows():
         if not _known(run.get("reached_end_rate")):
@@ -242,7 +289,8 @@ def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     sparc = sparc[sparc["output_tokens"].notna()]
     cols = ["output_tokens", "reasoning_tokens", "correct"]
-    table = sparc.groupby(["run", "protocol", "level"])[cols].mean().reset_index()
+    sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
+    table = sparc.groupby(["log", "run", "protocol", "level"])[cols].mean().reset_index()
     table["correct"] = 100 * table["correct"]
     return table.rename(columns={"correct": "accuracy"})
 
@@ -273,8 +321,9 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     rows = []
     if samples is not None and not samples.empty and "astar_solves" in samples:
         sparc = samples[samples["task"].isin(SPARC_TASKS) & ~samples["baseline"].astype(bool)]
-        puzzles = sparc.drop_duplicates(["run", "id"])
-        for run, group in puzzles.groupby("run", sort=False):
+        puzzles = sparc.drop_duplicates(["log", "id"])
+        for _, group in puzzles.groupby("log", sort=False):
+            run = group["run"].iloc[0]
             for name, column in (
                 ("A* baseline", "astar_solves"),
                 ("chance (random legal walk, exact)", "chance_exact"),
@@ -291,6 +340,7 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                         "accuracy": 100 * known[column].mean(),
                         **{f"level_{int(lv)}": 100 * v for lv, v in by_level.items()},
                         "from": run,
+                        "computed": True,
                     }
                 )
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
@@ -299,9 +349,10 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                 {
                     "reference": run["model"],
                     "protocol": run["protocol"],
-                    "n": run["samples"],
+                    "n": run_n(run),
                     "accuracy": pct(run["accuracy"]),
                     "from": run["run"],
+                    "computed": False,
                 }
             )
         if _known(run.get("chance")) and not run["baseline"]:
@@ -309,15 +360,25 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                 {
                     "reference": "chance (random legal walk, exact)",
                     "protocol": run["protocol"],
-                    "n": run["samples"],
+                    "n": run_n(run),
                     "accuracy": pct(run["chance"]),
                     "from": run["run"],
+                    "computed": True,
                 }
             )
     table = pd.DataFrame(rows)
     if table.empty:
         return table
-    return table.drop_duplicates(subset=["reference", "protocol", "n", "accuracy"])
+    # the same reference computed on the same puzzles for several runs is shown once; the
+    # baseline runs themselves are runs, never merged
+    computed = table[table["computed"]].drop_duplicates(
+        subset=["reference", "protocol", "n", "accuracy"]
+    )
+    kept = table[~table["computed"]]
+    table = pd.concat([computed, kept]).sort_index().drop(columns="computed")
+    levels = [f"level_{lv}" for lv in LEVELS if f"level_{lv}" in table]
+    order = ["reference", "protocol", "n", "accuracy", *levels, "from"]
+    return table[order].reset_index(drop=True)
 
 
 def algopuzzlevqa_table(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -378,32 +439,41 @@ def write_table(table: pd.DataFrame, name: str, out_dir: Path, caption: str = ""
     written = [csv]
     tex = out_dir / f"{name}.tex"
     numeric = table.select_dtypes("number").columns
-    styler = table.style.hide(axis="index").format(
-        {c: "{:.1f}" for c in numeric if c not in ("n", "epochs")}, na_rep="--"
+    # text cells escaped by pandas in one pass (`\\ & % $ # _ { } ~ ^`), then the rates
+    # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
+    styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
+    rates = [c for c in numeric if c not in ("n", "epochs")]
+    if rates:
+        styler = styler.format("{:.1f}", subset=rates, na_rep="--")
+    styler = styler.format_index(escape="latex", axis=1)
+    text = styler.to_latex(
+        hrules=True,
+        caption=_latex_escape(caption) if caption else None,
+        label=f"tab:{name}",
     )
-    text = styler.to_latex(hrules=True, caption=caption or None, label=f"tab:{name}")
-    tex.write_text(_latex_escape_cells(text), encoding="utf-8")
+    tex.write_text(text, encoding="utf-8")
     written.append(tex)
     return written
 
 
-def _latex_escape_cells(text: str) -> str:
-    """Escape the characters LaTeX reads specially in the table's cells (model names may hold
-    `_`, `%`, `#`, `&`-free text); the structure lines are kept."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith("\\") or "&" not in line:
-            out.append(line)
-            continue
-        body, end = (line[:-2], line[-2:]) if line.endswith("\\\\") else (line, "")
-        cells = [_escape(cell) for cell in body.split(" & ")]
-        out.append(" & ".join(cells) + end)
-    return "\n".join(out) + "\n"
+#: LaTeX's special characters and what stands for each in text.
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash ",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde ",
+    "^": r"\textasciicircum ",
+}
 
 
-def _escape(cell: str) -> str:
-    for char, repl in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("#", r"\#")):
-        cell = cell.replace(char, repl)
-    for char in "{}$^~<>":
-        cell = cell.replace(char, "\\" + char if char in "{}$" else f"\\verb|{char}|")
-    return cell
+def _latex_escape(text: str) -> str:
+    """Text with LaTeX's special characters escaped in one pass (a replacement is never
+    escaped again), as pandas' `escape="latex"` escapes the cells."""
+    import re
+
+    return re.sub(r"[\\&%$#_{}~^]", lambda m: LATEX_SPECIAL[m.group()], text)

@@ -122,8 +122,9 @@ HOSTILE_MODEL = "<script>alert(1)</script>"
 
 def write_bad_logs(log_dir: str | Path, good_log: Any) -> dict[str, Path]:
     """Next to real logs: a cancelled run (10 samples kept, no results), a log of another task,
-    a corrupt file, a truncated log and a log whose model name is markup. `good_log` is a
-    finished sparc EvalLog (with samples) to derive them from."""
+    an errored run (its solver raised: no sample scored), a corrupt file, a truncated log and a
+    log whose model name is markup. `good_log` is a finished sparc EvalLog (with samples) to
+    derive them from."""
     from inspect_ai import Task
     from inspect_ai.dataset import Sample
     from inspect_ai.log import read_eval_log, write_eval_log
@@ -159,6 +160,27 @@ def write_bad_logs(log_dir: str | Path, good_log: Any) -> dict[str, Path]:
         display="none",
     )
     paths["other"] = Path(log.location)
+
+    from inspect_ai.solver import solver
+
+    from inspect_sparc._registry import sparc
+
+    @solver
+    def crash():
+        async def solve(state, generate):
+            raise RuntimeError("the solver crashed")
+
+        return solve
+
+    [log] = eval(
+        sparc(source="sample"),
+        solver=crash(),
+        model="none",
+        log_dir=str(log_dir / "errored"),
+        display="none",
+        limit=2,
+    )
+    paths["errored"] = Path(log.location)  # no sample scored: the run errored
 
     paths["corrupt"] = log_dir / "corrupt_sparc.eval"
     paths["corrupt"].write_bytes(b"this is not a zip file")

@@ -21,6 +21,8 @@ def test_every_bad_log_gets_a_clear_line(report_logs, report):
     for name in ("corrupt", "truncated"):
         [line] = lines_for(report, bad[name])
         assert line.startswith("unreadable")
+    [errored] = lines_for(report, bad["errored"])  # shown, marked incomplete, no traceback
+    assert "error: incomplete" in errored and "2 samples" in errored
     [old] = lines_for(report, bad["old"])
     assert "older task version 0-A" in old
     results = report.tables["results"]
@@ -75,3 +77,13 @@ def test_no_published_hides_the_papers(report_logs, tmp_path, capsys):
     assert "(published)" not in html and "GPT-OSS" not in html
     assert not (tmp_path / "tables" / "published_sparc.csv").exists()
     assert "Runs" in capsys.readouterr().out
+
+
+def test_a_run_with_no_scored_sample_alone_is_shown_incomplete(report_logs, tmp_path, capsys):
+    # alone: beside scored logs the sample frame has a `correct` column anyway
+    pytest.importorskip("jinja2")
+    errored = report_logs[2]["errored"]
+    assert main([str(errored), "--out", str(tmp_path)]) == 0
+    assert "incomplete" in capsys.readouterr().out
+    html = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "error: incomplete" in html and "Traceback" not in html
