@@ -147,3 +147,42 @@ def test_small_chances_read_as_odds() -> None:
     assert readable_chance(0.00005) == "1 in 20,000 (5e-05)"
     assert readable_chance(0.5) == "1 in 2 (0.5)"
     assert readable_chance(1.0) == "1 in 1 (1)"
+
+
+def stub_direction(record, puzzle) -> tuple[int, int]:
+    """The way the end's stub points in the reference renderer's own drawing of the puzzle: the
+    side off the grid along which its line colour runs on past the end position."""
+    plot = geometry(record)
+    plot.render()
+    ex, ey = plot.middle_positions[puzzle.end[1]][puzzle.end[0]]
+    line = plot._img.getpixel((int(ex), int(ey)))
+    found = []
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if puzzle.in_grid((puzzle.end[0] + dx, puzzle.end[1] + dy)):
+            continue  # a grid line, not the stub
+        reach = ANSWER_CELL * 0.45
+        if plot._img.getpixel((int(ex + dx * reach), int(ey + dy * reach))) == line:
+            found.append((dx, dy))
+    assert len(found) == 1, (record["id"], found)
+    return found[0]
+
+
+def test_e_sits_on_the_ends_stub_even_in_a_corner(sparc_records):
+    """The E badge is drawn out along the stub the reference draws at the end, also where the
+    end is a corner of the grid and two sides lead off it."""
+    corners = 0
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        dx, dy = stub_direction(record, puzzle)
+        where = geometry(record)
+        ex, ey = where.middle_positions[puzzle.end[1]][puzzle.end[0]]
+        picture = answer_drawing(puzzle, None)
+        along = ANSWER_CELL * 0.6
+        assert near(picture, (ex + dx * along, ey + dy * along), BADGE_TEXT, ANSWER_CELL // 4), (
+            record["id"],
+            puzzle.end,
+            (dx, dy),
+        )
+        x, y = puzzle.end
+        corners += x in (0, puzzle.columns - 1) and y in (0, puzzle.rows - 1)
+    assert corners >= 3  # the fixtures hold ends in corners
