@@ -16,7 +16,14 @@ from test_visual_explanation import (
     rule_blind_line,
 )
 
-from inspect_sparc.core.picture import ANSWER_CELL, BADGE_TEXT, MARK_COLOR, answer_drawing
+from inspect_sparc.core.picture import (
+    ANSWER_CELL,
+    BADGE_FILL,
+    BADGE_TEXT,
+    MARK_COLOR,
+    PATH_COLOR,
+    answer_drawing,
+)
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, mark_labels, score_answer
@@ -147,3 +154,172 @@ def test_small_chances_read_as_odds() -> None:
     assert readable_chance(0.00005) == "1 in 20,000 (5e-05)"
     assert readable_chance(0.5) == "1 in 2 (0.5)"
     assert readable_chance(1.0) == "1 in 1 (1)"
+
+
+def stub_direction(record, puzzle) -> tuple[int, int]:
+    """The way the end's stub points in the reference renderer's own drawing of the puzzle: the
+    side off the grid along which its line colour runs on past the end position."""
+    plot = geometry(record)
+    plot.render()
+    ex, ey = plot.middle_positions[puzzle.end[1]][puzzle.end[0]]
+    line = plot._img.getpixel((int(ex), int(ey)))
+    found = []
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        if puzzle.in_grid((puzzle.end[0] + dx, puzzle.end[1] + dy)):
+            continue  # a grid line, not the stub
+        reach = ANSWER_CELL * 0.45
+        if plot._img.getpixel((int(ex + dx * reach), int(ey + dy * reach))) == line:
+            found.append((dx, dy))
+    assert len(found) == 1, (record["id"], found)
+    return found[0]
+
+
+def test_e_sits_on_the_ends_stub_even_in_a_corner(sparc_records):
+    """The E badge is drawn out along the stub the reference draws at the end, also where the
+    end is a corner of the grid and two sides lead off it."""
+    corners = 0
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        dx, dy = stub_direction(record, puzzle)
+        where = geometry(record)
+        ex, ey = where.middle_positions[puzzle.end[1]][puzzle.end[0]]
+        picture = answer_drawing(puzzle, None)
+        along = ANSWER_CELL * 0.6
+        assert near(picture, (ex + dx * along, ey + dy * along), BADGE_TEXT, ANSWER_CELL // 4), (
+            record["id"],
+            puzzle.end,
+            (dx, dy),
+        )
+        x, y = puzzle.end
+        corners += x in (0, puzzle.columns - 1) and y in (0, puzzle.rows - 1)
+    assert corners >= 3  # the fixtures hold ends in corners
+
+
+def changed_box(picture, reference, around, reach):
+    """The bounding box of the pixels that differ between two pictures within `reach` of
+    `around` (x0, y0, x1, y1), or None."""
+    from PIL import ImageChops
+
+    cx, cy = (int(c) for c in around)
+    box = (max(0, cx - reach), max(0, cy - reach), cx + reach + 1, cy + reach + 1)
+    found = ImageChops.difference(picture.crop(box), reference.crop(box)).getbbox()
+    if found is None:
+        return None
+    return (found[0] + box[0], found[1] + box[1], found[2] + box[0], found[3] + box[1])
+
+
+def ink_box(picture, box, color):
+    """The bounding box of `color` pixels strictly inside `box` (its outline left out)."""
+    x0, y0, x1, y1 = box
+    points = [
+        (x, y)
+        for x in range(x0 + 2, x1 - 2)
+        for y in range(y0 + 2, y1 - 2)
+        if close(picture.getpixel((x, y)), color, tolerance=8)
+    ]
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) + 1, max(ys) + 1)
+
+
+def test_s_and_e_badges_are_light_with_dark_readable_letters_where_they_belong(sparc_records):
+    """Against the reference's own drawing of the puzzle, what `answer_drawing` adds without a
+    path is the two badges: S centred on the start disc, E out along the end's stub; each a light
+    badge with a dark capital letter centred inside it (cap height at least 15 px of the pinned
+    font, readable at the viewer's width), clear of the badge's edge and of the picture's."""
+    checked = 0
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        where = geometry(record)
+        sx, sy = where.middle_positions[puzzle.start[1]][puzzle.start[0]]
+        ex, ey = where.middle_positions[puzzle.end[1]][puzzle.end[0]]
+        if abs(sx - ex) + abs(sy - ey) < 2 * ANSWER_CELL:
+            continue  # the two badges would share the neighbourhood read below
+        reference = geometry(record)
+        reference.render()
+        picture = answer_drawing(puzzle, None)
+        dx, dy = stub_direction(record, puzzle)
+        s_box = changed_box(picture, reference._img, (sx, sy), ANSWER_CELL // 2)
+        e_box = changed_box(
+            picture, reference._img, (ex + dx * ANSWER_CELL / 2, ey + dy * ANSWER_CELL / 2),
+            ANSWER_CELL // 2,
+        )  # fmt: skip
+        width, height = picture.size
+        for box in (s_box, e_box):
+            assert box is not None, record["id"]
+            ink = ink_box(picture, box, BADGE_TEXT)
+            assert ink is not None and ink[3] - ink[1] >= 15, (record["id"], box, ink)
+            assert ink_box(picture, box, BADGE_FILL) is not None, (record["id"], box)
+            for axis in (0, 1):
+                centre = (box[axis] + box[axis + 2]) / 2
+                assert abs((ink[axis] + ink[axis + 2]) / 2 - centre) <= 1.5, (
+                    record["id"],
+                    box,
+                    ink,
+                )
+                assert min(ink[axis] - box[axis], box[axis + 2] - ink[axis + 2]) >= 3
+            assert min(ink[0], ink[1], width - ink[2], height - ink[3]) >= 3, (record["id"], ink)
+        # S centred on the start
+        assert abs((s_box[0] + s_box[2]) / 2 - sx) <= 2 and abs((s_box[1] + s_box[3]) / 2 - sy) <= 2
+        # E on the stub's axis, beyond the end position
+        out = ((e_box[0] + e_box[2]) / 2 - ex, (e_box[1] + e_box[3]) / 2 - ey)
+        along, across = out[0] * dx + out[1] * dy, out[0] * dy - out[1] * dx
+        assert along >= 12 and abs(across) <= 2, (record["id"], out, (dx, dy))
+        checked += 1
+    assert checked >= 40
+
+
+def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
+    """What a label adds to the ringed picture is one badge (magenta with white digits) centred
+    at the top right of its ring, and each ring is a closed circle, a few pixels thick."""
+    from PIL import ImageChops
+
+    for record, line in region_cases[:12]:
+        puzzle = parse_puzzle(record)
+        labels = mark_labels(check(puzzle, line).violations)
+        rings_only = answer_drawing(puzzle, line, dict.fromkeys(labels, ""))
+        where = geometry(record)
+        radius = int(where.path_size)
+        for (x, y), label in labels.items():
+            cx, cy = where.middle_positions[y][x]
+            # the ring: left and right of the centre alike, at least 3 px thick
+            for side in (-1, 1):
+                row = [
+                    rings_only.getpixel((int(cx + side * radius) + d, int(cy)))
+                    for d in range(-6, 7)
+                ]
+                assert sum(close(p, MARK_COLOR, 8) for p in row) >= 3, (record["id"], (x, y), side)
+            one = answer_drawing(puzzle, line, {**dict.fromkeys(labels, ""), (x, y): label})
+            box = ImageChops.difference(one, rings_only).getbbox()
+            assert box is not None, (record["id"], (x, y))
+            corner = (cx + radius * 0.7, cy - radius * 0.7)
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            assert abs(centre[0] - corner[0]) <= 2 and abs(centre[1] - corner[1]) <= 2
+            # a magenta badge (not just the ring below it) with white digits of readable size
+            added = {
+                color: [
+                    (i, j)
+                    for i in range(box[0], box[2])
+                    for j in range(box[1], box[3])
+                    if close(one.getpixel((i, j)), color, 8)
+                    and not close(rings_only.getpixel((i, j)), color, 8)
+                ]
+                for color in (MARK_COLOR, PATH_COLOR)
+            }
+            assert added[MARK_COLOR], (record["id"], (x, y))
+            rows = [j for _, j in added[PATH_COLOR]]
+            assert rows and max(rows) - min(rows) + 1 >= 12, (record["id"], (x, y), label)
+
+
+def test_ring_labels_are_cut_to_fit_and_odd_points_skipped():
+    """A position named by many broken rules gets a short label ending in `+`, keeping the
+    first numbers; points that are not two whole numbers are left out, the rest still drawn."""
+    from inspect_sparc.core.picture import MAX_LABEL, _labels
+
+    many = ",".join(str(n) for n in range(1, 12))
+    labels = _labels({(1, 1): many, (3, 1): "1,2,3", (5, 5): "1234567"})
+    assert len(labels[(1, 1)]) == MAX_LABEL and labels[(1, 1)].endswith("+")
+    assert many.startswith(labels[(1, 1)][:-1])
+    assert labels[(3, 1)] == "1,2,3" and labels[(5, 5)] == "1234567"  # short enough: kept whole
+    assert _labels([(1, "x"), None, (2,), [3, 5], (7.0, 1)]) == {(3, 5): "", (7, 1): ""}

@@ -245,16 +245,19 @@ def _labels(marks: Iterable[Point] | Mapping[Point, str]) -> dict[Point, str]:
 
 
 def _outward(puzzle: Puzzle, point: Point) -> tuple[int, int]:
-    """The direction from a border position out of the grid (the way the end's stub points)."""
+    """The direction from a border position out of the grid (the way the end's stub points).
+
+    In a corner, top and bottom come first, as in the reference renderer's end stub.
+    """
     x, y = point
-    if x == 0:
-        return (-1, 0)
-    if x == puzzle.columns - 1:
-        return (1, 0)
     if y == 0:
         return (0, -1)
     if y == puzzle.rows - 1:
         return (0, 1)
+    if x == 0:
+        return (-1, 0)
+    if x == puzzle.columns - 1:
+        return (1, 0)
     return (0, 0)
 
 

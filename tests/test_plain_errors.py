@@ -1,0 +1,85 @@
+"""`plain_errors`: user mistakes become one-line CLI errors; everything else is left alone.
+
+What users rely on: the types they catch (`ValueError`, `SourceError`, `RecordError`) still
+match, the original error stays attached as the cause, Inspect prints the message alone (its
+`PrerequisiteError`), and a bug in the package (any other exception) keeps its full traceback.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from inspect_ai._util.error import PrerequisiteError
+
+from inspect_sparc.core.generate import GenerateError
+from inspect_sparc.core.puzzle import RecordError
+from inspect_sparc.downloads import SourceError
+from inspect_sparc.evals.errors import (
+    PlainRecordError,
+    PlainSourceError,
+    PlainValueError,
+    plain_errors,
+)
+
+
+def raising(error: BaseException):
+    @plain_errors
+    def build(level: int = 1, *, source: str = "sample") -> str:
+        """Build a task."""
+        raise error
+
+    return build
+
+
+@pytest.mark.parametrize(
+    ("error", "plain", "kinds"),
+    [
+        (ValueError("level must be one of 1, 2, 3, 4, 5; got 7"), PlainValueError, (ValueError,)),
+        (SourceError("could not load 'x'"), PlainSourceError, (SourceError,)),
+        (RecordError("record 3: no 'id'"), PlainRecordError, (RecordError, ValueError)),
+        # any subclass counts, as the package's own GenerateError
+        (GenerateError("n must be a positive whole number"), PlainValueError, (ValueError,)),
+    ],
+)
+def test_user_errors_become_plain_keeping_type_message_and_cause(error, plain, kinds):
+    with pytest.raises(PrerequisiteError) as raised:
+        raising(error)()
+    made = raised.value
+    assert type(made) is plain  # the most specific one: a RecordError is also a ValueError
+    assert all(isinstance(made, kind) for kind in kinds)
+    assert str(made) == str(error) and made.message == str(error)
+    assert made.__cause__ is error
+
+
+@pytest.mark.parametrize(
+    "error", [KeyError("level"), TypeError("bug"), RuntimeError("bug"), ZeroDivisionError()]
+)
+def test_other_errors_pass_through_unchanged(error):
+    """A bug is not a user mistake: the same exception, with its traceback, not made plain."""
+    with pytest.raises(type(error)) as raised:
+        raising(error)()
+    assert raised.value is error and not isinstance(raised.value, PrerequisiteError)
+
+
+def test_an_error_already_plain_is_not_wrapped_again():
+    error = PlainValueError("prompt must be one of paper, correct; got 'x'")
+    with pytest.raises(PlainValueError) as raised:
+        raising(error)()
+    assert raised.value is error and raised.value.__cause__ is None
+
+
+def test_the_wrapped_task_keeps_its_name_signature_and_result():
+    """Inspect registers and documents a task by its function: name, docstring, parameters."""
+    calls = []
+
+    def sparc_like(level: int = 1, *, source: str = "sample") -> str:
+        """Doc of the task."""
+        calls.append((level, source))
+        return f"task {level} {source}"
+
+    wrapped = plain_errors(sparc_like)
+    assert wrapped.__name__ == "sparc_like" and wrapped.__doc__ == "Doc of the task."
+    assert inspect.signature(wrapped) == inspect.signature(sparc_like)
+    assert wrapped(3, source="x") == "task 3 x" and wrapped() == "task 1 sample"
+    assert calls == [(3, "x"), (1, "sample")]
