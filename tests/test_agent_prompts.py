@@ -173,6 +173,10 @@ def test_an_illegal_move_says_what_was_wrong_and_the_state_it_left(sparc_records
         text = illegal_text("north-east", result, env)
         assert "'north-east' is not a direction" in text
         assert "The step counts (2 of 50)" in text and "Step: 3\n" in text
+        # a hostile argument is shown cut short, not echoed whole into the transcript
+        hostile = "north" * 20_000
+        text = illegal_text(hostile, env.step(None), env)
+        assert f"'{hostile[:40]}...' is not a direction" in text and len(text) < 1_000
 
 
 def test_an_illegal_move_that_uses_the_last_step_ends_the_episode(sparc_records):

@@ -29,11 +29,11 @@ DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)
 
 TOOLS_TEXT = """## How to play
 You play this puzzle through tools, keeping the whole conversation. Call the `move` tool with \
-one direction: right, up, left or down (x grows to the right, y grows downwards); a number is \
-read as in the legal moves list (0=RIGHT, 1=UP, 2=LEFT, 3=DOWN). Each call is one step: its \
-reply is the new state (step, position, legal moves and {view}), or an error when the move is \
-not legal. An illegal move still counts as a step and moves nothing. Several moves in one turn \
-are taken in order.
+one direction as text: right, up, left or down (x grows to the right, y grows downwards); the \
+number or label from the legal moves list, as text ("3" or "3=DOWN"), also works. Each call \
+is one step: its reply is the new state (step, position, legal moves and {view}), or an error \
+when the move is not legal. An illegal move still counts as a step and moves nothing. Several \
+moves in one turn are taken in order.
 {traceback}The episode ends when you reach E, when no legal move is left, or after {max_steps} \
 steps; the path drawn then is scored. There is nothing to submit: reaching E ends the puzzle."""
 TRACEBACK_TEXT = (
@@ -108,7 +108,11 @@ def move_text(result: StepResult) -> str:
 def illegal_text(direction: str, result: StepResult, env: GymEnv) -> str:
     """The tool error for an illegal or unreadable move (the step counted, nothing moved)."""
     if result.action is None:
-        what = f"{direction!r} is not a direction: use right, up, left or down."
+        given = str(direction)
+        shown = (
+            given if len(given) <= 40 else given[:40] + "..."
+        )  # a hostile argument is not echoed whole
+        what = f"{shown!r} is not a direction: use right, up, left or down."
     else:
         what = f"{ACTION_NAMES[result.action]} is not a legal move from {env.position_text()}."
     counted = f"The step counts ({env.steps} of {env.max_steps}); nothing moved."
