@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.records import COLOR_NAMES
 
 #: Width of one grid position in the drawing.
 _WIDTH = 3
@@ -43,16 +44,7 @@ KIND_WORDS = {
     "P": "polyshape",
     "Y": "negative polyshape",
 }
-COLOR_WORDS = {
-    "R": "red",
-    "B": "blue",
-    "G": "green",
-    "Y": "yellow",
-    "W": "white",
-    "O": "orange",
-    "P": "purple",
-    "K": "black",
-}
+COLOR_WORDS = COLOR_NAMES  # the colour letters, as the records name them
 
 
 def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:

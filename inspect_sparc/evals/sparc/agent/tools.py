@@ -17,7 +17,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
-from inspect_sparc.core.gym import GymEnv, replay_moves, step_letter
+from inspect_sparc.core.gym import GymEnv, replay_moves
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
@@ -27,7 +27,7 @@ from inspect_sparc.evals.sparc.agent.prompts import (
     read_direction,
     state_text,
 )
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings, observe
+from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings, observe, record_step
 
 #: Store keys: the puzzle record and the episode settings (set by `start_episode`), and the
 #: number of `move` calls, steps or not (a call after the end is no step).
@@ -92,7 +92,7 @@ def move() -> Tool:
         if env.done:
             raise ToolError(late_text(env))
         result = env.step(read_direction(direction))
-        where.set(MOVES_KEY, where.get(MOVES_KEY, "") + step_letter(result))
+        record_step(where, result)
         if not result.legal:
             raise ToolError(illegal_text(str(direction), result, env))
         return await observation(env, where.get(SETTINGS_KEY, {}), move_text(result))

@@ -26,7 +26,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import span
+from inspect_ai.util import Store, span
 
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
 from inspect_sparc.core.gym import (
@@ -67,9 +67,10 @@ def new_episode(state: TaskState) -> GymEnv:
     return GymEnv(puzzle, bool(settings["traceback"]), int(settings["max_steps"]))
 
 
-def record_step(state: TaskState, result: StepResult) -> None:
-    """Append one step's letter to the moves record in the sample's store."""
-    state.store.set(MOVES_KEY, state.store.get(MOVES_KEY, "") + step_letter(result))
+def record_step(store: Store, result: StepResult) -> None:
+    """Append one step's letter to the moves record in the sample's store (which the scorer
+    replays; `sparc_agent`'s move tool records its steps here too)."""
+    store.set(MOVES_KEY, store.get(MOVES_KEY, "") + step_letter(result))
 
 
 def text_observation(env: GymEnv, settings: Mapping[str, Any]) -> ChatMessageUser:
@@ -158,7 +159,7 @@ def gym_agent(observation: str | None = None) -> Solver:
                 output = await model.generate([system, user])
                 state.output = output
                 result = env.step(read_action(output.completion))
-                record_step(state, result)
+                record_step(state.store, result)
                 transcript().info(step_info(result, env), source="sparc_gym")
                 state.messages.append(output.message)
         return state
@@ -182,7 +183,7 @@ async def play_baseline(state: TaskState, model: str, make_policy: Callable[...,
     while not env.done:
         async with span(f"step {env.steps + 1}", type="gym_step"):
             result = env.step(policy(env))
-            record_step(state, result)
+            record_step(state.store, result)
             transcript().info(step_info(result, env), source="sparc_gym")
     state.output = baseline_output(model, env)
     state.messages.append(state.output.message)
