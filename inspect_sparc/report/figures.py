@@ -66,6 +66,20 @@ def _short(label: str, width: int = 48) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
+def plot_runs(ax: Any, frame: pd.DataFrame, column: str) -> None:
+    """One black line per log (`column` against level), told apart by marker and line style."""
+    styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
+    for (_, group), (marker, line) in zip(frame.groupby("log", sort=False), styles, strict=False):
+        ax.plot(
+            group["level"],
+            group[column],
+            marker=marker,
+            linestyle=line,
+            color="black",
+            label=_short(group["run"].iloc[0]),
+        )
+
+
 @styled
 def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy by level, one line per run, one panel per protocol; published rows grey."""
@@ -75,18 +89,7 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     fig = new_figure(8.5, 3.6 * len(protocols))
     axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
     for ax, protocol in zip(axes, protocols, strict=True):
-        styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
-        for (_, group), (marker, line) in zip(
-            levels[levels["protocol"] == protocol].groupby("log", sort=False), styles, strict=False
-        ):
-            ax.plot(
-                group["level"],
-                group["accuracy"],
-                marker=marker,
-                linestyle=line,
-                color="black",
-                label=_short(group["run"].iloc[0]),
-            )
+        plot_runs(ax, levels[levels["protocol"] == protocol], "accuracy")
         if published is not None and not published.empty:
             rows = published[published["protocol"] == protocol]
             if protocol == "gym":
@@ -268,16 +271,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
         return None
     fig = new_figure(9, 5.2)
     left, right = fig.subplots(1, 2)
-    styles = zip(cycle(MARKERS), cycle(LINESTYLES), strict=False)
-    for (_, group), (marker, line) in zip(tokens.groupby("log", sort=False), styles, strict=False):
-        left.plot(
-            group["level"],
-            group["output_tokens"],
-            marker=marker,
-            linestyle=line,
-            color="black",
-            label=_short(group["run"].iloc[0]),
-        )
+    plot_runs(left, tokens, "output_tokens")
     left.set_xticks(LEVELS)
     left.set_xlabel("difficulty level")
     left.set_ylabel("output tokens per sample")
