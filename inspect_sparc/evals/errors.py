@@ -29,33 +29,32 @@ except ImportError:  # pragma: no cover - only when Inspect moves its private cl
         """Stand-in: without Inspect's class the errors keep their traceback."""
 
 
-class PlainValueError(ValueError, _Plain):
+class _OneLine:
+    """Mixin: the original error type's message, also as `.message` (what Inspect prints)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)  # the original type's constructor (next in the MRO)
+        self.message = message
+
+
+class PlainValueError(_OneLine, ValueError, _Plain):
     """A bad task argument; the message lists the valid values."""
 
-    def __init__(self, message: str) -> None:
-        ValueError.__init__(self, message)
-        self.message = message
 
-
-class PlainSourceError(SourceError, _Plain):
+class PlainSourceError(_OneLine, SourceError, _Plain):
     """Records could not be loaded; the message names the source and the ways out."""
 
-    def __init__(self, message: str) -> None:
-        SourceError.__init__(self, message)
-        self.message = message
 
-
-class PlainRecordError(RecordError, _Plain):
+class PlainRecordError(_OneLine, RecordError, _Plain):
     """A record outside the published schema; the message names the record and the field."""
-
-    def __init__(self, message: str) -> None:
-        RecordError.__init__(self, message)
-        self.message = message
 
 
 #: Most specific first: a RecordError is also a ValueError.
-PLAIN = ((RecordError, PlainRecordError), (SourceError, PlainSourceError))
-PLAIN += ((ValueError, PlainValueError),)
+PLAIN = (
+    (RecordError, PlainRecordError),
+    (SourceError, PlainSourceError),
+    (ValueError, PlainValueError),
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
