@@ -4,7 +4,9 @@ Positions are bits of a Python int (index = y * stride + x, stride = columns + 1
 column keeps row shifts from wrapping). `build_layout` computes everything that depends on the
 puzzle alone (moves, forced edges, triangles, the border walk, the sides of the path through
 each node, lattice links and cut tables); the pure engine (`python`) reads it directly, the
-compiled one (`compiled`) converts it once into numpy tables. Pure logic, no Inspect import.
+compiled one (`compiled`) converts it once into numpy tables. Each `_add_*` step fills part
+of one `Layout` from what the steps before it set; they stay in this one module (about 500
+lines) because both engines read that one object. Pure logic, no Inspect import.
 """
 
 from __future__ import annotations

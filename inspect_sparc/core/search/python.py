@@ -5,7 +5,13 @@ cells or visited positions, and it stops at E. Each pruning rule is a method nam
 docs/search.md (`count_edge`, `flood`, `node_flood`, `dots_reachable`, `sealed_ok`,
 `stars_ok`, `conflict`, `landing_walls`, `landings`, `area_walls`, `area_arcs`, `tile`), which
 says what each cuts and why that is sound. Every path found is confirmed by
-`inspect_sparc.core.rules.check`, the single arbiter. Pure logic.
+`inspect_sparc.core.rules.check`, the single arbiter. `step` is the recursion: `arrive`
+(live region, reachability), `excursion_walls` (strips, landing and area walls), `advance` (the
+moves). Pure logic.
+
+Over 500 lines on purpose: the engine is one class, `_Search`, whose methods are the rules and
+share its state (triangle counts, finished excursions, per-search caches); split into modules,
+every rule would take that state as arguments, and each is found here by its docs/search.md name.
 """
 
 from __future__ import annotations
