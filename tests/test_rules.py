@@ -13,7 +13,9 @@ from sparc.validation import analyze_path, extract_solution_path
 
 from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.rules import (
-    REGION_RULES,
+    PUZZLE_RULES,
+    RULES,
+    SEARCH_PRUNING,
     STRUCTURAL_RULES,
     Verdict,
     board_for,
@@ -293,7 +295,7 @@ def test_empty_path_reports_only_that_it_is_no_line() -> None:
 def test_puzzle_rules_skipped_on_broken_lines() -> None:
     puzzle = next(p for p in PUZZLES if p.dots)
     verdict = check(puzzle, [puzzle.start])
-    assert not set(REGION_RULES) & set(verdict.broken_rules)
+    assert not set(PUZZLE_RULES) & set(verdict.broken_rules)
 
 
 def test_puzzle_rules_still_checked_on_a_line_through_a_gap() -> None:
@@ -378,3 +380,31 @@ def test_shape_placements_are_every_translation_inside_the_grid() -> None:
             height = max(dy for _, dy in offsets) + 1
             assert len(set(placements)) == len(placements)
             assert len(placements) == (puzzle.width - width + 1) * (puzzle.height - height + 1)
+
+
+def _defined_names(module: str) -> set[str]:
+    """Top-level functions and classes of a search module, and its classes' methods as
+    `Class.method`, read from its source (the kernel imports numba, which may be absent)."""
+    import ast
+
+    import inspect_sparc.core.search as search
+
+    source = (Path(search.__file__).parent / f"{module}.py").read_text()
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            names |= {f"{node.name}.{d.name}" for d in node.body if isinstance(d, ast.FunctionDef)}
+    return names
+
+
+def test_every_rule_names_where_both_engines_prune_it() -> None:
+    # The map a rule change follows: it must cover every rule, name a place in each engine,
+    # and name only functions that exist (a rename in the search fails here, not silently).
+    assert set(SEARCH_PRUNING) == set(RULES)
+    for rule, pruning in SEARCH_PRUNING.items():
+        assert pruning.python and pruning.kernel, rule
+        for module, names in pruning._asdict().items():
+            missing = sorted(set(names) - _defined_names(module))
+            assert not missing, f"{rule}: {module} has no {', '.join(missing)}"

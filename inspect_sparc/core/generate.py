@@ -16,7 +16,9 @@ so the bytes do not depend on the machine, the worker count or the shard):
    difficulty_score is the model's prediction, moved into the target level's band when it falls
    in a neighbouring one, so level = floor(score) + 1.
 
-Pure logic: no Inspect imports.
+Over 500 lines on purpose: it is the one recipe above, whose steps share one seeded
+`random.Random` and its placement helpers; split, the draw order that fixes the bytes would be
+spread over modules. Pure logic: no Inspect imports.
 """
 
 from __future__ import annotations

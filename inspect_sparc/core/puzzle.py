@@ -236,12 +236,49 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
         raise _fail(record_id, f"missing field(s) {', '.join(missing)}")
     if isinstance(record_id, bool) or not isinstance(record_id, str | int) or record_id == "":
         raise _fail(record_id, "id must be a non-empty string or an integer")
-    size = record["grid_size"]
+    width, height = _grid_size(record_id, record["grid_size"])
+    grid = _grid(record_id, record["puzzle_array"], width, height)
+    start, end, dots, gaps, symbols = _read_grid(record_id, grid)
+    polyshapes = parse_polyshapes(record_id, record["polyshapes"])
+    for point, symbol in symbols.items():
+        if symbol.shape_id is not None and symbol.shape_id not in polyshapes:
+            raise _fail(record_id, f"shape {symbol.shape_id} at {point} is not in polyshapes")
+    solutions = _solutions(record_id, record["solutions"], start)
+    level = _integral(record["difficulty_level"])
+    if level not in LEVELS:
+        given = record["difficulty_level"]
+        raise _fail(record_id, f"difficulty_level must be one of 1-5, got {given!r}")
+    score = record["difficulty_score"]
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        raise _fail(record_id, f"difficulty_score must be a number, got {score!r}")
+    return Puzzle(
+        id=str(record_id),
+        level=level,
+        difficulty_score=float(score),
+        width=width,
+        height=height,
+        grid=grid,
+        start=start,
+        end=end,
+        dots=frozenset(dots),
+        gaps=frozenset(gaps),
+        symbols=symbols,
+        polyshapes=polyshapes,
+        solutions=solutions,
+        record=record,
+    )
+
+
+def _grid_size(record_id: Any, size: Any) -> tuple[int, int]:
+    """`grid_size` as (width, height) in cells."""
     try:
-        width, height = int(size["width"]), int(size["height"])
+        return int(size["width"]), int(size["height"])
     except (TypeError, KeyError, ValueError):
         raise _fail(record_id, "grid_size needs integer width and height") from None
-    array = record["puzzle_array"]
+
+
+def _grid(record_id: Any, array: Any, width: int, height: int) -> tuple[tuple[str, ...], ...]:
+    """`puzzle_array` as rows of strings, checked to be (2h+1) x (2w+1)."""
     if (
         not isinstance(array, list)
         or len(array) != 2 * height + 1
@@ -252,7 +289,14 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
             f"puzzle_array must be {2 * height + 1} rows of {2 * width + 1} entries "
             f"for a {width}x{height} grid",
         )
-    grid = tuple(tuple(str(v) for v in row) for row in array)
+    return tuple(tuple(str(v) for v in row) for row in array)
+
+
+def _read_grid(
+    record_id: Any, grid: tuple[tuple[str, ...], ...]
+) -> tuple[Point, Point, set[Point], set[Point], dict[Point, Symbol]]:
+    """(start, end, dots, gaps, symbols) of a grid; each value must suit its position's kind,
+    and there must be exactly one S and one E."""
     starts: list[Point] = []
     ends: list[Point] = []
     dots: set[Point] = set()
@@ -280,40 +324,16 @@ def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
             f"puzzle_array needs exactly one start 'S' and one end 'E' "
             f"(found {len(starts)} and {len(ends)})",
         )
-    start, end = starts[0], ends[0]
-    polyshapes = parse_polyshapes(record_id, record["polyshapes"])
-    for point, symbol in symbols.items():
-        if symbol.shape_id is not None and symbol.shape_id not in polyshapes:
-            raise _fail(record_id, f"shape {symbol.shape_id} at {point} is not in polyshapes")
-    raw_solutions = record["solutions"]
+    return starts[0], ends[0], dots, gaps, symbols
+
+
+def _solutions(record_id: Any, raw_solutions: Any, start: Point) -> tuple[Path, ...]:
+    """`solutions` as paths (entries may be `{"path": [...]}` or the path itself)."""
     if not isinstance(raw_solutions, list) or not raw_solutions:
         raise _fail(record_id, "solutions must be a non-empty list")
-    solutions = tuple(
+    return tuple(
         _parse_path(
             record_id, s.get("path") if isinstance(s, Mapping) else s, f"solution {i}", start
         )
         for i, s in enumerate(raw_solutions)
-    )
-    level = _integral(record["difficulty_level"])
-    if level not in LEVELS:
-        given = record["difficulty_level"]
-        raise _fail(record_id, f"difficulty_level must be one of 1-5, got {given!r}")
-    score = record["difficulty_score"]
-    if isinstance(score, bool) or not isinstance(score, int | float):
-        raise _fail(record_id, f"difficulty_score must be a number, got {score!r}")
-    return Puzzle(
-        id=str(record_id),
-        level=level,
-        difficulty_score=float(score),
-        width=width,
-        height=height,
-        grid=grid,
-        start=start,
-        end=end,
-        dots=frozenset(dots),
-        gaps=frozenset(gaps),
-        symbols=symbols,
-        polyshapes=polyshapes,
-        solutions=solutions,
-        record=record,
     )

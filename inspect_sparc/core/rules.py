@@ -11,6 +11,15 @@ puzzle. They are checked for lines only; a gap or an off-grid point does not sto
 are flood-filled over the in-grid positions off the path). Rules of anything less than a line
 would be noise: an empty answer does not "miss every dot". `check` never raises.
 
+`SEARCH_PRUNING` says, for every rule, which functions of the search (`core/search/`: the shared
+layout, the pure engine, the numba kernel and its driver) prune it: a rule change must visit
+each of them, and docs/search.md argues why each cut is sound (tests/test_rules.py fails if a
+name there stops existing).
+
+Over 500 lines on purpose: this is the single arbiter of the rules (the path faults, the local
+rules, the regions with the polyshape fitting the search shares, the verdict), one `Board` and
+one set of messages; split, the arbiter would be several modules that must agree.
+
 Pure logic: no Inspect imports.
 """
 
@@ -18,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspect_sparc.core.puzzle import Point, Puzzle
 from inspect_sparc.core.records import COLOR_NAMES
@@ -32,11 +41,128 @@ STRUCTURAL_RULES: tuple[str, ...] = (
     "gap",
     "rule_cell",
 )
-REGION_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
-RULES: tuple[str, ...] = STRUCTURAL_RULES + REGION_RULES
+#: The puzzle rules: whether a line solves the puzzle (dots, and the cell symbols' rules).
+PUZZLE_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
+REGION_RULES = PUZZLE_RULES  # old name, kept for importers (it also held dot and triangle)
+RULES: tuple[str, ...] = STRUCTURAL_RULES + PUZZLE_RULES
 #: Structural faults that make a path no line at all (the reference's `fully_valid_path` fails);
 #: puzzle rules are checked only for lines, and the scorer counts only these on non-lines.
 LINE_RULES: tuple[str, ...] = ("start", "end", "disconnected", "revisit", "rule_cell")
+
+
+class Pruning(NamedTuple):
+    """The functions of `inspect_sparc.core.search` that prune one rule, by module (a method
+    as `Class.method`): what a change to the rule must visit in each engine."""
+
+    layout: tuple[str, ...] = ()  # search/layout.py: the tables both engines read
+    python: tuple[str, ...] = ()  # search/python.py: the pure engine
+    compiled: tuple[str, ...] = ()  # search/compiled.py: the kernel's tables and confirmation
+    kernel: tuple[str, ...] = ()  # search/kernel.py: the numba kernel
+
+
+#: Every path moves only between usable positions, from S, never twice, and ends at E.
+_MOVES = Pruning(
+    layout=("_add_positions", "_add_moves"),
+    python=("_Search.run", "_Search.advance", "_Search.finish"),
+    compiled=("_move_tables", "solve_compiled"),
+    kernel=("enumerate_candidates",),
+)
+#: Where each rule is pruned (docs/search.md, "The pruning rules", argues each cut sound);
+#: every path either engine returns is also confirmed by `check` (`_Search.finish`,
+#: `solve_compiled`).
+SEARCH_PRUNING: dict[str, Pruning] = {
+    **dict.fromkeys(STRUCTURAL_RULES, _MOVES),
+    "dot": Pruning(
+        layout=("_add_positions", "_add_forced_edges"),
+        python=(
+            "_Search.arrive",  # a dot outside E's live region
+            "_Search.dots_reachable",
+            "_Search.advance",  # dead dots (pure engine only)
+            "_Search.landings",  # a dot on the border arc makes walls
+            "_Search.area_arcs",
+            "_Search.finish",
+        ),
+        compiled=("_position_tables", "_lattice_tables", "solve_compiled"),
+        kernel=("enumerate_candidates", "dots_reachable", "landings", "area_arcs"),
+    ),
+    "square": Pruning(
+        layout=("_add_symbols", "_add_forced_edges"),
+        python=(
+            "_Search.sealed_ok",
+            "_Search.region_ok",
+            "_Search._symbols_uncached",
+            "_Search.conflict",  # strips
+            "_Search.landings",
+            "_Search.finish",
+        ),
+        compiled=("_symbol_tables", "solve_compiled"),
+        kernel=("sealed_ok", "region_ok", "conflict", "landings", "enumerate_candidates"),
+    ),
+    "star": Pruning(
+        layout=("_add_symbols",),
+        python=(
+            "_Search.sealed_ok",
+            "_Search.region_ok",
+            "_Search._symbols_uncached",
+            "_Search.stars_ok",  # lonely stars
+            "_Search.arrive",
+            "_Search.excursion_walls",
+            "_Search.conflict",
+            "_Search.landing_walls",  # a star and its only partner on two strips
+            "_Search.landings",
+            "_Search.area_walls",
+            "_Search.finish",
+        ),
+        compiled=("_symbol_tables", "solve_compiled"),
+        kernel=(
+            "sealed_ok",
+            "region_ok",
+            "stars_ok",
+            "conflict",
+            "landings",
+            "area_walls",
+            "enumerate_candidates",
+        ),
+    ),
+    "triangle": Pruning(
+        layout=("_add_triangles", "_add_forced_edges", "_add_moves"),
+        python=(
+            "_Search.count_edge",
+            "_Search.advance",  # counts each move's triangles inline
+            "_Search.sealed_ok",
+            "_Search.region_ok",
+            "_Search.triangles_ok",
+            "_Search.finish",
+        ),
+        compiled=("_move_tables", "_symbol_tables", "solve_compiled"),
+        kernel=("count_edge", "sealed_ok", "region_ok", "enumerate_candidates"),
+    ),
+    "polyshape": Pruning(
+        layout=("_add_symbols", "_placements", "_set_strips_and_area_rule"),
+        python=(
+            "_Search.sealed_ok",
+            "_Search.region_ok",
+            "_Search.shapes_ok",
+            "_Search.tile",
+            "_Search._fits_with_ylops",
+            "_Search.register",  # area walls
+            "_Search.area_arcs",
+            "_Search.area_walls",
+            "_Search.finish",
+        ),
+        compiled=("_shape_tables", "solve_compiled"),
+        kernel=(
+            "sealed_ok",
+            "region_ok",
+            "shapes_ok",
+            "tile",
+            "area_of",
+            "area_arcs",
+            "area_walls",
+            "enumerate_candidates",
+        ),
+    ),
+}
 
 #: How many positions a message lists before eliding the rest.
 _MESSAGE_POINTS = 6
@@ -285,7 +411,7 @@ def _placement_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation
     return found
 
 
-# --- local rules --------------------------------------------------------------------------------
+# --- local rules (dot, triangle) ------------------------------------------------------------------
 
 
 def _dot_violations(puzzle: Puzzle, on_path: set[Point]) -> list[Violation]:

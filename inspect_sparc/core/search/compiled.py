@@ -17,7 +17,7 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from inspect_sparc.core.search.layout import build_layout
+from inspect_sparc.core.search.layout import Layout, build_layout
 
 if TYPE_CHECKING:
     from inspect_sparc.core.puzzle import Path, Puzzle
@@ -132,54 +132,111 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
 
 def _tables(puzzle: Puzzle) -> Tables:
     """The kernel's tables, converted from the puzzle's layout (the one the pure engine reads)."""
-    import numpy as np
-
     layout = build_layout(puzzle)
-    stride, size = layout.stride, puzzle.rows * layout.stride
-    width, node_columns = puzzle.width, puzzle.width + 1
+    at = _Renumber(layout)
+    return Tables(
+        **_position_tables(layout, at),
+        **_move_tables(layout),
+        **_symbol_tables(layout, at),
+        **_shape_tables(layout, at),
+        **_lattice_tables(layout, at),
+        **_perimeter_tables(layout, at),
+        **_side_tables(layout, at),
+    )
 
-    def bits(mask: int) -> list[int]:
-        found = []
-        while mask:
-            low = mask & -mask
-            found.append(low.bit_length() - 1)
-            mask ^= low
-        return found
 
-    def cell_of(index: int) -> int:
-        return (index // stride // 2) * width + index % stride // 2
+class _Renumber:
+    """Layout bit indexes renumbered for the kernel: cell masks, node masks, position arrays."""
 
-    def node_of(index: int) -> int:
-        return (index // stride // 2) * node_columns + index % stride // 2
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.stride = layout.stride
+        self.size = layout.puzzle.rows * layout.stride
+        self.width, self.node_columns = layout.puzzle.width, layout.puzzle.width + 1
+        self.cell_bit = {i: 1 << self.cell_of(i) for i in _bits(layout.cells)}
 
-    cell_bit = {i: 1 << cell_of(i) for i in bits(layout.cells)}
+    def cell_of(self, index: int) -> int:
+        """The cell number of a cell position."""
+        return (index // self.stride // 2) * self.width + index % self.stride // 2
 
-    def cell_mask(mask: int) -> int:
-        return sum(cell_bit[i] for i in bits(mask & layout.cells))
+    def node_of(self, index: int) -> int:
+        """The lattice number of a node position."""
+        return (index // self.stride // 2) * self.node_columns + index % self.stride // 2
 
-    def node_mask(mask: int) -> int:
-        return sum(1 << node_of(i) for i in bits(mask & layout.nodes))
+    def cell_mask(self, mask: int) -> int:
+        """The cells of a position mask, as a cell mask."""
+        return sum(self.cell_bit[i] for i in _bits(mask & self.layout.cells))
 
-    def flags(mask: int) -> Any:
-        array = np.zeros(size, np.uint8)
-        array[bits(mask)] = 1
+    def node_mask(self, mask: int) -> int:
+        """The nodes of a position mask, as a lattice-node mask."""
+        return sum(1 << self.node_of(i) for i in _bits(mask & self.layout.nodes))
+
+    def flags(self, mask: int) -> Any:
+        """A uint8 array over positions, 1 where `mask` has a bit."""
+        import numpy as np
+
+        array = np.zeros(self.size, np.uint8)
+        array[_bits(mask)] = 1
         return array
 
-    def ints(values: list[int], shape: tuple[int, ...] = (-1,)) -> Any:
-        return np.array(values, np.int64).reshape(shape)
 
+def _bits(mask: int) -> list[int]:
+    """The set bit indexes of a mask, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _ints(values: list[int], shape: tuple[int, ...] = (-1,)) -> Any:
+    """An int64 array of `values`, reshaped."""
+    import numpy as np
+
+    return np.array(values, np.int64).reshape(shape)
+
+
+def _position_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """Per-position flags and numbers: in grid, usable, cell and node numbers, neighbours."""
+    import numpy as np
+
+    stride, size = at.stride, at.size
     cell_index = np.full(size, -1, np.int64)
     node_index = np.full(size, -1, np.int64)
     neighbours = np.full((size, 4), -1, np.int64)
-    for i in bits(layout.every):
+    for i in _bits(layout.every):
         x, y = i % stride, i // stride
         if x % 2 and y % 2:
-            cell_index[i] = cell_of(i)
+            cell_index[i] = at.cell_of(i)
         elif x % 2 == 0 and y % 2 == 0:
-            node_index[i] = node_of(i)
+            node_index[i] = at.node_of(i)
         for k, delta in enumerate((1, -1, stride, -stride)):
             if 0 <= i + delta < size and layout.every >> (i + delta) & 1:
                 neighbours[i, k] = i + delta
+    puzzle = layout.puzzle
+    return {
+        "stride": stride,
+        "inside": at.flags(layout.every),
+        "usable": at.flags(layout.usable),
+        "cell_index": cell_index,
+        "node_index": node_index,
+        "dot": at.flags(layout.dots),
+        "border": at.flags(layout.border_nodes),
+        "symbol": at.flags(layout.symbols),
+        "neighbours": neighbours,
+        "start": layout.bit(puzzle.start),
+        "end": layout.bit(puzzle.end),
+        "end_on_border": bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1),
+        "strips": layout.strips,
+    }
+
+
+def _move_tables(layout: Layout) -> dict[str, Any]:
+    """Each node's moves (edge, next node) and the triangles beside each edge."""
+    import numpy as np
+
+    size = layout.puzzle.rows * layout.stride
     moves = np.full((size, 4, 2), -1, np.int64)
     move_count = np.zeros(size, np.int64)
     for index, options in layout.moves.items():
@@ -189,94 +246,116 @@ def _tables(puzzle: Puzzle) -> Tables:
     edge_triangles = np.full((size, 2), -1, np.int64)
     for edge, numbers in layout.triangle_of_edge.items():
         edge_triangles[edge, : len(numbers)] = numbers
+    return {"moves": moves, "move_count": move_count, "edge_triangles": edge_triangles}
+
+
+def _symbol_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """Triangles, squares and stars as cell numbers and cell masks."""
+    return {
+        "triangle_cell": _ints([at.cell_of(b.bit_length() - 1) for b in layout.triangle_bits]),
+        "triangle_need": _ints(layout.triangle_need),
+        "square_masks": _ints([at.cell_mask(m) for m in layout.square_masks]),
+        "star_cells": _ints([at.cell_of(b.bit_length() - 1) for b, _ in layout.stars]),
+        "star_masks": _ints([at.cell_mask(m) for _, m in layout.stars]),
+        "pair_masks": _ints([at.cell_mask(m) for m in layout.pairs]),
+        "star_all": at.cell_mask(layout.star_bits),
+        "pair_all": at.cell_mask(layout.pair_bits),
+        "symbol_cells": at.cell_mask(layout.symbols),
+    }
+
+
+def _shape_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """Polyshapes and ylops per cell (area, kind number) and each kind's translates."""
+    import numpy as np
+
+    cell_count = layout.puzzle.width * layout.puzzle.height
     kinds = sorted(set(layout.shape_of.values()))
-    shape_area = np.zeros(puzzle.width * puzzle.height, np.int64)
-    shape_kind = np.full(puzzle.width * puzzle.height, -1, np.int64)
+    shape_area = np.zeros(cell_count, np.int64)
+    shape_kind = np.full(cell_count, -1, np.int64)
     for bit, area in layout.shape_area.items():
-        shape_area[cell_of(bit.bit_length() - 1)] = area
-        shape_kind[cell_of(bit.bit_length() - 1)] = kinds.index(layout.shape_of[bit])
-    placements = np.zeros((max(len(kinds), 1), puzzle.width * puzzle.height), np.int64)
+        shape_area[at.cell_of(bit.bit_length() - 1)] = area
+        shape_kind[at.cell_of(bit.bit_length() - 1)] = kinds.index(layout.shape_of[bit])
+    placements = np.zeros((max(len(kinds), 1), cell_count), np.int64)
     for kind, shape_id in enumerate(kinds):
         for anchor, mask in layout.placement_at[shape_id].items():
-            placements[kind, cell_of(anchor)] = cell_mask(mask)
-    link = np.zeros(node_columns * (puzzle.height + 1), np.int64)
+            placements[kind, at.cell_of(anchor)] = at.cell_mask(mask)
+    return {
+        "shape_area": shape_area,
+        "shape_kind": shape_kind,
+        "placements": placements,
+        "area_rule": layout.area_rule,
+        "shape_cells": at.cell_mask(layout.shapes),
+    }
+
+
+def _lattice_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """Lattice-node masks for reachability: links, usable directions, E's seeds, dots."""
+    import numpy as np
+
+    stride = at.stride
+    link = np.zeros(at.node_columns * (layout.puzzle.height + 1), np.int64)
     for index, mask in layout.link.items():
-        link[node_of(index)] = node_mask(mask)
+        link[at.node_of(index)] = at.node_mask(mask)
     edge_dots = []
-    for i in bits(layout.dots & ~layout.nodes):
-        x, y = i % stride, i // stride
+    for i in _bits(layout.dots & ~layout.nodes):
+        x = i % stride
         ends = (i - 1, i + 1) if x % 2 else (i - stride, i + stride)
-        edge_dots.append((node_of(ends[0]), node_of(ends[1]), i))
+        edge_dots.append((at.node_of(ends[0]), at.node_of(ends[1]), i))
+    return {
+        "link": link,
+        "right_ok": at.node_mask(layout.right_ok),
+        "down_ok": at.node_mask(layout.down_ok),
+        "lattice_nodes": at.node_mask(layout.nodes),
+        "border_nodes": at.node_mask(layout.border_nodes),
+        "end_seeds": at.node_mask(layout.end_seeds),
+        "end_nodes": at.node_mask(layout.end_nodes),
+        "node_dots": at.node_mask(layout.dots),
+        "edge_dots": _ints(edge_dots, (-1, 3)),
+        "node_columns": at.node_columns,
+    }
+
+
+def _perimeter_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """The border walk: its order, each position's place, and the cells beside its edges."""
+    import numpy as np
+
+    size = at.size
     perimeter_at = np.full(size, -1, np.int64)
     perimeter_at[list(layout.perimeter)] = np.arange(len(layout.perimeter))
     perimeter_cell = np.zeros(size, np.int64)
     for index, bit in layout.perimeter_cell.items():
-        perimeter_cell[index] = cell_mask(bit)
+        perimeter_cell[index] = at.cell_mask(bit)
     perimeter_twin = np.full(size, -1, np.int64)
     for index, bit in layout.perimeter_cell.items():
-        for other in bits(layout.border_edges_of[bit] & ~(1 << index)):
+        for other in _bits(layout.border_edges_of[bit] & ~(1 << index)):
             perimeter_twin[index] = other
-    # The cells left and right of the path through a node, by (incoming, outgoing) edge slot.
+    return {
+        "perimeter": _ints(list(layout.perimeter)),
+        "perimeter_at": perimeter_at,
+        "perimeter_cell": perimeter_cell,
+        "perimeter_twin": perimeter_twin,
+        "border_cells": at.cell_mask(layout.border_cells),
+    }
+
+
+def _side_tables(layout: Layout, at: _Renumber) -> dict[str, Any]:
+    """The cells left and right of the path through a node, by (incoming, outgoing) edge slot,
+    and on which side the clockwise border lies."""
+    import numpy as np
+
+    stride, size = at.stride, at.size
     steps = (1, -1, stride, -stride)
     sides = np.zeros((size, 5, 4, 2), np.int64)
     cw_left = np.zeros((size, 4), np.uint8)
-    for node in bits(layout.nodes):
+    for node in _bits(layout.nodes):
         for out_slot, out_step in enumerate(steps):
             for in_slot in range(5):
                 incoming = ~node if in_slot == 4 else node + steps[in_slot]
                 pair = layout.sides.get((incoming, node + out_step))
                 if pair is not None:
-                    sides[node, in_slot, out_slot] = cell_mask(pair[0]), cell_mask(pair[1])
+                    sides[node, in_slot, out_slot] = at.cell_mask(pair[0]), at.cell_mask(pair[1])
             cw_left[node, out_slot] = layout.cw_left.get((node, node + out_step), True)
-    return Tables(
-        stride=stride,
-        inside=flags(layout.every),
-        usable=flags(layout.usable),
-        cell_index=cell_index,
-        node_index=node_index,
-        dot=flags(layout.dots),
-        border=flags(layout.border_nodes),
-        symbol=flags(layout.symbols),
-        neighbours=neighbours,
-        moves=moves,
-        move_count=move_count,
-        edge_triangles=edge_triangles,
-        triangle_cell=ints([cell_of(b.bit_length() - 1) for b in layout.triangle_bits]),
-        triangle_need=ints(layout.triangle_need),
-        square_masks=ints([cell_mask(m) for m in layout.square_masks]),
-        star_cells=ints([cell_of(b.bit_length() - 1) for b, _ in layout.stars]),
-        star_masks=ints([cell_mask(m) for _, m in layout.stars]),
-        pair_masks=ints([cell_mask(m) for m in layout.pairs]),
-        shape_area=shape_area,
-        shape_kind=shape_kind,
-        placements=placements,
-        link=link,
-        right_ok=node_mask(layout.right_ok),
-        down_ok=node_mask(layout.down_ok),
-        lattice_nodes=node_mask(layout.nodes),
-        border_nodes=node_mask(layout.border_nodes),
-        end_seeds=node_mask(layout.end_seeds),
-        end_nodes=node_mask(layout.end_nodes),
-        node_dots=node_mask(layout.dots),
-        edge_dots=ints(edge_dots, (-1, 3)),
-        node_columns=node_columns,
-        perimeter=ints(list(layout.perimeter)),
-        perimeter_at=perimeter_at,
-        perimeter_cell=perimeter_cell,
-        sides=sides,
-        cw_left=cw_left,
-        start=layout.bit(puzzle.start),
-        end=layout.bit(puzzle.end),
-        end_on_border=bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1),
-        area_rule=layout.area_rule,
-        border_cells=cell_mask(layout.border_cells),
-        shape_cells=cell_mask(layout.shapes),
-        perimeter_twin=perimeter_twin,
-        star_all=cell_mask(layout.star_bits),
-        pair_all=cell_mask(layout.pair_bits),
-        symbol_cells=cell_mask(layout.symbols),
-        strips=layout.strips,
-    )
+    return {"sides": sides, "cw_left": cw_left}
 
 
 #: Samples search in worker threads: the first ones must not each announce (and start) the compile.

@@ -8,6 +8,14 @@ in docs/search.md and as the pure engine's method for it. The entry point takes 
 whole tuple to every helper call made the search four times slower, as measured). Every
 function is `njit(cache=True)`: numba compiles them once per machine (10-25 s) and loads them
 from its on-disk cache afterwards.
+
+Over 500 lines, and one long function on purpose: `enumerate_candidates` is the search as one
+explicit-stack loop (enter a node and prune, take the next move, back up) whose state is the
+unpacked tables, some 30 scratch and per-depth arrays and a few scalars it rebinds (depth, path
+length, used nodes, paths found), all locals. A numba function gets its state as arguments (an
+inner function cannot rebind the caller's scalars), so each piece cut out of the loop would take
+a dozen of them and hand several back; the rules themselves are already separate functions,
+named as in docs/search.md, and the loop is only their order.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Positions are bits of a Python int (index = y * stride + x, stride = columns + 1
 column keeps row shifts from wrapping). `build_layout` computes everything that depends on the
 puzzle alone (moves, forced edges, triangles, the border walk, the sides of the path through
 each node, lattice links and cut tables); the pure engine (`python`) reads it directly, the
-compiled one (`compiled`) converts it once into numpy tables. Pure logic, no Inspect import.
+compiled one (`compiled`) converts it once into numpy tables. Each `_add_*` step fills part
+of one `Layout` from what the steps before it set; they stay in this one module (about 500
+lines) because both engines read that one object. Pure logic, no Inspect import.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ class Layout:
 
 
 def build_layout(puzzle: Puzzle) -> Layout:
-    """Precompute the bitsets the search needs."""
+    """Precompute the bitsets the search needs (each step reads what the ones before it set)."""
     stride = puzzle.columns + 1
     layout = Layout(
         puzzle=puzzle,
@@ -125,9 +127,31 @@ def build_layout(puzzle: Puzzle) -> Layout:
         stars=[],
         shapes=0,
     )
-    squares_by_color: dict[str, int] = {}
-    color_masks: dict[str, int] = {}
-    triangles: list[Point] = []
+    _add_positions(layout)
+    triangles = _add_symbols(layout)
+    _add_forced_edges(layout)
+    for shape_id in {layout.shape_of[bit] for bit in layout.shape_of}:
+        layout.placement_at[shape_id] = _placements(layout, shape_id)
+    _add_triangles(layout, triangles)
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            if layout.border_nodes & 1 << layout.bit((x, y)):
+                layout.rings[layout.bit((x, y))] = _split_table(_ring(layout, (x, y)))
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            _add_moves(layout, (x, y))
+    _add_perimeter(layout)
+    _set_strips_and_area_rule(layout)
+    for y in range(0, puzzle.rows, 2):
+        for x in range(0, puzzle.columns, 2):
+            _add_sides(layout, (x, y))
+    _add_lattice(layout)
+    return layout
+
+
+def _add_positions(layout: Layout) -> None:
+    """Mark every in-grid position by kind: cells, usable nodes and edges, dots, border nodes."""
+    puzzle = layout.puzzle
     for y in range(puzzle.rows):
         for x in range(puzzle.columns):
             point = (x, y)
@@ -146,6 +170,16 @@ def build_layout(puzzle: Puzzle) -> Layout:
                 and (x in (0, puzzle.columns - 1) or y in (0, puzzle.rows - 1))
             ):
                 layout.border_nodes |= 1 << index
+
+
+def _add_symbols(layout: Layout) -> list[Point]:
+    """Record the cell symbols: masks per square colour, shapes with their areas, stars with
+    the symbols of their colour (and the pairs: a star with one other of its colour). Returns
+    the triangles' positions, numbered by `_add_triangles`."""
+    puzzle = layout.puzzle
+    squares_by_color: dict[str, int] = {}
+    color_masks: dict[str, int] = {}
+    triangles: list[Point] = []
     for point, symbol in puzzle.symbols.items():
         index = layout.bit(point)
         layout.symbols |= 1 << index
@@ -168,6 +202,12 @@ def build_layout(puzzle: Puzzle) -> Layout:
                 layout.pairs.append(color_masks[symbol.color])
                 layout.pair_bits |= color_masks[symbol.color]
     layout.square_masks = list(squares_by_color.values())
+    return triangles
+
+
+def _add_forced_edges(layout: Layout) -> None:
+    """Add to the dots the edges every valid path must use (the forced-edges rule)."""
+    puzzle = layout.puzzle
     dots = layout.dots
     for (x, y), symbol in puzzle.symbols.items():
         for dx, dy in ((2, 0), (0, 2)):
@@ -188,21 +228,23 @@ def build_layout(puzzle: Puzzle) -> Layout:
     layout.dots = dots | layout.dots & ~(
         1 << layout.bit(puzzle.start) | 1 << layout.bit(puzzle.end)
     )
-    for shape_id in {layout.shape_of[bit] for bit in layout.shape_of}:
-        layout.placement_at[shape_id] = _placements(layout, shape_id)
+
+
+def _add_triangles(layout: Layout, triangles: list[Point]) -> None:
+    """Number the triangles in reading order: their cells, numbers and the edges around them."""
+    puzzle = layout.puzzle
     for number, (x, y) in enumerate(sorted(triangles, key=lambda p: (p[1], p[0]))):
         layout.triangle_bits.append(1 << layout.bit((x, y)))
         layout.triangle_need.append(puzzle.symbols[(x, y)].triangle_count)
         for edge in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
             key = layout.bit(edge)
             layout.triangle_of_edge[key] = layout.triangle_of_edge.get(key, ()) + (number,)
-    for y in range(0, puzzle.rows, 2):
-        for x in range(0, puzzle.columns, 2):
-            if layout.border_nodes & 1 << layout.bit((x, y)):
-                layout.rings[layout.bit((x, y))] = _split_table(_ring(layout, (x, y)))
-    for y in range(0, puzzle.rows, 2):
-        for x in range(0, puzzle.columns, 2):
-            _add_moves(layout, (x, y))
+
+
+def _add_perimeter(layout: Layout) -> None:
+    """The border in clockwise order from the top-left node, and the cell beside each of its
+    edges."""
+    puzzle = layout.puzzle
     last_x, last_y = puzzle.columns - 1, puzzle.rows - 1
     cycle = (
         [(x, 0) for x in range(last_x)]
@@ -227,6 +269,11 @@ def build_layout(puzzle: Puzzle) -> Layout:
             layout.border_edges_of[cell_bit] = (
                 layout.border_edges_of.get(cell_bit, 0) | 1 << layout.perimeter[number]
             )
+
+
+def _set_strips_and_area_rule(layout: Layout) -> None:
+    """Decide whether the strip rules (`strips`) and the area walls (`area_rule`) apply."""
+    puzzle = layout.puzzle
     # A strip (the cells along one side of an excursion) is one region only if no path end cuts
     # it: a node S or E does not (cells meet across edges), but a mid-edge S or E inside the grid
     # ends the path between two cells of the strip, which may then lie in two regions.
@@ -241,11 +288,6 @@ def build_layout(puzzle: Puzzle) -> Layout:
         and bool(layout.perimeter_mask >> layout.bit(puzzle.end) & 1)
     )
     layout.area_of = Areas(layout.shape_area)
-    for y in range(0, puzzle.rows, 2):
-        for x in range(0, puzzle.columns, 2):
-            _add_sides(layout, (x, y))
-    _add_lattice(layout)
-    return layout
 
 
 def add_walk(layout: Layout, touch: int, direction: int) -> tuple[tuple[int, int, int, int], ...]:

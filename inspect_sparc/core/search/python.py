@@ -5,7 +5,13 @@ cells or visited positions, and it stops at E. Each pruning rule is a method nam
 docs/search.md (`count_edge`, `flood`, `node_flood`, `dots_reachable`, `sealed_ok`,
 `stars_ok`, `conflict`, `landing_walls`, `landings`, `area_walls`, `area_arcs`, `tile`), which
 says what each cuts and why that is sound. Every path found is confirmed by
-`inspect_sparc.core.rules.check`, the single arbiter. Pure logic.
+`inspect_sparc.core.rules.check`, the single arbiter. `step` is the recursion: `arrive`
+(live region, reachability), `excursion_walls` (strips, landing and area walls), `advance` (the
+moves). Pure logic.
+
+Over 500 lines on purpose: the engine is one class, `_Search`, whose methods are the rules and
+share its state (triangle counts, finished excursions, per-search caches); split into modules,
+every rule would take that state as arguments, and each is found here by its docs/search.md name.
 """
 
 from __future__ import annotations
@@ -466,46 +472,111 @@ class _Search:
         """
         layout = self.layout
         head = path[-1]
-        head_bit = 1 << head
-        on_border = head_bit & layout.border_nodes
-        ring_mask, may_cut = layout.cut_tables[head]
-        if split:
-            free = live & ~used
-            live = self.flood(self.end_bit, free)
-            if not layout.around[head] & live or layout.dots & ~used & ~live:
-                return
-            if not self.sealed_ok(free & ~live) or not self.stars_ok(live, 0):
-                return
-        if split or reach < 0 or may_cut[used & ring_mask]:
-            reach = self.node_flood(layout.end_seeds, layout.nodes & ~used)
-            if not self.dots_reachable(reach, used, head_bit):
-                return
-        else:
-            reach &= ~head_bit
-        if not (layout.link[head] & reach or head_bit & layout.end_nodes):
+        arrived = self.arrive(head, used, live, split, reach)
+        if arrived is None:
             return
+        live, reach = arrived
+        on_border = (1 << head) & layout.border_nodes
         registered = on_border and touch >= 0 and layout.area_rule
         if registered:
             self.register(touch, head, cw, ccw)
         walls = -1
         if not on_border and touch >= 0 and layout.strips:
-            walls = self.landing_walls(touch, live & ~used, cw, ccw)
-            if walls is None:
+            guarded = self.excursion_walls(
+                head, used, live, touch, cw, ccw, walls_above, wall_reach
+            )
+            if guarded is None:
                 return
-            if (cw | ccw) & layout.star_bits and self.end_bit & layout.perimeter_mask:
-                # With E on the border the two strips end in different regions.
-                if not (self.stars_ok(live & ~ccw, cw) and self.stars_ok(live & ~cw, ccw)):
-                    return
-            if layout.area_rule:
-                walls = self.area_walls(touch, live & ~used, cw, ccw, walls | max(walls_above, 0))
-            if walls:
-                if walls != walls_above or wall_reach < 0 or may_cut[(used | walls) & ring_mask]:
-                    free_nodes = layout.nodes & ~used & ~walls
-                    wall_reach = self.node_flood(layout.border_nodes & free_nodes, free_nodes)
-                else:
-                    wall_reach &= ~head_bit
-                if not layout.link[head] & wall_reach:
-                    return
+            walls, wall_reach = guarded
+        self.advance(path, used, live, reach, touch, cw, ccw, cw_left, walls, wall_reach)
+        if registered:
+            self.unregister(touch, head)
+
+    def arrive(
+        self, head: int, used: int, live: int, split: bool, reach: int
+    ) -> tuple[int, int] | None:
+        """The live region and E's lattice component with the path at `head`, or None when the
+        branch is dead (live region, sealed regions, lonely stars, lattice reachability).
+
+        The live region is flooded again only when the last move may have split it (`split`),
+        E's component only when the head may be a cut vertex (its `CutTable`)."""
+        layout = self.layout
+        head_bit = 1 << head
+        if split:
+            free = live & ~used
+            live = self.flood(self.end_bit, free)
+            if not layout.around[head] & live or layout.dots & ~used & ~live:
+                return None
+            if not self.sealed_ok(free & ~live) or not self.stars_ok(live, 0):
+                return None
+        ring_mask, may_cut = layout.cut_tables[head]
+        if split or reach < 0 or may_cut[used & ring_mask]:
+            reach = self.node_flood(layout.end_seeds, layout.nodes & ~used)
+            if not self.dots_reachable(reach, used, head_bit):
+                return None
+        else:
+            reach &= ~head_bit
+        if not (layout.link[head] & reach or head_bit & layout.end_nodes):
+            return None
+        return live, reach
+
+    def excursion_walls(
+        self,
+        head: int,
+        used: int,
+        live: int,
+        touch: int,
+        cw: int,
+        ccw: int,
+        walls_above: int,
+        wall_reach: int,
+    ) -> tuple[int, int] | None:
+        """(walls, wall_reach) at an interior node of the excursion from `touch`, or None when
+        the branch is dead (strips, lonely stars on the strips, landing walls, area walls).
+
+        `walls` are the border nodes the excursion may not land on, `wall_reach` the free nodes
+        still joined to a border node off the walls (flooded again only when the walls changed
+        or the head may cut); the head must border that set."""
+        layout = self.layout
+        walls = self.landing_walls(touch, live & ~used, cw, ccw)
+        if walls is None:
+            return None
+        if (cw | ccw) & layout.star_bits and self.end_bit & layout.perimeter_mask:
+            # With E on the border the two strips end in different regions.
+            if not (self.stars_ok(live & ~ccw, cw) and self.stars_ok(live & ~cw, ccw)):
+                return None
+        if layout.area_rule:
+            walls = self.area_walls(touch, live & ~used, cw, ccw, walls | max(walls_above, 0))
+        if walls:
+            ring_mask, may_cut = layout.cut_tables[head]
+            if walls != walls_above or wall_reach < 0 or may_cut[(used | walls) & ring_mask]:
+                free_nodes = layout.nodes & ~used & ~walls
+                wall_reach = self.node_flood(layout.border_nodes & free_nodes, free_nodes)
+            else:
+                wall_reach &= ~(1 << head)
+            if not layout.link[head] & wall_reach:
+                return None
+        return walls, wall_reach
+
+    def advance(
+        self,
+        path: list[int],
+        used: int,
+        live: int,
+        reach: int,
+        touch: int,
+        cw: int,
+        ccw: int,
+        cw_left: bool,
+        walls: int,
+        wall_reach: int,
+    ) -> None:
+        """Try every move from the head (right, left, down, up) that enters a free live edge,
+        keeps off the walls and its triangles within their numbers (moves, triangles, dead
+        dots); finish at E, else extend the strips and `step` on from the next node."""
+        layout = self.layout
+        head = path[-1]
+        on_border = (1 << head) & layout.border_nodes
         counts, need, end = self.counts, layout.triangle_need, self.end
         incoming = path[-2] if len(path) > 1 else ~head
         sides, dots = layout.sides, layout.dots
@@ -557,8 +628,6 @@ class _Search:
                     del path[-2:]
             for number in triangles:
                 counts[number] -= 1
-        if registered:
-            self.unregister(touch, head)
 
     def run(self) -> list[Path]:
         """Enumerate from S; S may be a node or a mid-edge on the border."""
