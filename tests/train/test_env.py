@@ -168,3 +168,13 @@ def test_rules_reward_ends_an_episode_with_the_rule_reward(sparc_records):
     env.reset(options={"puzzle": record})
     rewards = [env.step(0)[1] for _ in range(3)]
     assert all(0.0 <= r <= 1.0 or r in (0.01, -0.01) for r in rewards)
+
+
+def test_spatial_gym_fails_check_env_where_ours_passes(sparc_records):
+    from gym_reference import gym_module, local_gym_records
+
+    with local_gym_records(sparc_records[:3]):
+        reference = gym_module.SPaRC_Gym(observation="new", max_steps=100)
+    with pytest.raises(AssertionError, match="share an object"):
+        check_env(reference)
+    check_env(gymnasium.make(ENV_ID, puzzles=sparc_records[:3]).unwrapped)
