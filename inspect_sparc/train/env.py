@@ -12,6 +12,7 @@ and every observation is a fresh object. Pure logic: no Inspect imports.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -35,6 +36,26 @@ REWARDS = ("solution", "rules")
 GRID_CELLS = 6
 #: Spatial-Gym's step rewards.
 ON_SOLUTION, OFF_SOLUTION = 0.01, -0.01
+
+
+def largest_side(records: list[dict[str, Any]]) -> int:
+    """The most cells a side of any record's grid (0 where a record gives none: it fails later,
+    when parsed, with the parser's error)."""
+    sides = [0]
+    for record in records:
+        size = record.get("grid_size")
+        if isinstance(size, Mapping):
+            sides += [v for v in size.values() if isinstance(v, int) and not isinstance(v, bool)]
+    return max(sides)
+
+
+def as_action(action: Any) -> int | None:
+    """An action as an int (Python or numpy integers, 0-d arrays); None for anything else,
+    which moves nothing, like an illegal action."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -72,8 +93,7 @@ class SparcEnv(gym.Env):
         self.records = load_puzzles(puzzles) if puzzles is not None else []
         self.traceback, self.max_steps = bool(traceback), check_max_steps(max_steps)
         self.observation, self.reward_kind, self.render_mode = observation, reward, render_mode
-        largest = max((max(r["grid_size"].values()) for r in self.records), default=0)
-        self.cells = max(int(grid_cells), int(largest))
+        self.cells = max(int(grid_cells), largest_side(self.records))
         self.size = 2 * self.cells + 1
         self.action_space = spaces.Discrete(4)
         self.observation_space = self._space()
@@ -139,7 +159,7 @@ class SparcEnv(gym.Env):
         if game.done:
             raise RuntimeError("the episode has ended: call reset() to start another")
         before = game.position
-        result = game.step(int(action) if isinstance(action, int | np.integer) else None)
+        result = game.step(as_action(action))
         if self._array is not None and result.legal:
             self._move_array(before, result.position, result.backtrack)
         terminated = result.ended == REACHED_END
