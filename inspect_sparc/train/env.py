@@ -13,6 +13,7 @@ and every observation is a fresh object. Pure logic: no Inspect imports.
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -34,6 +35,8 @@ REWARDS = ("solution", "rules")
 #: Cells a side of the largest SPaRC grid (the test split's and the generator's): the default
 #: size observations are padded to.
 GRID_CELLS = 6
+#: Puzzles whose parsed form and tables an environment keeps (about 10 KB each).
+ENTRY_CACHE = 4096
 #: Spatial-Gym's step rewards.
 ON_SOLUTION, OFF_SOLUTION = 0.01, -0.01
 
@@ -85,7 +88,9 @@ class SparcEnv(gym.Env):
         grid_cells: int = GRID_CELLS,
     ) -> None:
         if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}")
+            raise ValueError(
+                f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
+            )
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -97,7 +102,8 @@ class SparcEnv(gym.Env):
         self.size = 2 * self.cells + 1
         self.action_space = spaces.Discrete(4)
         self.observation_space = self._space()
-        self._entries: dict[int, Entry] = {}
+        self._entries: OrderedDict[int, Entry] = OrderedDict()
+        self._ids: dict[str, int] | None = None
         self._entry: Entry | None = None
         self._game: GymEnv | None = None
         self._array: Any = None
@@ -113,10 +119,13 @@ class SparcEnv(gym.Env):
 
     def _make_entry(self, record: Mapping[str, Any]) -> Entry:
         puzzle = parse_puzzle(record)
+        if puzzle.width > self.cells or puzzle.height > self.cells:
+            raise ValueError(
+                f"puzzle {puzzle.id} ({puzzle.width}x{puzzle.height} cells) does not fit the "
+                f"observations ({self.cells} cells a side): pass grid_cells="
+            )
         prefixes = frozenset(s[:n] for s in puzzle.solutions for n in range(1, len(s) + 1))
         array = obs.static_array(puzzle, self.size) if self.observation == "array" else None
-        if puzzle.width > self.cells or puzzle.height > self.cells:
-            raise ValueError(f"puzzle {puzzle.id} is larger than grid_cells={self.cells}")
         return Entry(puzzle, board_for(puzzle), puzzle_rules(puzzle), prefixes, array)
 
     def _choose(self, options: Mapping[str, Any] | None) -> Entry:
@@ -128,15 +137,30 @@ class SparcEnv(gym.Env):
         if not self.records:
             raise ValueError("no puzzles: pass puzzles=... or reset(options={'puzzle': record})")
         if options.get("puzzle_id") is not None:
-            ids = [str(r.get("id")) for r in self.records]
-            if str(options["puzzle_id"]) not in ids:
-                raise ValueError(f"no puzzle with id {options['puzzle_id']!r} in puzzles")
-            index = ids.index(str(options["puzzle_id"]))
+            index = self._index_of(str(options["puzzle_id"]))
         else:
             index = int(self.np_random.integers(len(self.records)))
-        if index not in self._entries:
-            self._entries[index] = self._make_entry(self.records[index])
-        return self._entries[index]
+        return self._entry_at(index)
+
+    def _index_of(self, puzzle_id: str) -> int:
+        """The index in `puzzles` of the first record with this id."""
+        if self._ids is None:
+            self._ids = {}
+            for index, record in enumerate(self.records):
+                self._ids.setdefault(str(record.get("id")), index)
+        if puzzle_id not in self._ids:
+            raise ValueError(f"no puzzle with id {puzzle_id!r} in puzzles")
+        return self._ids[puzzle_id]
+
+    def _entry_at(self, index: int) -> Entry:
+        """The entry of `puzzles[index]`, built on first use and kept (`ENTRY_CACHE` of them)."""
+        entry = self._entries.get(index)
+        if entry is None:
+            entry = self._entries[index] = self._make_entry(self.records[index])
+            if len(self._entries) > ENTRY_CACHE:
+                self._entries.popitem(last=False)
+        self._entries.move_to_end(index)
+        return entry
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

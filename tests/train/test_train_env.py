@@ -178,3 +178,21 @@ def test_spatial_gym_fails_check_env_where_ours_passes(sparc_records):
     with pytest.raises(AssertionError, match="share an object"):
         check_env(reference)
     check_env(gymnasium.make(ENV_ID, puzzles=sparc_records[:3]).unwrapped)
+
+
+def test_options_choose_a_puzzle_by_record_or_by_spatial_gym_id(sparc_records, tmp_path):
+    import json
+
+    source = tmp_path / "puzzles.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in sparc_records[:4]), encoding="utf-8")
+    env = SparcEnv(puzzles=source)
+    _, info = env.reset(options={"puzzle_id": sparc_records[2]["id"]})
+    assert info["puzzle_id"] == sparc_records[2]["id"]
+    _, info = env.reset(options={"puzzle": sparc_records[9]})
+    assert info["puzzle_id"] == sparc_records[9]["id"]
+    with pytest.raises(ValueError, match="no puzzle with id"):
+        env.reset(options={"puzzle_id": "nope"})
+    small = SparcEnv(grid_cells=2)
+    big = next(r for r in sparc_records if r["grid_size"]["width"] > 2)
+    with pytest.raises(ValueError, match="does not fit"):
+        small.reset(options={"puzzle": big})
