@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import read_test_split
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
@@ -42,8 +41,8 @@ def test_the_puzzle_column_feeds_the_reward_functions(fresh_records):
     assert sparc_reward(answers, dataset["puzzle"], **columns) == [1.0] * len(answers)
 
 
-def test_a_generated_set_with_a_test_puzzle_forced_in_is_rejected(fresh_records):
-    test_puzzle = read_test_split()[123]
+def test_a_generated_set_with_a_test_puzzle_forced_in_is_rejected(fresh_records, sparc_test_split):
+    test_puzzle = sparc_test_split[123]
     with pytest.raises(LeakageError, match=test_puzzle["id"]):
         prompt_dataset([*fresh_records, test_puzzle])
     renamed = dict(test_puzzle, id="not-a-test-id")  # the grid, not the id, gives it away
@@ -59,8 +58,8 @@ def test_the_test_split_needs_the_explicit_flag():
     assert len(dataset) == 3
 
 
-def test_the_shipped_hashes_are_the_test_split_grids():
-    assert shipped_test_hashes() == {grid_hash(r) for r in read_test_split()}
+def test_the_shipped_hashes_are_the_test_split_grids(sparc_test_split):
+    assert shipped_test_hashes() == {grid_hash(r) for r in sparc_test_split}
 
 
 def test_generated_sets_follow_the_curriculum_order():
