@@ -71,16 +71,18 @@ def bench_rewards() -> None:
     answers = read_records(FIXTURES / "answers.jsonl")
     completions = [a["response"] for a in answers for _ in range(REPEATS)]
     puzzles = [json.dumps(by_id[a["puzzle_id"]]) for a in answers for _ in range(REPEATS)]
+    records = [json.loads(text) for text in puzzles]  # a new dict per row, as `datasets` gives
     print(f"rewards: {len(completions)} completions ({len(answers)} real answers x {REPEATS})")
     for name, reward, rules in (
         ("sparc_reward", sparc_reward, False),
         ("rule_reward", rule_reward, True),
     ):
         seconds, count = best_of(3, lambda f=reward: len(f(completions, puzzles)))
+        as_dicts, _ = best_of(3, lambda f=reward: len(f(completions, records)))
         base, _ = best_of(3, lambda r=rules: scorer_path(completions, puzzles, r))
         ours, theirs = count / seconds, count / base
         print(
-            f"  {name:12} {ours:8.0f} completions/s; "
+            f"  {name:12} {ours:8.0f} completions/s ({count / as_dicts:6.0f}/s with dicts); "
             f"scorer path {theirs:6.0f}/s: {ours / theirs:.1f}x"
         )
 
