@@ -1,0 +1,58 @@
+"""SPaRC for training: reward functions, a Gymnasium environment and prompt datasets, on the rule
+engine that scores the evaluations (docs/training.md).
+
+    from inspect_sparc.train import prompt_dataset, rule_reward, sparc_reward
+    import gymnasium
+    env = gymnasium.make("inspect_sparc/SPaRC-v0", puzzles="generated:0")
+
+Importing this package registers `inspect_sparc/SPaRC-v0` with Gymnasium when Gymnasium is
+installed (the `train` extra). The environment and the datasets are imported on first use, so
+the reward functions need neither Gymnasium nor `datasets`. Pure logic: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.train.rewards import rule_reward, sparc_reward
+
+ENV_ID = "inspect_sparc/SPaRC-v0"
+ENTRY_POINT = "inspect_sparc.train.env:SparcEnv"
+
+#: Exported name -> the module that defines it, imported on first use.
+LAZY = {
+    "SparcEnv": "inspect_sparc.train.env",
+    "prompt_dataset": "inspect_sparc.train.dataset",
+    "check_no_test_grids": "inspect_sparc.train.leakage",
+}
+
+__all__ = ["ENV_ID", "SparcEnv", "check_no_test_grids", "prompt_dataset", "rule_reward"]
+__all__ += ["sparc_reward"]
+
+if TYPE_CHECKING:
+    from inspect_sparc.train.dataset import prompt_dataset
+    from inspect_sparc.train.env import SparcEnv
+    from inspect_sparc.train.leakage import check_no_test_grids
+
+
+def register() -> bool:
+    """Register the environment with Gymnasium (once); False when Gymnasium is not installed."""
+    try:
+        from gymnasium.envs.registration import register as gym_register
+        from gymnasium.envs.registration import registry
+    except ImportError:
+        return False
+    if ENV_ID not in registry:
+        gym_register(id=ENV_ID, entry_point=ENTRY_POINT)
+    return True
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name on first use."""
+    if name in LAZY:
+        return getattr(import_module(LAZY[name]), name)
+    raise AttributeError(f"module 'inspect_sparc.train' has no attribute {name!r}")
+
+
+register()

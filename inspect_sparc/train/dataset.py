@@ -1,0 +1,212 @@
+"""Prompt datasets for training: the `sparc` task's prompts on fresh (or given) puzzles.
+
+`prompt_dataset` returns a Hugging Face `datasets.Dataset` with the columns a GRPO trainer needs:
+`prompt` (the system and user messages, byte-identical to the `sparc` task's input for the same
+puzzle), `puzzle` (the record as JSON text, what the reward functions read), `id`, `level` and
+`difficulty_score`. Every set but one built from the test split on purpose is checked against
+the test split's grids (`leakage`). The same as a file, for any framework:
+
+    python -m inspect_sparc.train.dataset --source generated:7 --n 1000 --level 1,2 --out t.parquet
+
+Pure logic: no Inspect imports; `datasets` is imported where a dataset is built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_sparc.core.generate import generate_puzzles
+from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.evals.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
+from inspect_sparc.evals.sparc.sources import BUNDLED, GENERATED, GENERATED_SET_SIZE, HUBS
+from inspect_sparc.train.leakage import check_no_test_grids
+from inspect_sparc.train.puzzles import PuzzleSource, load_puzzles
+
+#: Sources that are the benchmark's test split (a hub's default split, the bundled sample).
+TEST_SOURCES = ("test", BUNDLED, *HUBS)
+Level = int | Sequence[int] | Mapping[int, float] | None
+
+
+def check_level(level: object) -> int:
+    """`level` itself when it is one of 1-5, else a ValueError that says so."""
+    if isinstance(level, bool) or level not in LEVELS:
+        raise ValueError(f"levels must be 1, 2, 3, 4 or 5; got {level!r}")
+    return int(level)  # type: ignore[call-overload]
+
+
+def level_counts(n: int, level: Level) -> dict[int | None, int]:
+    """How many puzzles of each level, in curriculum order: all `n` of one level (None: the
+    published mix), `n` split evenly over a list, or split by weight (largest remainders)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive whole number of puzzles; got {n!r}")
+    if level is None:
+        return {None: n}
+    if isinstance(level, Mapping):
+        weights = {check_level(lv): float(w) for lv, w in level.items()}
+        if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+            raise ValueError(f"level weights must be >= 0 with a positive sum; got {level!r}")
+    elif isinstance(level, Sequence) and not isinstance(level, str):
+        weights = {check_level(lv): 1.0 for lv in level}
+        if not weights:
+            raise ValueError("level needs at least one of 1-5")
+    else:
+        return {check_level(level): n}
+    total = sum(weights.values())
+    exact = {lv: n * w / total for lv, w in weights.items()}
+    counts = {lv: int(share) for lv, share in exact.items()}
+    by_remainder = sorted(exact, key=lambda lv: counts[lv] - exact[lv])
+    for lv in by_remainder[: n - sum(counts.values())]:
+        counts[lv] += 1
+    return {lv: count for lv, count in counts.items() if count}
+
+
+def generated_records(seed_text: str, counts: Mapping[int | None, int], workers: int) -> list:
+    """Fresh puzzles of `generated:SEED`, level by level in the order of `counts`."""
+    seed = seed_text.strip()
+    if not (seed.isdecimal() and seed.isascii()):
+        raise ValueError(f"source generated:SEED needs a whole number >= 0; got {seed_text!r}")
+    records: list[dict[str, Any]] = []
+    for lv, count in counts.items():
+        records += generate_puzzles(count, int(seed), lv, workers=workers)
+    return records
+
+
+def chosen_records(records: list[dict], counts: Mapping[int | None, int]) -> list[dict]:
+    """The first records of each level of `counts` (all levels for None), in its order."""
+    chosen: list[dict] = []
+    for lv, count in counts.items():
+        pool = [r for r in records if lv is None or r.get("difficulty_level") == lv]
+        if len(pool) < count:
+            raise ValueError(f"the source has {len(pool)} puzzles of level {lv}; {count} asked")
+        chosen += pool[:count]
+    return chosen
+
+
+def all_of_levels(records: list[dict], level: Level) -> list[dict]:
+    """Every record of `level` (one, or a list: kept in the list's order); weights need `n`."""
+    if isinstance(level, Mapping):
+        raise ValueError("level weights need n, the number of puzzles to draw")
+    levels = [level] if isinstance(level, int) else list(level or ())
+    order = [check_level(lv) for lv in levels]
+    return [r for lv in order for r in records if r.get("difficulty_level") == lv]
+
+
+def prompt_row(record: Mapping[str, Any], prompt: str) -> dict[str, Any]:
+    """One dataset row: the `sparc` task's messages for the record, the record, id, level."""
+    return {
+        "prompt": [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": user_prompt(record, prompt)},
+        ],
+        "puzzle": json.dumps(record, ensure_ascii=False),
+        "id": str(record["id"]),
+        "level": int(record["difficulty_level"]),
+        "difficulty_score": float(record["difficulty_score"]),
+    }
+
+
+def prompt_records(
+    source: PuzzleSource, n: int | None, level: Level, allow_test: bool, workers: int
+) -> list[dict[str, Any]]:
+    """The records of a prompt dataset, leakage-checked (see `prompt_dataset`)."""
+    is_test = isinstance(source, str) and source in TEST_SOURCES
+    if is_test and not allow_test:
+        raise ValueError(
+            f"source={source!r} is the SPaRC test split, the benchmark itself: pass "
+            "allow_test=True (--allow-test) to build a training set from it on purpose."
+        )
+    if isinstance(source, str) and source.startswith(GENERATED):
+        counts = level_counts(n or GENERATED_SET_SIZE, level)
+        records = generated_records(source[len(GENERATED) :], counts, workers)
+    else:
+        records = load_puzzles(source)
+        if n is None and level is not None:
+            records = all_of_levels(records, level)
+        elif n is not None:
+            records = chosen_records(records, level_counts(n, level))
+    if allow_test:
+        warnings.warn(
+            f"building a training set with the test-split check off (source {source!r}): a "
+            "model trained on SPaRC test puzzles must not be evaluated on SPaRC",
+            UserWarning,
+            stacklevel=3,
+        )
+    else:
+        check_no_test_grids(records)
+    return records
+
+
+def prompt_dataset(
+    source: PuzzleSource = "generated:0",
+    n: int | None = None,
+    level: Level = None,
+    prompt: str = "paper",
+    *,
+    allow_test: bool = False,
+    workers: int = 1,
+) -> Any:
+    """A `datasets.Dataset` of SPaRC prompts for training (columns: see the module docstring).
+
+    `source`: `generated:SEED` (fresh puzzles, `n` of them, default 500), a file or list of
+    records, or `"train"`; every puzzle is checked against the test split's grids. The test
+    split itself (`"test"`, `"sample"`, a hub) needs `allow_test=True`, which skips the check
+    and warns. `level`: one level, a list (a curriculum: `n` split evenly, kept in that order)
+    or weights `{1: 0.7, 2: 0.3}`.
+    """
+    from datasets import Dataset
+
+    check_prompt_kind(prompt)
+    records = prompt_records(source, n, level, allow_test, workers)
+    return Dataset.from_list([prompt_row(record, prompt) for record in records])
+
+
+def parse_level_argument(text: str | None) -> Level:
+    """`--level`: `3`, `1,2` (a curriculum) or `1:0.7,2:0.3` (weights); empty for the mix."""
+    if not text:
+        return None
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        if all(":" in part for part in parts):
+            return {int(p.split(":")[0]): float(p.split(":")[1]) for p in parts}
+        levels = [int(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"--level must be like 3, 1,2 or 1:0.7,2:0.3; got {text!r}") from None
+    return levels[0] if len(levels) == 1 else levels
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Write a prompt dataset as parquet (`.parquet`) or JSON lines (`.jsonl`)."""
+    parser = argparse.ArgumentParser(description="Write a SPaRC prompt dataset for training.")
+    parser.add_argument("--source", default="generated:0", help="generated:SEED, a file, train")
+    parser.add_argument("--n", type=int, default=None, help="number of puzzles (generated: 500)")
+    parser.add_argument("--level", default=None, help="3, 1,2 (curriculum) or 1:0.7,2:0.3")
+    parser.add_argument("--prompt", default="paper", choices=("paper", "corrected"))
+    parser.add_argument("--workers", type=int, default=1, help="generator processes")
+    parser.add_argument("--allow-test", action="store_true", help="build from the test split")
+    parser.add_argument("--out", type=Path, required=True, help="a .parquet or .jsonl file")
+    args = parser.parse_args(argv)
+    if args.out.suffix not in (".parquet", ".jsonl"):
+        parser.error("--out must end in .parquet or .jsonl")
+    dataset = prompt_dataset(
+        args.source,
+        args.n,
+        parse_level_argument(args.level),
+        args.prompt,
+        allow_test=args.allow_test,
+        workers=args.workers,
+    )
+    if args.out.suffix == ".parquet":
+        dataset.to_parquet(str(args.out))
+    else:
+        dataset.to_json(str(args.out), lines=True, force_ascii=False)
+    print(f"wrote {len(dataset)} prompts to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

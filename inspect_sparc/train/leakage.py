@@ -1,0 +1,119 @@
+"""Never train on the benchmark by accident: the test split's grids, as hashes, checked at build.
+
+A grid's hash is the SHA-256 of its `puzzle_array` as compact JSON (first 16 hex digits). The
+500 hashes of the published test split ship in `data/test_grid_hashes.txt`; when the split is in
+the local hub cache its grids are checked as well (nothing is downloaded for this). Rebuild the
+shipped list from a file of the test split with
+
+    python -m inspect_sparc.train.leakage path/to/test_split.jsonl
+
+Pure logic: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+HASH_FILE = Path(__file__).parent / "data" / "test_grid_hashes.txt"
+#: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
+HASH_DIGITS = 16
+#: Variables that keep the hub clients off the network while the cache is read.
+OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "MODELSCOPE_OFFLINE")
+
+
+class LeakageError(ValueError):
+    """A training set holds a puzzle whose grid is a test-split puzzle's grid."""
+
+
+def grid_hash(record: Mapping[str, Any]) -> str:
+    """The hash of a record's grid (`puzzle_array` as compact JSON)."""
+    text = json.dumps(record["puzzle_array"], separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_DIGITS]
+
+
+@lru_cache(maxsize=1)
+def shipped_test_hashes() -> frozenset[str]:
+    """The shipped hashes of the 500 test-split grids."""
+    lines = HASH_FILE.read_text(encoding="utf-8").split()
+    return frozenset(line for line in lines if line)
+
+
+@contextlib.contextmanager
+def _offline() -> Iterator[None]:
+    """Hub clients read their caches only, for the duration (the variables are restored)."""
+    saved = {name: os.environ.get(name) for name in OFFLINE_VARIABLES}
+    os.environ.update(dict.fromkeys(OFFLINE_VARIABLES, "1"))
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@lru_cache(maxsize=1)
+def cached_test_hashes() -> frozenset[str]:
+    """Hashes of the test split's grids in the local hub caches; empty when neither holds it."""
+    from inspect_sparc.evals.sparc.sources import HUBS, SourceError, load_records
+
+    hashes: set[str] = set()
+    with _offline():
+        for hub in HUBS:
+            try:
+                hashes.update(map(grid_hash, load_records(hub, "test")))
+            except (SourceError, OSError, ValueError):
+                continue
+    return frozenset(hashes)
+
+
+def benchmark_grid_hashes() -> frozenset[str]:
+    """Every known test-split grid hash: the shipped list and the cached split's grids."""
+    return shipped_test_hashes() | cached_test_hashes()
+
+
+def check_no_test_grids(
+    records: Iterable[Mapping[str, Any]], test_hashes: Iterable[str] | None = None
+) -> None:
+    """Raise `LeakageError` naming every record whose grid is a test-split grid."""
+    known = frozenset(test_hashes) if test_hashes is not None else benchmark_grid_hashes()
+    leaked = [str(record.get("id")) for record in records if grid_hash(record) in known]
+    if leaked:
+        shown = ", ".join(leaked[:5]) + (f" and {len(leaked) - 5} more" if len(leaked) > 5 else "")
+        raise LeakageError(
+            f"{len(leaked)} puzzle(s) have the grid of a SPaRC test-split puzzle ({shown}): "
+            "a model trained on them is evaluated on puzzles it has seen. Drop them, or build "
+            "from the test split on purpose with source='test' and allow_test=True."
+        )
+
+
+def write_hashes(records: Sequence[Mapping[str, Any]], path: Path = HASH_FILE) -> int:
+    """Write the sorted grid hashes of `records` (the test split), one a line; returns how many."""
+    hashes = sorted({grid_hash(record) for record in records})
+    path.write_text("".join(h + "\n" for h in hashes), encoding="utf-8")
+    return len(hashes)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Rebuild the shipped hash list from a file (or source) of the test split."""
+    from inspect_sparc.evals.sparc.sources import load_records
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", help="the test split: a .jsonl/.json/.parquet file or a hub")
+    parser.add_argument("--out", type=Path, default=HASH_FILE, help="where to write the list")
+    args = parser.parse_args(argv)
+    count = write_hashes(load_records(args.source, "test"), args.out)
+    print(f"wrote {count} test-grid hashes to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
