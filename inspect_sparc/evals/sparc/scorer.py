@@ -28,7 +28,7 @@ from inspect_sparc.core.rules import (
     format_point,
     format_points,
 )
-from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200

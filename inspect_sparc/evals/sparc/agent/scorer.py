@@ -15,9 +15,9 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from inspect_sparc.evals.metrics import mean_of, value_of
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
-from inspect_sparc.metrics import mean_of, value_of
 
 
 @metric

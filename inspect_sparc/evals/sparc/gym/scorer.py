@@ -25,6 +25,7 @@ from inspect_sparc.core.gym import (
 from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import Violation, check, format_point
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
 from inspect_sparc.evals.sparc.scorer import (
     BREAK_KEYS,
@@ -34,7 +35,6 @@ from inspect_sparc.evals.sparc.scorer import (
     rule_break_rates,
     violation_lines,
 )
-from inspect_sparc.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 
 #: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
 #: limit before any of the others).
