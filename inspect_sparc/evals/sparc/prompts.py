@@ -139,6 +139,14 @@ REGION_RULES = {
 }
 
 
+#: How negative polyshapes look in the rendered image, per wording (the visual prompts of both
+#: `sparc_visual` and the gym's image observation say it).
+YLOP_LOOK = {
+    "paper": "these cancel out positive polyshapes",
+    "corrected": "these subtract area from the positive polyshapes in their region",
+}
+
+
 def polyshapes_text(record: Mapping[str, Any]) -> str:
     """The `POLYSHAPES DEFINITIONS:` block, one `[0, 1, 0, 0]` row per line, or empty."""
     raw = record.get("polyshapes")

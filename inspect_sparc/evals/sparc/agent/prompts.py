@@ -21,8 +21,13 @@ from inspect_sparc.core.gym import (
     GymEnv,
     StepResult,
 )
-from inspect_sparc.evals.sparc.gym.prompts import INSTRUCTION, gym_system_prompt, observation_text
-from inspect_sparc.evals.sparc.visual.prompts import gym_visual_step_text, gym_visual_system_prompt
+from inspect_sparc.evals.sparc.gym.prompts import (
+    INSTRUCTION,
+    gym_system_prompt,
+    gym_visual_step_text,
+    gym_visual_system_prompt,
+    observation_text,
+)
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)

@@ -40,8 +40,12 @@ from inspect_sparc.core.gym import (
 )
 from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt, observation_text
-from inspect_sparc.evals.sparc.visual.prompts import gym_visual_step_text, gym_visual_system_prompt
+from inspect_sparc.evals.sparc.gym.prompts import (
+    gym_system_prompt,
+    gym_visual_step_text,
+    gym_visual_system_prompt,
+    observation_text,
+)
 
 #: Store key of the episode's moves, one letter per step (see `core.gym.step_letter`).
 MOVES_KEY = "gym_moves"

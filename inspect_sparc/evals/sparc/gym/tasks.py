@@ -24,11 +24,10 @@ from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt
+from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt, gym_visual_system_prompt
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import OBSERVATIONS, gym_agent
 from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
-from inspect_sparc.evals.sparc.visual.prompts import gym_visual_system_prompt
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes.
 TASK_VERSION = "1-B"
