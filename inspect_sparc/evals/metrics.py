@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
+from inspect_sparc.evals.names import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
+
 
 def value_of(score: SampleScore, key: str) -> float:
     """The number stored under `key` in a dict score value.
@@ -59,28 +61,28 @@ def plainly(name: str, value: float) -> dict[str, float]:
     return {name: value}
 
 
-@metric(name="accuracy")
-def accuracy(key: str = "correct") -> Metric:
+@metric(name=ACCURACY)
+def accuracy(key: str = CORRECT) -> Metric:
     """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return plainly("accuracy", mean_of(scores, key))
+        return plainly(ACCURACY, mean_of(scores, key))
 
     return compute
 
 
-@metric(name="stderr")
-def stderr(key: str = "correct") -> Metric:
+@metric(name=STDERR)
+def stderr(key: str = CORRECT) -> Metric:
     """Standard error of `accuracy(key)`, logged as `stderr`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return plainly("stderr", stderr_of(scores, key))
+        return plainly(STDERR, stderr_of(scores, key))
 
     return compute
 
 
 def group_means(
-    scores: Iterable[SampleScore], group_key: str, key: str = "correct", template: str = "{group}"
+    scores: Iterable[SampleScore], group_key: str, key: str = CORRECT, template: str = "{group}"
 ) -> dict[str, float]:
     """Mean of `key` per value of the sample metadata field `group_key`, sorted by group."""
     groups: dict[object, list[SampleScore]] = {}
@@ -119,18 +121,18 @@ def ratios(scores: Iterable[SampleScore], names: Mapping[str, tuple[str, str]]) 
 
 
 @metric(name="accuracy_by_level")
-def accuracy_by_level(key: str = "correct") -> Metric:
+def accuracy_by_level(key: str = CORRECT) -> Metric:
     """Accuracy per puzzle level (sample metadata `level`), as `level_1` ... `level_5`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return group_means(scores, "level", key, "level_{group}")
+        return group_means(scores, "level", key, LEVEL_METRIC)
 
     return compute
 
 
 @metric
 def grouped_accuracy(
-    group_key: str, key: str = "correct", name_template: str = "{group}"
+    group_key: str, key: str = CORRECT, name_template: str = "{group}"
 ) -> Metric:
     """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
 

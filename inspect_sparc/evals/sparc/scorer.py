@@ -21,7 +21,6 @@ from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import (
     LINE_RULES,
-    RULES,
     Verdict,
     Violation,
     check,
@@ -29,18 +28,22 @@ from inspect_sparc.core.rules import (
     format_points,
 )
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
+from inspect_sparc.evals.names import (
+    BREAK_KEYS,
+    BREAK_METRICS,
+    CORRECT,
+    INVALID_PATH,
+    INVALID_PATH_RATE,
+)
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
-#: One score value key per rule, named as its metric: rule -> `breaks_<rule>`, 1 when the answer
-#: broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
-#: make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
-#: counted over every answer: they say why `invalid_path` is 1. The others (gap,
-#: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
-#: empty answer does not "miss every dot".
-BREAK_KEYS = {rule: f"breaks_{rule}" for rule in RULES}
-#: Metric name -> value key of every rule-break rate (the same name on both sides).
-BREAK_METRICS = {key: key for key in BREAK_KEYS.values()}
+# `BREAK_KEYS` (names.py): one score value key per rule, named as its metric, 1 when the answer
+# broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
+# make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
+# counted over every answer: they say why `invalid_path` is 1. The others (gap,
+# off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
+# empty answer does not "miss every dot".
 #: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
 #: touches) is explained with a picture; other failures name their positions in the text and get
 #: the compact text grid, which keeps logs small (figures: docs/benchmarks.md).
@@ -52,7 +55,7 @@ def invalid_path_rate() -> Metric:
     """Share of answers that are not a valid line from S to E (the paper's "invalid path")."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return plainly("invalid_path_rate", mean_of(scores, "invalid_path"))
+        return plainly(INVALID_PATH_RATE, mean_of(scores, INVALID_PATH))
 
     return compute
 
@@ -89,8 +92,8 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
     broken = set(verdict.broken_rules)
     unlisted_valid = verdict.valid and not solved
     value: dict[str, int] = {
-        "correct": int(solved),
-        "invalid_path": int(not analysis["fully_valid_path"]),
+        CORRECT: int(solved),
+        INVALID_PATH: int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
     for rule, key in BREAK_KEYS.items():

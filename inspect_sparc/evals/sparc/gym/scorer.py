@@ -26,29 +26,27 @@ from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import Violation, check, format_point
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
+from inspect_sparc.evals.names import (
+    BACKTRACKS,
+    BREAK_KEYS,
+    CHANCE,
+    CORRECT,
+    CUT,
+    ENDING_METRICS,
+    ILLEGAL,
+    MEAN_STEPS,
+    STEP_SHARES,
+    STEPS,
+    UNPARSEABLE,
+)
 from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
 from inspect_sparc.evals.sparc.scorer import (
-    BREAK_KEYS,
     PICTURED_RULES,
     answer_picture,
     mark_labels,
     rule_break_rates,
     violation_lines,
 )
-
-#: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
-#: limit before any of the others).
-ENDING_METRICS = {
-    "reached_end_rate": REACHED_END,
-    "dead_end_rate": DEAD_END,
-    "step_limit_rate": STEP_LIMIT,
-    "cut_rate": "cut",
-}
-#: Shares of all steps taken: metric name -> (value key counted, value key of steps).
-STEP_SHARES = {
-    "illegal_action_rate": ("illegal", "steps"),
-    "unparseable_rate": ("unparseable", "steps"),
-}
 
 
 @metric
@@ -66,7 +64,7 @@ def step_counts() -> Metric:
     """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {**means(scores, {"mean_steps": "steps"}), **ratios(scores, STEP_SHARES)}
+        return {**means(scores, {MEAN_STEPS: STEPS}), **ratios(scores, STEP_SHARES)}
 
     return compute
 
@@ -76,7 +74,7 @@ def chance_level() -> Metric:
     """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return means(scores, {"chance": "chance"})
+        return means(scores, {CHANCE: CHANCE})
 
     return compute
 
@@ -98,19 +96,19 @@ def score_episode(env: GymEnv) -> Score:
     violations = verdict.violations if reached and not env.solved else ()
     broken = {v.rule for v in violations}
     value: dict[str, float] = {
-        "correct": int(env.solved),
+        CORRECT: int(env.solved),
         REACHED_END: int(reached),
         DEAD_END: int(env.ended == DEAD_END),
         STEP_LIMIT: int(env.ended == STEP_LIMIT),
-        "cut": int(env.ended is None),
-        "steps": env.steps,
-        "illegal": env.illegal,
-        "unparseable": env.unparseable,
-        "backtracks": env.backtracks,
+        CUT: int(env.ended is None),
+        STEPS: env.steps,
+        ILLEGAL: env.illegal,
+        UNPARSEABLE: env.unparseable,
+        BACKTRACKS: env.backtracks,
     }
     chance = None if env.traceback else chance_of_solving(puzzle, env.max_steps)
     if chance is not None:
-        value["chance"] = chance
+        value[CHANCE] = chance
     value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
         value=value,  # type: ignore[arg-type]
