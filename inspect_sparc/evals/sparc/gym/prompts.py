@@ -11,10 +11,13 @@ and the short text after each step's image (sparc-visualization 0.2.2). Pure log
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.gym import ACTION_NAMES
 from inspect_sparc.evals.sparc.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
+
+if TYPE_CHECKING:
+    from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.
@@ -278,3 +281,10 @@ def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
         f"Step {step} | Position: {position} | Legal moves: [{legal_actions_text(legal)}]"
         f"\n\n{INSTRUCTION}"
     )
+
+
+def episode_system_prompt(record: Mapping[str, Any], settings: EpisodeSettings) -> str:
+    """The system prompt of an episode with these settings: the visual one for image
+    observations, else the text one (`sparc_gym`'s system message, `sparc_agent`'s rules)."""
+    prompt = gym_visual_system_prompt if settings.image else gym_system_prompt
+    return prompt(record, settings.prompt, settings.traceback)

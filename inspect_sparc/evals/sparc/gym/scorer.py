@@ -20,9 +20,8 @@ from inspect_sparc.core.gym import (
     STEP_LIMIT,
     GymEnv,
     moves_text,
-    replay_moves,
 )
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle import Point, Puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import Violation, check, format_point
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
@@ -39,7 +38,7 @@ from inspect_sparc.evals.names import (
     STEPS,
     UNPARSEABLE,
 )
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
+from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
     PICTURED_RULES,
     answer_picture,
@@ -47,6 +46,7 @@ from inspect_sparc.evals.sparc.scorer import (
     rule_break_rates,
     violation_lines,
 )
+from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 
 @metric
@@ -127,7 +127,8 @@ def score_episode(env: GymEnv) -> Score:
     )
 
 
-ENDINGS = {
+#: How the episode ended, as the explanation says it (None: cut by a sample limit).
+ENDING_EXPLANATIONS = {
     REACHED_END: "reached E",
     DEAD_END: "no legal move left (dead end)",
     STEP_LIMIT: "step limit reached",
@@ -143,7 +144,7 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
     if env.solved:
         lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
     else:
-        lines.append(f"**Not solved**: {ENDINGS[env.ended]} after {env.steps} steps.")
+        lines.append(f"**Not solved**: {ENDING_EXPLANATIONS[env.ended]} after {env.steps} steps.")
     labels: dict[Point, str] = {}
     if env.ended == DEAD_END:
         stuck = env.final_path[-1]
@@ -189,10 +190,7 @@ def gym_scorer() -> Any:
     """Replay the episode's recorded moves and score the final path against the solutions."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        settings = gym_settings(state)
-        puzzle = parse_puzzle(state.metadata["puzzle"])
-        moves = state.store.get(MOVES_KEY, "")
-        env = replay_moves(puzzle, moves, bool(settings["traceback"]), int(settings["max_steps"]))
-        return score_episode(env)
+        settings = EpisodeSettings.from_metadata(state.metadata)
+        return score_episode(replay_episode(state.metadata["puzzle"], settings, state.store))
 
     return score
