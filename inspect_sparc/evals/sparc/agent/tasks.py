@@ -32,7 +32,8 @@ from inspect_sparc.evals.sparc.prompts import PromptKind
 from inspect_sparc.evals.sparc.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
-#: `N-X`: N changes when results stop being comparable, X when the interface changes.
+#: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
+#: the interface changes.
 TASK_VERSION = task_version("sparc_agent")
 
 
