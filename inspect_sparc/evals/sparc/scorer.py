@@ -8,7 +8,7 @@ are for people reading a sample.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -127,7 +127,7 @@ def explain(
     verdict: Verdict,
 ) -> str:
     """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
-    where regions matter (`PICTURED_RULES`, or an unlisted valid path), else a text grid."""
+    where regions matter (`failure_drawing`), else a text grid."""
     lines: list[str] = []
     broken = set(verdict.broken_rules)
     if path is None:
@@ -150,13 +150,7 @@ def explain(
         lines += violation_lines(verdict.violations)
     if path and not solved:
         labels = mark_labels(verdict.violations)
-        pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
-        picture = answer_picture(puzzle, path, labels) if pictured else ""
-        if picture:
-            lines += ["", picture]
-        else:
-            drawing = render(puzzle, path, labels, shapes="polyshape" in verdict.broken_rules)
-            lines += ["", "```", drawing, "```"]
+        lines += failure_drawing(puzzle, path, labels, broken, analysis["fully_valid_path"])
     return "\n".join(lines)
 
 
@@ -208,6 +202,19 @@ def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[
         return ""
     alt = "The answer's path (white) on the puzzle, S and E labelled; numbered rings: broken rules"
     return f"![{alt}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
+
+
+def failure_drawing(
+    puzzle: Puzzle, path: Path, labels: Mapping[Point, str], broken: Set[str], line: bool
+) -> list[str]:
+    """The failed path drawn for an explanation (every scorer's): a picture when `line` (a line
+    from S to E, not a solution) fails where regions decide (`PICTURED_RULES`, or no broken rule
+    at all: an unlisted valid path), else the compact text grid, also when drawing fails."""
+    pictured = line and (not broken or bool(PICTURED_RULES & broken))
+    picture = answer_picture(puzzle, path, labels) if pictured else ""
+    if picture:
+        return ["", picture]
+    return ["", "```", render(puzzle, path, labels, shapes="polyshape" in broken), "```"]
 
 
 @scorer(metrics=sparc_metrics())

@@ -22,7 +22,6 @@ from inspect_sparc.core.gym import (
     moves_text,
 )
 from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import Violation, check, format_point
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.evals.names import (
@@ -40,8 +39,7 @@ from inspect_sparc.evals.names import (
 )
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
-    PICTURED_RULES,
-    answer_picture,
+    failure_drawing,
     mark_labels,
     rule_break_rates,
     violation_lines,
@@ -165,16 +163,10 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
             f"Chance that random legal moves solve this puzzle: {readable_chance(chance)}."
         )
     # as for `sparc`: a picture where regions matter (a line to E breaking a region rule or off
-    # the stored solutions), else the text grid
+    # the stored solutions), else the text grid (a solved episode's path too)
+    line = env.ended == REACHED_END and not env.solved
     broken = {v.rule for v in violations}
-    unlisted = env.ended == REACHED_END and not env.solved and not broken
-    pictured = not env.solved and (unlisted or bool(PICTURED_RULES & broken))
-    picture = answer_picture(puzzle, env.final_path, labels) if pictured else ""
-    if picture:
-        lines += ["", picture]
-    else:
-        drawing = render(puzzle, env.final_path, labels, shapes="polyshape" in broken)
-        lines += ["", "```", drawing, "```"]
+    lines += failure_drawing(puzzle, env.final_path, labels, broken, line)
     return "\n".join(lines)
 
 
