@@ -10,12 +10,12 @@ renderer package's image-only prompt, no text grid). The step-by-step visual pro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from inspect_sparc.evals.sparc.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
-VISUAL_PROMPT_KINDS: tuple[str, ...] = ("paper", "corrected", "prompt_engineering")
+VISUAL_PROMPT_KINDS: tuple[str, ...] = get_args(VisualPromptKind)
 #: The system message of the single-shot visual prompts (the gym's are whole system prompts).
 VISUAL_SYSTEM_PROMPT = "You are an expert at solving visual puzzles from 'The Witness' game."
 
