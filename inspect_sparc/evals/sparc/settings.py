@@ -10,7 +10,8 @@ parameters that pass it, and its use. Pure: no Inspect imports.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Literal, get_args
 
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
@@ -45,14 +46,18 @@ def check_observation(observation: object) -> str:
 
 @dataclass(frozen=True)
 class EpisodeSettings:
-    """What an episode is played with: the rules text, the moves allowed and what is shown."""
+    """What an episode is played with: the rules text, the moves allowed and what is shown.
 
-    #: The prompt kind of the rules text ("paper" or "corrected").
-    prompt: str = "paper"
+    The fields are in the order the logs hold them (`metadata`), so the conversions below are
+    generic: a new field travels to the sample and task metadata with no other change here.
+    """
+
     #: Whether stepping back onto the previous position is allowed (`--gym-traceback`).
     traceback: bool = False
     #: Steps per episode, illegal and unreadable ones included.
     max_steps: int = DEFAULT_MAX_STEPS
+    #: The prompt kind of the rules text ("paper" or "corrected").
+    prompt: str = "paper"
     #: "text" or "image" (see `OBSERVATIONS`).
     observation: str = "text"
     #: The renderer's plot type of image observations.
@@ -64,12 +69,13 @@ class EpisodeSettings:
     ) -> EpisodeSettings:
         """The settings from a task's arguments, each checked (ValueError naming it), in the
         order the tasks have always checked them."""
-        check_prompt_kind(prompt)  # type: ignore[arg-type]
-        checked_traceback = check_traceback(traceback)
-        checked_steps = check_max_steps(max_steps)
-        checked_observation = check_observation(observation)
-        check_plot_type(plot)
-        return cls(str(prompt), checked_traceback, checked_steps, checked_observation, plot)
+        return cls(
+            prompt=check_prompt_kind(prompt),  # type: ignore[arg-type]
+            traceback=check_traceback(traceback),
+            max_steps=check_max_steps(max_steps),
+            observation=check_observation(observation),
+            plot=check_plot_type(plot),
+        )
 
     @property
     def image(self) -> bool:
@@ -77,39 +83,33 @@ class EpisodeSettings:
         return self.observation == "image"
 
     def metadata(self, observation_always: bool = False) -> dict[str, Any]:
-        """The sample metadata `gym` field: traceback, max_steps, prompt, then observation and
-        plot for image observations (`observation_always`: the observation for text too, as
-        `sparc_agent` logs it)."""
-        fields: dict[str, Any] = {
-            "traceback": self.traceback,
-            "max_steps": self.max_steps,
-            "prompt": self.prompt,
-        }
-        if self.image or observation_always:
-            fields["observation"] = self.observation
-        if self.image:
-            fields["plot"] = self.plot
+        """The sample metadata `gym` field: every setting, except the observation and plot of
+        text observations (`observation_always`: the observation for text too, as `sparc_agent`
+        logs it)."""
+        fields = asdict(self)
+        if not self.image:
+            del fields["plot"]
+            if not observation_always:
+                del fields["observation"]
         return fields
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> EpisodeSettings:
         """The settings a task stored in a sample's metadata (defaults for what is absent)."""
-        fields = dict(metadata.get(METADATA_KEY) or {})
-        return cls(
-            prompt=str(fields.get("prompt", "paper")),
-            traceback=bool(fields.get("traceback", False)),
-            max_steps=int(fields.get("max_steps", DEFAULT_MAX_STEPS)),
-            observation=str(fields.get("observation", "text")),
-            plot=str(fields.get("plot", "original")),
-        )
+        return cls.from_fields(metadata.get(METADATA_KEY) or {})
+
+    @classmethod
+    def from_fields(cls, stored: Mapping[str, Any]) -> EpisodeSettings:
+        """The settings from a dict of them (`metadata`'s), defaults for what is absent."""
+        names = {field.name for field in dataclass_fields(cls)}
+        return cls(**{name: value for name, value in stored.items() if name in names})
 
     def task_metadata(self) -> dict[str, Any]:
-        """The task metadata the settings add: traceback, max_steps, observation and, for
-        image observations, the plot and what drew the images."""
-        visual = {"plot": self.plot, **renderer_info()} if self.image else {}
-        return {
-            "traceback": self.traceback,
-            "max_steps": self.max_steps,
-            "observation": self.observation,
-            **visual,
-        }
+        """The task metadata the settings add after the prompt: every other setting, the plot and
+        what drew the images only for image observations."""
+        fields = asdict(self)
+        del fields["prompt"]  # the task metadata states it first, with the source
+        if not self.image:
+            del fields["plot"]
+            return fields
+        return {**fields, **renderer_info()}

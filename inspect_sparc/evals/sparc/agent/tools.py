@@ -9,6 +9,7 @@ sample, whichever agent calls it.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import anyio
@@ -17,7 +18,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, GymEnv
+from inspect_sparc.core.gym import GymEnv
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,
@@ -34,28 +35,23 @@ from inspect_sparc.evals.sparc.settings import EpisodeSettings
 PUZZLE_KEY = "sparc_agent_puzzle"
 SETTINGS_KEY = "sparc_agent_settings"
 CALLS_KEY = "sparc_agent_tool_calls"
+#: Settings stored under another name than their `EpisodeSettings` field.
+STORED_NAMES = {"observation": "kind"}
 
 
 def store_fields(settings: EpisodeSettings) -> dict[str, Any]:
-    """The settings as the sample's store keeps them (and the log shows them): the observation
-    is stored as `kind`, its name there since `sparc_agent` 1-A."""
-    return {
-        "traceback": settings.traceback,
-        "max_steps": settings.max_steps,
-        "kind": settings.observation,
-        "plot": settings.plot,
-    }
+    """The settings as the sample's store keeps them (and the log shows them): all but the
+    prompt, the observation named `kind` (its name there since `sparc_agent` 1-A)."""
+    fields = asdict(settings)
+    del fields["prompt"]
+    return {STORED_NAMES.get(name, name): value for name, value in fields.items()}
 
 
 def stored_settings(where: Store) -> EpisodeSettings:
     """The settings `start_episode` put in the store (defaults for what is absent)."""
     fields = where.get(SETTINGS_KEY, {})
-    return EpisodeSettings(
-        traceback=bool(fields.get("traceback", False)),
-        max_steps=int(fields.get("max_steps", DEFAULT_MAX_STEPS)),
-        observation=str(fields.get("kind", "text")),
-        plot=str(fields.get("plot", "original")),
-    )
+    names = {stored: name for name, stored in STORED_NAMES.items()}
+    return EpisodeSettings.from_fields({names.get(k, k): v for k, v in fields.items()})
 
 
 def episode(where: Store | None = None) -> GymEnv:
