@@ -37,6 +37,10 @@ TOOL_CALLS = "tool_calls"
 TURNS = "turns"
 NO_TOOL_TURNS = "no_tool_turns"
 
+# Score value keys: `algopuzzlevqa` (besides `CORRECT`).
+#: 1 when the option was read from the follow-up reply (the authors' second turn).
+FOLLOW_UP = "follow_up"
+
 # Metric names.
 ACCURACY = "accuracy"
 STDERR = "stderr"

@@ -9,7 +9,7 @@ from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction, read_answ
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.evals.algopuzzlevqa.solvers import FIRST_LETTER_KEY, FOLLOW_UP_KEY
 from inspect_sparc.evals.metrics import accuracy, grouped_accuracy, stderr
-from inspect_sparc.evals.names import CORRECT
+from inspect_sparc.evals.names import CORRECT, FOLLOW_UP
 
 
 @scorer(metrics=[accuracy(), stderr(), grouped_accuracy("puzzle"), membership_accuracy()])
@@ -32,7 +32,7 @@ def algopuzzlevqa_scorer(extraction: str = "paper") -> Scorer:
             f"{'correct' if correct else 'incorrect'}."
         )
         return Score(
-            value={CORRECT: int(correct), "follow_up": int(follow_up)},
+            value={CORRECT: int(correct), FOLLOW_UP: int(follow_up)},
             answer=reading.letter or "",
             explanation=explanation,
             metadata={
