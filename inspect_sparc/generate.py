@@ -6,7 +6,8 @@
 
 The same arguments give the same bytes on any machine with any `--workers`; the `--shard` parts
 1/n..n/n, concatenated in order, equal the unsharded output. Use the file with
-`inspect eval inspect_sparc/sparc -T source=fresh.jsonl`.
+`inspect eval inspect_sparc/sparc -T source=fresh.jsonl`. The command line only: the generator
+itself is `inspect_sparc.core.generate`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from inspect_sparc.core.generate import (
     MAX_SOLUTIONS,
@@ -78,10 +80,8 @@ class Progress:
         self.stream.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the generator CLI; returns the exit status (2 for bad arguments)."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+def check_cli(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, int]:
+    """The shard asked for, once every argument is checked (argparse's usage error otherwise)."""
     try:
         check_arguments(args.n, args.seed, args.level, args.max_solutions)
         shard = parse_shard(args.shard)
@@ -93,6 +93,21 @@ def main(argv: list[str] | None = None) -> int:
             raise GenerateError(f"--out folder does not exist: {args.out.parent}")
     except GenerateError as error:
         parser.error(str(error))
+    return shard
+
+
+def write_records(records: Iterable[dict[str, Any]], out: TextIO, progress: Progress) -> None:
+    """One JSON line per record, in order, the progress bar updated after each."""
+    for done, record in enumerate(records, start=1):
+        out.write(dumps(record) + "\n")
+        progress.update(done)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the generator CLI; returns the exit status (2 for bad arguments)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    shard = check_cli(parser, args)
     total = len(shard_range(args.n, shard))
     progress = Progress(total, sys.stderr, not args.quiet)
     puzzles = iter_puzzles(
@@ -104,16 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         max_solutions=args.max_solutions,
     )
     if args.out is None:
-        for done, record in enumerate(puzzles, start=1):
-            sys.stdout.write(dumps(record) + "\n")
-            progress.update(done)
+        write_records(puzzles, sys.stdout, progress)
         sys.stdout.flush()
         return 0
     partial = args.out.with_name(args.out.name + ".partial")
     with partial.open("w", encoding="utf-8", newline="\n") as out:
-        for done, record in enumerate(puzzles, start=1):
-            out.write(dumps(record) + "\n")
-            progress.update(done)
+        write_records(puzzles, out, progress)
     os.replace(partial, args.out)  # a finished file or none: never a truncated one
     if not args.quiet:
         print(f"wrote {total} puzzles to {args.out}", file=sys.stderr)

@@ -1,18 +1,7 @@
-"""Round-robin interleaving, shared by every task's dataset order (pure: no Inspect imports)."""
+"""Moved to `inspect_sparc.evals.ordering` (after 0.4.0); this alias keeps old imports working."""
 
-from __future__ import annotations
+import sys
 
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from inspect_sparc.evals import ordering as _moved
 
-T = TypeVar("T")
-
-
-def round_robin(groups: Iterable[Sequence[T]]) -> list[T]:
-    """Items interleaved over the groups: the first of each group, then the second of each...
-
-    Order within a group is kept, so `--limit N` takes the first items of every group in turn.
-    """
-    queues = list(groups)
-    depth = max((len(queue) for queue in queues), default=0)
-    return [queue[i] for i in range(depth) for queue in queues if i < len(queue)]
+sys.modules[__name__] = _moved

@@ -21,3 +21,10 @@ def test_import_inspect_sparc_loads_no_inspect():
     code = "import sys, inspect_sparc, inspect_sparc.core.rules; print('inspect_ai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_names_module_loads_no_inspect():
+    # the report reads metric and value-key names from here without loading Inspect
+    code = "import sys, inspect_sparc.evals.names; print('inspect_ai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 from gym_reference import reference_episode
@@ -18,7 +17,6 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.model._model_output import ChatCompletionChoice, ModelUsage
 from inspect_ai.solver._task_state import sample_state
 
-import inspect_sparc as sparc_module
 from inspect_sparc.core.baselines import astar_solves, chance_of_solving
 from inspect_sparc.core.gym import path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
@@ -301,14 +299,6 @@ def test_the_system_prompt_is_stored_once_per_sample_in_the_log(tmp_path, sample
     sample_json = json.loads(text)
     model_events = [e for e in sample_json["events"] if e["event"] == "model"]
     assert len(model_events) == steps and marker not in json.dumps(model_events)
-
-
-def test_eval_yaml_lists_sparc_gym_at_the_task_version():
-    import yaml
-
-    card = yaml.safe_load((Path(sparc_module.__file__).parent / "eval.yaml").read_text())
-    versions = {t["name"]: t["version"] for t in card["tasks"]}
-    assert versions["sparc_gym"] == TASK_VERSION
 
 
 def test_a_retried_sample_replays_its_episode_from_the_start(tmp_path, sample_records):

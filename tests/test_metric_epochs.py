@@ -17,6 +17,14 @@ from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
+from inspect_sparc.evals.metrics import (
+    accuracy,
+    accuracy_by_level,
+    grouped_accuracy,
+    key_means,
+    key_ratios,
+    stderr,
+)
 from inspect_sparc.evals.sparc.gym.scorer import (
     chance_level,
     episode_ending_rates,
@@ -30,14 +38,6 @@ from inspect_sparc.evals.sparc.scorer import (
     rule_break_rates,
     score_answer,
     sparc_metrics,
-)
-from inspect_sparc.metrics import (
-    accuracy,
-    accuracy_by_level,
-    grouped_accuracy,
-    key_means,
-    key_ratios,
-    stderr,
 )
 
 

@@ -8,7 +8,7 @@ import statistics
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from inspect_sparc.metrics import (
+from inspect_sparc.evals.metrics import (
     accuracy,
     grouped_accuracy,
     key_means,

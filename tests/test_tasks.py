@@ -199,7 +199,8 @@ def test_registry_import_is_cheap():
     assert result.stdout.strip() == ""
 
 
-def test_eval_yaml_versions_match_the_tasks():
+def test_every_task_has_its_card_version_and_the_readme_states_it():
+    # eval.yaml is the one source of the versions (the tasks read it); the README repeats them
     import yaml
 
     from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa

@@ -7,11 +7,11 @@ import copy
 import pytest
 from sparc.prompts import PROMPT_REGISTRY
 
+from inspect_sparc.evals.sparc.gym.prompts import gym_visual_system_prompt
 from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_PROMPT_KINDS,
     VISUAL_SYSTEM_PROMPT,
     check_visual_prompt_kind,
-    gym_visual_system_prompt,
     visual_user_prompt,
 )
 

@@ -1,7 +1,7 @@
 """Accuracy per ontology category: a sample counts towards every category its puzzle has.
 
-Epoch-safe like `inspect_sparc.metrics`: reads the reduced `Score.value` and groups by *sample*
-metadata (the `categories` list), which does not change between epochs.
+Epoch-safe like `inspect_sparc.evals.metrics`: reads the reduced `Score.value` and groups by
+*sample* metadata (the `categories` list), which does not change between epochs.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
-from inspect_sparc.metrics import mean_of
+from inspect_sparc.evals.metrics import mean_of
 
 
 @metric

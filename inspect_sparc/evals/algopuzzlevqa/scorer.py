@@ -8,7 +8,8 @@ from inspect_ai.solver import TaskState
 from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction, read_answer
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.evals.algopuzzlevqa.solvers import FIRST_LETTER_KEY, FOLLOW_UP_KEY
-from inspect_sparc.metrics import accuracy, grouped_accuracy, stderr
+from inspect_sparc.evals.metrics import accuracy, grouped_accuracy, stderr
+from inspect_sparc.evals.names import CORRECT, FOLLOW_UP
 
 
 @scorer(metrics=[accuracy(), stderr(), grouped_accuracy("puzzle"), membership_accuracy()])
@@ -31,7 +32,7 @@ def algopuzzlevqa_scorer(extraction: str = "paper") -> Scorer:
             f"{'correct' if correct else 'incorrect'}."
         )
         return Score(
-            value={"correct": int(correct), "follow_up": int(follow_up)},
+            value={CORRECT: int(correct), FOLLOW_UP: int(follow_up)},
             answer=reading.letter or "",
             explanation=explanation,
             metadata={

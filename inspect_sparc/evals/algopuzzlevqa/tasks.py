@@ -23,9 +23,11 @@ from inspect_sparc.evals.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
 from inspect_sparc.evals.algopuzzlevqa.puzzles import PuzzleName
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
+from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 
-TASK_VERSION = "2-A"
+#: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable.
+TASK_VERSION = task_version("algopuzzlevqa")
 """2: the authors' prompt bytes, image resizing and answer reading (results not comparable to 1)."""
 
 

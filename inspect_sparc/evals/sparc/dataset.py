@@ -17,9 +17,9 @@ from inspect_sparc.core.puzzle import (
     parse_puzzle,
     path_to_moves,
 )
+from inspect_sparc.evals.ordering import round_robin
 from inspect_sparc.evals.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.evals.sparc.sources import GENERATED, load_records
-from inspect_sparc.ordering import round_robin
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 PromptKind = Literal["paper", "corrected"]
-PROMPT_KINDS: tuple[str, ...] = ("paper", "corrected")
+PROMPT_KINDS: tuple[str, ...] = get_args(PromptKind)
 SYSTEM_PROMPT = "You are an expert at solving puzzles games."
 
 TEMPLATE = """
@@ -128,14 +128,23 @@ TEMPLATE = """
     (0,0), (1,0), (2,0), (2,1), ...
     """
 
-#: The star, polyshape and negative-polyshape rules: the only lines where the prompts differ.
-REGION_RULES = {
+#: Prompt kind -> the text of the star, polyshape and negative-polyshape rules: the only lines
+#: where the prompts differ (the template's `{region_rules}`).
+RULE_TEXT_BY_PROMPT = {
     "paper": """        *   **Stars (`*-X`):** Within a single region, each star symbol **MUST** be paired with exactly **ONE** other element (star or square) *of the same color*. Other colors within the region are irrelevant to this specific star's rule.
         *   **Polyshapes (`P-X-Y`):** The region containing this symbol **MUST** be able to contain the specified shape (defined in Polyshape Definitions). The shape must fit entirely within the region's boundaries. If multiple positive polyshapes are in one region, the region must accommodate their combined, non-overlapping forms. Rotation of polyshapes is NOT allowed. They must fit within the provided space in their given orientation.
         *   **Negative Polyshapes (`Y-X-Y`):** These "subtract" shape requirements, typically within the same region as corresponding positive polyshapes. A negative polyshape cancels out a positive polyshape of the exact same shape and color within that region. If all positive shapes are canceled, the region has no shape constraint. A negative shape is only considered 'used' if it cancels a positive one. Negative shapes can sometimes rationalize apparent overlaps or boundary violations of positive shapes if interpreted as cancellations.""",
     "corrected": """        *   **Stars (`*-X`):** Within a single region, each star symbol **MUST** be paired with exactly **ONE** other symbol *of the same color*. Any rule symbol can be the partner: a star, square, triangle, polyshape or negative polyshape. Other colors within the region are irrelevant to this specific star's rule.
         *   **Polyshapes (`P-X-Y`):** The region containing this symbol **MUST** have exactly the specified shape (defined in Polyshape Definitions): the shape fills the whole region, with no cells left over. If multiple positive polyshapes are in one region, their shapes together must fill the region exactly, without overlapping. Rotation of polyshapes is NOT allowed. They must fit in their given orientation. The color of a polyshape does not matter for this rule.
         *   **Negative Polyshapes (`Y-X-Y`):** These subtract area from the positive polyshapes in the same region. The positive shapes, minus the cells covered by the negative shapes, must fill the region exactly, so the region's size is the total size of the positive shapes minus the total size of the negative shapes. A negative shape does not have to match the shape or color of any positive shape. If the negative shapes cancel the positive shapes completely, the region has no shape constraint.""",
+}
+
+
+#: How negative polyshapes look in the rendered image, per wording (the visual prompts of both
+#: `sparc_visual` and the gym's image observation say it).
+YLOP_LOOK = {
+    "paper": "these cancel out positive polyshapes",
+    "corrected": "these subtract area from the positive polyshapes in their region",
 }
 
 
@@ -183,4 +192,4 @@ def check_prompt_kind(kind: str, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
 def user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
     """The user message for one puzzle record."""
     check_prompt_kind(kind)
-    return TEMPLATE.format(**prompt_fields(record), region_rules=REGION_RULES[kind])
+    return TEMPLATE.format(**prompt_fields(record), region_rules=RULE_TEXT_BY_PROMPT[kind])

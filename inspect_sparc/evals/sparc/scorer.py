@@ -8,7 +8,7 @@ are for people reading a sample.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -21,26 +21,29 @@ from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import (
     LINE_RULES,
-    RULES,
     Verdict,
     Violation,
     check,
     format_point,
     format_points,
 )
-from inspect_sparc.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
+from inspect_sparc.evals.names import (
+    BREAK_KEYS,
+    BREAK_METRICS,
+    CORRECT,
+    INVALID_PATH,
+    INVALID_PATH_RATE,
+)
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
-#: One score value key per rule, named as its metric: rule -> `breaks_<rule>`, 1 when the answer
-#: broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
-#: make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
-#: counted over every answer: they say why `invalid_path` is 1. The others (gap,
-#: off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
-#: empty answer does not "miss every dot".
-BREAK_KEYS = {rule: f"breaks_{rule}" for rule in RULES}
-#: Metric name -> value key of every rule-break rate (the same name on both sides).
-BREAK_METRICS = {key: key for key in BREAK_KEYS.values()}
+# `BREAK_KEYS` (names.py): one score value key per rule, named as its metric, 1 when the answer
+# broke the rule (so a sample list column `BREAKS_START 1` reads as it should). The faults that
+# make a path no line at all (`LINE_RULES`: start, end, disconnected, revisit, rule_cell) are
+# counted over every answer: they say why `invalid_path` is 1. The others (gap,
+# off_grid and the puzzle rules) are counted only for lines the reference calls valid, so an
+# empty answer does not "miss every dot".
 #: A line from S to E that breaks one of these (judged on the regions it cuts or the cell edges it
 #: touches) is explained with a picture; other failures name their positions in the text and get
 #: the compact text grid, which keeps logs small (figures: docs/benchmarks.md).
@@ -52,7 +55,7 @@ def invalid_path_rate() -> Metric:
     """Share of answers that are not a valid line from S to E (the paper's "invalid path")."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return plainly("invalid_path_rate", mean_of(scores, "invalid_path"))
+        return plainly(INVALID_PATH_RATE, mean_of(scores, INVALID_PATH))
 
     return compute
 
@@ -89,8 +92,8 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
     broken = set(verdict.broken_rules)
     unlisted_valid = verdict.valid and not solved
     value: dict[str, int] = {
-        "correct": int(solved),
-        "invalid_path": int(not analysis["fully_valid_path"]),
+        CORRECT: int(solved),
+        INVALID_PATH: int(not analysis["fully_valid_path"]),
     }
     line = analysis["fully_valid_path"]
     for rule, key in BREAK_KEYS.items():
@@ -124,7 +127,7 @@ def explain(
     verdict: Verdict,
 ) -> str:
     """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
-    where regions matter (`PICTURED_RULES`, or an unlisted valid path), else a text grid."""
+    where regions matter (`failure_drawing`), else a text grid."""
     lines: list[str] = []
     broken = set(verdict.broken_rules)
     if path is None:
@@ -147,13 +150,7 @@ def explain(
         lines += violation_lines(verdict.violations)
     if path and not solved:
         labels = mark_labels(verdict.violations)
-        pictured = analysis["fully_valid_path"] and (verdict.valid or PICTURED_RULES & broken)
-        picture = answer_picture(puzzle, path, labels) if pictured else ""
-        if picture:
-            lines += ["", picture]
-        else:
-            drawing = render(puzzle, path, labels, shapes="polyshape" in verdict.broken_rules)
-            lines += ["", "```", drawing, "```"]
+        lines += failure_drawing(puzzle, path, labels, broken, analysis["fully_valid_path"])
     return "\n".join(lines)
 
 
@@ -205,6 +202,19 @@ def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[
         return ""
     alt = "The answer's path (white) on the puzzle, S and E labelled; numbered rings: broken rules"
     return f"![{alt}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
+
+
+def failure_drawing(
+    puzzle: Puzzle, path: Path, labels: Mapping[Point, str], broken: Set[str], line: bool
+) -> list[str]:
+    """The failed path drawn for an explanation (every scorer's): a picture when `line` (a line
+    from S to E, not a solution) fails where regions decide (`PICTURED_RULES`, or no broken rule
+    at all: an unlisted valid path), else the compact text grid, also when drawing fails."""
+    pictured = line and (not broken or bool(PICTURED_RULES & broken))
+    picture = answer_picture(puzzle, path, labels) if pictured else ""
+    if picture:
+        return ["", picture]
+    return ["", "```", render(puzzle, path, labels, shapes="polyshape" in broken), "```"]
 
 
 @scorer(metrics=sparc_metrics())

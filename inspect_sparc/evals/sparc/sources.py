@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 # CACHE_ENV is re-exported: the generated-set cache lives under it.
-from inspect_sparc.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
+from inspect_sparc.evals.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).

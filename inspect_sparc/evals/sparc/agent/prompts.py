@@ -16,13 +16,19 @@ from typing import Any
 from inspect_sparc.core.gym import (
     ACTION_NAMES,
     DEAD_END,
+    DEFAULT_MAX_STEPS,
     REACHED_END,
     STEP_LIMIT,
     GymEnv,
     StepResult,
 )
-from inspect_sparc.evals.sparc.gym.prompts import INSTRUCTION, gym_system_prompt, observation_text
-from inspect_sparc.evals.sparc.visual.prompts import gym_visual_step_text, gym_visual_system_prompt
+from inspect_sparc.evals.sparc.gym.prompts import (
+    INSTRUCTION,
+    episode_system_prompt,
+    gym_visual_step_text,
+    observation_text,
+)
+from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)
@@ -47,7 +53,8 @@ CONTINUE_TEXT = (
     "The episode is still running: make your next move with the `move` tool "
     "(right, up, left or down)."
 )
-ENDINGS = {
+#: How the episode ended, as the last reply says it.
+ENDING_REPLIES = {
     REACHED_END: "you reached E",
     DEAD_END: "no legal move is left (dead end)",
     STEP_LIMIT: "the step limit is reached",
@@ -58,8 +65,8 @@ def rules_text(
     record: Mapping[str, Any], kind: str, traceback: bool, observation: str = "text"
 ) -> str:
     """The gym system prompt for this puzzle: the text one for `text`, the visual one else."""
-    prompt = gym_visual_system_prompt if observation == "image" else gym_system_prompt
-    return prompt(record, kind, traceback)
+    settings = EpisodeSettings(prompt=kind, traceback=traceback, observation=observation)
+    return episode_system_prompt(record, settings)
 
 
 def tools_text(traceback: bool, max_steps: int, observation: str = "text") -> str:
@@ -94,7 +101,7 @@ def ended_text(env: GymEnv) -> str:
     if not env.done:
         return ""
     return (
-        f"The episode has ended after {env.steps} steps: {ENDINGS[env.ended or '']}. "
+        f"The episode has ended after {env.steps} steps: {ENDING_REPLIES[env.ended or '']}. "
         "No more moves can be made; the path drawn is scored."
     )
 
@@ -147,7 +154,7 @@ def intro_text(
     record: Mapping[str, Any],
     kind: str = "paper",
     traceback: bool = False,
-    max_steps: int = 100,
+    max_steps: int = DEFAULT_MAX_STEPS,
     observation: str = "text",
 ) -> str:
     """The first user message before the first observation: the gym rules, then how to play.

@@ -15,9 +15,16 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from inspect_sparc.evals.metrics import mean_of, value_of
+from inspect_sparc.evals.names import (
+    NO_TOOL_CALL_RATE,
+    NO_TOOL_TURNS,
+    TOOL_CALLS,
+    TOOL_CALLS_PER_EPISODE,
+    TURNS,
+)
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
-from inspect_sparc.metrics import mean_of, value_of
 
 
 @metric
@@ -26,11 +33,11 @@ def tool_use() -> Metric:
     tool call (`no_tool_turns / turns`; NaN when no sample had a turn)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        turns = sum(value_of(s, "turns") for s in scores)
-        silent = sum(value_of(s, "no_tool_turns") for s in scores)
+        turns = sum(value_of(s, TURNS) for s in scores)
+        silent = sum(value_of(s, NO_TOOL_TURNS) for s in scores)
         return {
-            "tool_calls_per_episode": mean_of(scores, "tool_calls"),
-            "no_tool_call_rate": silent / turns if turns else float("nan"),
+            TOOL_CALLS_PER_EPISODE: mean_of(scores, TOOL_CALLS),
+            NO_TOOL_CALL_RATE: silent / turns if turns else float("nan"),
         }
 
     return compute
@@ -57,7 +64,7 @@ def agent_scorer() -> Any:
         turns, silent = turn_counts(state.messages)
         calls = int(state.store.get(CALLS_KEY, 0))
         value = dict(result.value)  # type: ignore[arg-type]
-        value.update(tool_calls=calls, turns=turns, no_tool_turns=silent)
+        value.update({TOOL_CALLS: calls, TURNS: turns, NO_TOOL_TURNS: silent})
         metadata = {**(result.metadata or {}), "tool_calls": calls, "turns": turns}
         metadata["no_tool_turns"] = silent
         return result.model_copy(update={"value": value, "metadata": metadata})

@@ -14,26 +14,27 @@ it has no published numbers; `sparc_gym` is the one to compare with the papers.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import ChatMessageUser, ContentText
+from inspect_ai.model import ChatMessage, ChatMessageUser, ContentText
 
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, GymEnv, check_max_steps
-from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.core.puzzle import parse_levels, parse_puzzle
+from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, GymEnv
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.agent.agent import sparc_react
 from inspect_sparc.evals.sparc.agent.prompts import intro_text, state_text
 from inspect_sparc.evals.sparc.agent.scorer import agent_metrics, agent_scorer
 from inspect_sparc.evals.sparc.agent.tools import start_episode
-from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.gym.tasks import check_observation, check_traceback
-from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
+from inspect_sparc.evals.sparc.prompts import PromptKind
+from inspect_sparc.evals.sparc.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
-#: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-A"
+#: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
+#: the interface changes.
+TASK_VERSION = task_version("sparc_agent")
 
 
 def default_message_limit(max_steps: int) -> int:
@@ -43,40 +44,17 @@ def default_message_limit(max_steps: int) -> int:
     return 1 + 2 * max_steps + 2 * max_steps
 
 
-def agent_dataset(
-    source: str,
-    split: str,
-    subset: str,
-    level: int | list[int] | str | None,
-    prompt: str,
-    traceback: bool,
-    max_steps: int,
-    observation: str = "text",
-    plot: str = "original",
-) -> MemoryDataset:
-    """The `sparc` samples with one user message (gym rules, how to play, the first state) and
-    the episode settings; with `observation=image` the setup step adds the first picture."""
-    dataset = sparc_dataset(source, split, subset, parse_levels(level), prompt)
-    settings = {
-        "traceback": traceback,
-        "max_steps": max_steps,
-        "prompt": prompt,
-        "observation": observation,
-    }
-    if observation == "image":
-        settings["plot"] = plot
-    for sample in dataset:
-        metadata = sample.metadata or {}
-        record = metadata["puzzle"]
-        intro = intro_text(record, prompt, traceback, max_steps, observation)
-        first = state_text(GymEnv(parse_puzzle(record), traceback, max_steps), observation)
-        sample.input = [
-            ChatMessageUser(content=[ContentText(text=intro), ContentText(text=first)])
-            if observation == "image"
-            else ChatMessageUser(content=f"{intro}\n\n{first}")
-        ]
-        sample.metadata = {**metadata, "gym": settings}
-    return dataset
+def agent_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[ChatMessage]:
+    """A `sparc_agent` sample's one user message: the gym rules, how to play and the first
+    state (with `observation=image` the setup step adds the first picture)."""
+    intro = intro_text(
+        record, settings.prompt, settings.traceback, settings.max_steps, settings.observation
+    )
+    env = GymEnv(parse_puzzle(record), settings.traceback, settings.max_steps)
+    first = state_text(env, settings.observation)
+    if settings.image:
+        return [ChatMessageUser(content=[ContentText(text=intro), ContentText(text=first)])]
+    return [ChatMessageUser(content=f"{intro}\n\n{first}")]
 
 
 @task
@@ -89,7 +67,7 @@ def sparc_agent(
     subset: str = "all",
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
-    observation: Literal["text", "image"] = "text",
+    observation: ObservationKind = "text",
     plot: str = "original",
 ) -> Task:
     """SPaRC played by an agent through tools, keeping its conversation (new; no paper numbers).
@@ -109,31 +87,20 @@ def sparc_agent(
             the puzzle with the path so far, and the visual gym rules).
         plot: The renderer's plot type for `observation=image` (as `sparc_gym`).
     """
-    check_prompt_kind(prompt)
-    traceback = check_traceback(traceback)
-    max_steps = check_max_steps(max_steps)
-    check_observation(observation)
-    check_plot_type(plot)
-    visual = {"plot": plot, **renderer_info()} if observation == "image" else {}
-    return Task(
-        dataset=agent_dataset(
-            source, split, subset, level, prompt, traceback, max_steps, observation, plot
+    settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
+    return sparc_task(
+        "sparc_agent",
+        {
+            "protocol": "agent",
+            **source_metadata(prompt, source, split, subset),
+            **settings.task_metadata(),
+        },
+        dataset=episode_dataset(
+            source, split, subset, level, settings, agent_input, observation_always=True
         ),
         setup=start_episode(),
         solver=sparc_react(),
         scorer=agent_scorer(),
-        metrics=agent_metrics(traceback),
-        message_limit=default_message_limit(max_steps),
-        metadata={
-            "protocol": "agent",
-            "prompt": prompt,
-            "source": source,
-            "split": split,
-            "subset": subset,
-            "traceback": traceback,
-            "max_steps": max_steps,
-            "observation": observation,
-            **visual,
-        },
-        version=TASK_VERSION,
+        metrics=agent_metrics(settings.traceback),
+        message_limit=default_message_limit(settings.max_steps),
     )

@@ -9,6 +9,7 @@ sample, whichever agent calls it.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import anyio
@@ -17,8 +18,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
-from inspect_sparc.core.gym import GymEnv, replay_moves
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.gym import GymEnv
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,
@@ -27,13 +27,31 @@ from inspect_sparc.evals.sparc.agent.prompts import (
     read_direction,
     state_text,
 )
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings, observe, record_step
+from inspect_sparc.evals.sparc.episode import MOVES_KEY, record_step, replay_episode, step_picture
+from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
-#: Store keys: the puzzle record and the episode settings (set by `start_episode`), and the
-#: number of `move` calls, steps or not (a call after the end is no step).
+#: Store keys: the puzzle record and the episode settings (set by `start_episode`; see
+#: `store_fields`), and the number of `move` calls, steps or not (a call after the end is no step).
 PUZZLE_KEY = "sparc_agent_puzzle"
 SETTINGS_KEY = "sparc_agent_settings"
 CALLS_KEY = "sparc_agent_tool_calls"
+#: Settings stored under another name than their `EpisodeSettings` field.
+STORED_NAMES = {"observation": "kind"}
+
+
+def store_fields(settings: EpisodeSettings) -> dict[str, Any]:
+    """The settings as the sample's store keeps them (and the log shows them): all but the
+    prompt, the observation named `kind` (its name there since `sparc_agent` 1-A)."""
+    fields = asdict(settings)
+    del fields["prompt"]
+    return {STORED_NAMES.get(name, name): value for name, value in fields.items()}
+
+
+def stored_settings(where: Store) -> EpisodeSettings:
+    """The settings `start_episode` put in the store (defaults for what is absent)."""
+    fields = where.get(SETTINGS_KEY, {})
+    names = {stored: name for name, stored in STORED_NAMES.items()}
+    return EpisodeSettings.from_fields({names.get(k, k): v for k, v in fields.items()})
 
 
 def episode(where: Store | None = None) -> GymEnv:
@@ -44,13 +62,7 @@ def episode(where: Store | None = None) -> GymEnv:
         raise RuntimeError(
             "no SPaRC episode in this sample: the `move` tool plays `sparc_agent` samples"
         )
-    settings = where.get(SETTINGS_KEY, {})
-    return replay_moves(
-        parse_puzzle(record),
-        where.get(MOVES_KEY, ""),
-        bool(settings.get("traceback", False)),
-        int(settings.get("max_steps", 100)),
-    )
+    return replay_episode(record, stored_settings(where), where)
 
 
 def episode_over(where: Store | None = None) -> bool:
@@ -60,19 +72,18 @@ def episode_over(where: Store | None = None) -> bool:
 
 def picture(env: GymEnv, plot: str) -> ContentImage:
     """The picture of `sparc_gym`'s visual observation (the puzzle and the path so far)."""
-    message = observe(env, "image", {"plot": plot})
-    return next(part for part in message.content if isinstance(part, ContentImage))
+    return step_picture(env, plot)
 
 
-async def observation(env: GymEnv, settings: dict[str, Any], lead: str = "") -> ToolResult:
+async def observation(env: GymEnv, settings: EpisodeSettings, lead: str = "") -> ToolResult:
     """The reply to a move: `lead`, the state (text, or the picture and one line) and the end."""
-    text = "\n".join(part for part in (lead, state_text(env, settings["kind"])) if part)
+    text = "\n".join(part for part in (lead, state_text(env, settings.observation)) if part)
     if env.done:
         text += "\n\n" + ended_text(env)
-    if settings["kind"] != "image":
+    if not settings.image:
         return text
     # a picture takes tens of milliseconds to draw: off the event loop
-    image = await anyio.to_thread.run_sync(picture, env, settings.get("plot", "original"))
+    image = await anyio.to_thread.run_sync(picture, env, settings.plot)
     return [image, ContentText(text=text)]
 
 
@@ -95,7 +106,7 @@ def move() -> Tool:
         record_step(where, result)
         if not result.legal:
             raise ToolError(illegal_text(str(direction), result, env))
-        return await observation(env, where.get(SETTINGS_KEY, {}), move_text(result))
+        return await observation(env, stored_settings(where), move_text(result))
 
     return execute
 
@@ -123,21 +134,13 @@ def start_episode() -> Solver:
     sample's store, and the tools in `state.tools` for solvers that read them there."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        settings = gym_settings(state)
+        settings = EpisodeSettings.from_metadata(state.metadata)
         state.store.set(PUZZLE_KEY, state.metadata["puzzle"])
-        state.store.set(
-            SETTINGS_KEY,
-            {
-                "traceback": bool(settings["traceback"]),
-                "max_steps": int(settings["max_steps"]),
-                "kind": settings.get("observation", "text"),
-                "plot": settings.get("plot", "original"),
-            },
-        )
+        state.store.set(SETTINGS_KEY, store_fields(settings))
         state.store.set(MOVES_KEY, "")
         state.store.set(CALLS_KEY, 0)
-        if settings.get("observation") == "image":
-            await add_first_picture(state, settings.get("plot", "original"))
+        if settings.image:
+            await add_first_picture(state, settings.plot)
         state.tools = sparc_tools()
         state.tool_choice = "auto"
         return state

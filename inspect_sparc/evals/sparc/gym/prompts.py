@@ -3,17 +3,21 @@
 One system prompt per episode (`paper`: `sparc.prompts.gym_step_paper` and
 `gym_step_traceback_paper`, the wording behind the published gym numbers; `corrected`:
 `gym_step` and `gym_step_traceback`, the authors' later wording of the polyshape rules) and one
-user observation per step, as `sparc.process_puzzle.process_puzzle_step_by_step` writes it.
-Pure logic: no Inspect imports.
+user observation per step, as `sparc.process_puzzle.process_puzzle_step_by_step` writes it;
+with image observations (`--gym --visual`) the `gym_visual[_traceback][_paper]` system prompts
+and the short text after each step's image (sparc-visualization 0.2.2). Pure logic: no Inspect.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.gym import ACTION_NAMES
-from inspect_sparc.evals.sparc.prompts import check_prompt_kind, polyshapes_text
+from inspect_sparc.evals.sparc.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
+
+if TYPE_CHECKING:
+    from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.
@@ -165,3 +169,122 @@ Grid State:
 {grid}
 
 {INSTRUCTION}"""
+
+
+#: The visual step-by-step system prompt (`--gym --visual`, sparc-visualization 0.2.2's wording);
+#: without and with traceback it differs in three places.
+VISUAL_TEMPLATE = """You are an expert spatial reasoning AI controlling a step-by-step puzzle solver for 'The Witness' game.
+
+## Input Format
+At each step you receive TWO inputs:
+1. **An image** of the puzzle showing the current state, including your path progress
+2. **A text message** with your current position coordinates and available legal moves
+
+Use both together — the image helps with spatial reasoning and visual pattern recognition, while the text provides precise position and action information.
+
+## Visual Appearance of the Puzzle Image
+
+The image shows a Witness puzzle grid with a dark teal/green background. Here is how elements appear visually:
+
+**Board structure:**
+- Teal/green cells separated by dark gray grid lines (the path network)
+
+**Navigation markers:**
+- **Start Node**: A large filled circle on the grid edge — this is where the path begins
+- **End Node**: A small rounded nub/extension protruding outward from the grid edge — this is where you must reach
+- **Visited Path**: Marked with a WHITE LINE showing where you have already traveled
+- **Current Position**: Located at the END of the white line (where the line stops)
+
+**Rule symbols in cells** (located in cells where both x and y are odd — the path goes AROUND these cells, not through them):
+- **Colored Squares**: Colored rounded rectangles inside cells (e.g., black, red, blue)
+- **Colored Stars**: 8-pointed star shapes in their respective color inside cells
+- **Triangles**: Small colored upward-pointing triangles inside cells — the count (1-4 triangles) indicates how many edges of that cell the path must touch
+- **Polyshapes (positive)**: Tetromino-like colored filled block patterns inside cells, showing the shape the region must match
+- **Polyshapes (negative/ylop)**: Same block patterns but drawn as hollow/outlined squares instead of filled — {ylop_look}
+
+**Path elements** (located on grid lines):
+- **Dots**: Small black hexagons on the grid lines — the path MUST pass through these
+- **Gaps**: Broken/missing segments on the grid lines — the path CANNOT cross these
+
+## Coordinate System
+- Nodes are indexed (x, y) where (0,0) is the top-left node
+- x increases to the right, y increases downward
+- The path travels along grid edges, connecting adjacent nodes horizontally or vertically
+
+## Solving Rules
+{line_rule}2. The line can only be placed on valid path cells (not on rule cells)
+3. The line acts as a boundary, dividing the grid into regions
+4. All rule symbols must be satisfied:
+   - **Dots** (black hexagons on grid lines): The line MUST pass through each dot
+   - **Colored Squares** (filled rounded rectangles in cells): All squares in a single region must be the same color. Different colors MUST be separated into different regions
+   - **Colored Stars** (8-pointed stars in cells): Each star must be paired with EXACTLY one other element of the same color in its region
+   - **Triangles** (small triangles in cells): The line must touch EXACTLY the number of edges specified by the triangle count (1-4 edges)
+   - **Polyshapes** (filled block patterns in cells): The region must be shaped exactly like the defined polyshape
+   - **Negative Polyshapes** (hollow block patterns in cells): {ylop_rule}
+
+{polyshapes}
+
+## Actions
+You can move in 4 directions:
+- **0**: Move UP
+- **1**: Move RIGHT  
+- **2**: Move DOWN
+- **3**: Move LEFT
+
+{moves}
+## How to Respond
+Analyze the puzzle image showing your current position and path progress, together with the text information about your coordinates and legal moves. Determine which direction leads toward the exit while {closing}"""
+
+VISUAL_YLOP_RULE = {
+    "paper": "Cancel out regular polyshapes if they overlap",
+    "corrected": (
+        "Subtract area from the regular polyshapes in the same region. The region must have the area of the regular polyshapes minus the area of the negative ones; their shapes and colors do not have to match"
+    ),
+}
+#: Traceback (False, True) -> rule 1, the moves section and the closing sentence.
+VISUAL_LINE_RULE = {
+    False: "1. Draw a continuous line from START to END without visiting the same node twice\n",
+    True: "1. Draw a continuous line from START to END\n",
+}
+VISUAL_MOVES = {
+    False: (
+        "## Important\n- You CANNOT revisit cells you have already visited\n- You CANNOT cross your own path\n- Plan ahead to satisfy all constraints\n"
+    ),
+    True: (
+        '## Traceback Rules\n- You CAN trace back along your existing path to undo moves\n- When tracing back, move onto the previous cell in your path to "erase" your last step\n- You CANNOT cross your path at a new point (only retrace backwards)\n- After tracing back, the freed cells become available again\n'
+    ),
+}
+VISUAL_CLOSING = {
+    False: "satisfying all puzzle rules.\n",
+    True: "satisfying all puzzle rules. You can backtrack if you reach a dead end.\n",
+}
+
+
+def gym_visual_system_prompt(
+    record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
+) -> str:
+    """The step-by-step visual system prompt (`gym_visual[_traceback][_paper]`)."""
+    check_prompt_kind(kind)
+    return VISUAL_TEMPLATE.format(
+        ylop_look=YLOP_LOOK[kind],
+        ylop_rule=VISUAL_YLOP_RULE[kind],
+        polyshapes=polyshapes_text(record),
+        line_rule=VISUAL_LINE_RULE[traceback],
+        moves=VISUAL_MOVES[traceback],
+        closing=VISUAL_CLOSING[traceback],
+    )
+
+
+def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
+    """The text after each step's image (`process_puzzle_step_by_step_visual`), step from 1."""
+    return (
+        f"Step {step} | Position: {position} | Legal moves: [{legal_actions_text(legal)}]"
+        f"\n\n{INSTRUCTION}"
+    )
+
+
+def episode_system_prompt(record: Mapping[str, Any], settings: EpisodeSettings) -> str:
+    """The system prompt of an episode with these settings: the visual one for image
+    observations, else the text one (`sparc_gym`'s system message, `sparc_agent`'s rules)."""
+    prompt = gym_visual_system_prompt if settings.image else gym_system_prompt
+    return prompt(record, settings.prompt, settings.traceback)

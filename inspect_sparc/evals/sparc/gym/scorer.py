@@ -20,35 +20,31 @@ from inspect_sparc.core.gym import (
     STEP_LIMIT,
     GymEnv,
     moves_text,
-    replay_moves,
 )
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
-from inspect_sparc.core.render import render
+from inspect_sparc.core.puzzle import Point, Puzzle
 from inspect_sparc.core.rules import Violation, check, format_point
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings
-from inspect_sparc.evals.sparc.scorer import (
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
+from inspect_sparc.evals.names import (
+    BACKTRACKS,
     BREAK_KEYS,
-    PICTURED_RULES,
-    answer_picture,
+    CHANCE,
+    CORRECT,
+    CUT,
+    ENDING_METRICS,
+    ILLEGAL,
+    MEAN_STEPS,
+    STEP_SHARES,
+    STEPS,
+    UNPARSEABLE,
+)
+from inspect_sparc.evals.sparc.episode import replay_episode
+from inspect_sparc.evals.sparc.scorer import (
+    failure_drawing,
     mark_labels,
     rule_break_rates,
     violation_lines,
 )
-from inspect_sparc.metrics import accuracy, accuracy_by_level, means, ratios, stderr
-
-#: Episode endings as rates: metric name -> value key (`cut`: stopped by a message, token or time
-#: limit before any of the others).
-ENDING_METRICS = {
-    "reached_end_rate": REACHED_END,
-    "dead_end_rate": DEAD_END,
-    "step_limit_rate": STEP_LIMIT,
-    "cut_rate": "cut",
-}
-#: Shares of all steps taken: metric name -> (value key counted, value key of steps).
-STEP_SHARES = {
-    "illegal_action_rate": ("illegal", "steps"),
-    "unparseable_rate": ("unparseable", "steps"),
-}
+from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 
 @metric
@@ -66,7 +62,7 @@ def step_counts() -> Metric:
     """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {**means(scores, {"mean_steps": "steps"}), **ratios(scores, STEP_SHARES)}
+        return {**means(scores, {MEAN_STEPS: STEPS}), **ratios(scores, STEP_SHARES)}
 
     return compute
 
@@ -76,7 +72,7 @@ def chance_level() -> Metric:
     """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return means(scores, {"chance": "chance"})
+        return means(scores, {CHANCE: CHANCE})
 
     return compute
 
@@ -98,19 +94,19 @@ def score_episode(env: GymEnv) -> Score:
     violations = verdict.violations if reached and not env.solved else ()
     broken = {v.rule for v in violations}
     value: dict[str, float] = {
-        "correct": int(env.solved),
+        CORRECT: int(env.solved),
         REACHED_END: int(reached),
         DEAD_END: int(env.ended == DEAD_END),
         STEP_LIMIT: int(env.ended == STEP_LIMIT),
-        "cut": int(env.ended is None),
-        "steps": env.steps,
-        "illegal": env.illegal,
-        "unparseable": env.unparseable,
-        "backtracks": env.backtracks,
+        CUT: int(env.ended is None),
+        STEPS: env.steps,
+        ILLEGAL: env.illegal,
+        UNPARSEABLE: env.unparseable,
+        BACKTRACKS: env.backtracks,
     }
     chance = None if env.traceback else chance_of_solving(puzzle, env.max_steps)
     if chance is not None:
-        value["chance"] = chance
+        value[CHANCE] = chance
     value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
         value=value,  # type: ignore[arg-type]
@@ -129,7 +125,8 @@ def score_episode(env: GymEnv) -> Score:
     )
 
 
-ENDINGS = {
+#: How the episode ended, as the explanation says it (None: cut by a sample limit).
+ENDING_EXPLANATIONS = {
     REACHED_END: "reached E",
     DEAD_END: "no legal move left (dead end)",
     STEP_LIMIT: "step limit reached",
@@ -145,7 +142,7 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
     if env.solved:
         lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
     else:
-        lines.append(f"**Not solved**: {ENDINGS[env.ended]} after {env.steps} steps.")
+        lines.append(f"**Not solved**: {ENDING_EXPLANATIONS[env.ended]} after {env.steps} steps.")
     labels: dict[Point, str] = {}
     if env.ended == DEAD_END:
         stuck = env.final_path[-1]
@@ -166,16 +163,10 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
             f"Chance that random legal moves solve this puzzle: {readable_chance(chance)}."
         )
     # as for `sparc`: a picture where regions matter (a line to E breaking a region rule or off
-    # the stored solutions), else the text grid
+    # the stored solutions), else the text grid (a solved episode's path too)
+    line = env.ended == REACHED_END and not env.solved
     broken = {v.rule for v in violations}
-    unlisted = env.ended == REACHED_END and not env.solved and not broken
-    pictured = not env.solved and (unlisted or bool(PICTURED_RULES & broken))
-    picture = answer_picture(puzzle, env.final_path, labels) if pictured else ""
-    if picture:
-        lines += ["", picture]
-    else:
-        drawing = render(puzzle, env.final_path, labels, shapes="polyshape" in broken)
-        lines += ["", "```", drawing, "```"]
+    lines += failure_drawing(puzzle, env.final_path, labels, broken, line)
     return "\n".join(lines)
 
 
@@ -191,10 +182,7 @@ def gym_scorer() -> Any:
     """Replay the episode's recorded moves and score the final path against the solutions."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        settings = gym_settings(state)
-        puzzle = parse_puzzle(state.metadata["puzzle"])
-        moves = state.store.get(MOVES_KEY, "")
-        env = replay_moves(puzzle, moves, bool(settings["traceback"]), int(settings["max_steps"]))
-        return score_episode(env)
+        settings = EpisodeSettings.from_metadata(state.metadata)
+        return score_episode(replay_episode(state.metadata["puzzle"], settings, state.store))
 
     return score

@@ -13,69 +13,30 @@ on E, at a dead end or after `max_steps` steps, and is solved when the path is a
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.model import ChatMessageSystem
+from inspect_ai.model import ChatMessage, ChatMessageSystem
 
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
-from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt
+from inspect_sparc.evals.sparc.gym.prompts import episode_system_prompt
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
-from inspect_sparc.evals.sparc.gym.solvers import OBSERVATIONS, gym_agent
-from inspect_sparc.evals.sparc.prompts import PromptKind, check_prompt_kind
-from inspect_sparc.evals.sparc.visual.prompts import gym_visual_system_prompt
+from inspect_sparc.evals.sparc.gym.solvers import gym_agent
+from inspect_sparc.evals.sparc.prompts import PromptKind
+from inspect_sparc.evals.sparc.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
-#: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-B"
-
-
-def check_traceback(traceback: object) -> bool:
-    """`traceback` as a bool (`-T traceback=true` may arrive as text); ValueError otherwise."""
-    if isinstance(traceback, str) and traceback.strip().lower() in ("true", "false"):
-        return traceback.strip().lower() == "true"
-    if not isinstance(traceback, bool):
-        raise ValueError(f"traceback must be true or false; got {traceback!r}")
-    return traceback
+#: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
+#: the interface changes.
+TASK_VERSION = task_version("sparc_gym")
 
 
-def check_observation(observation: str) -> str:
-    """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
-    if observation not in OBSERVATIONS:
-        raise ValueError(
-            f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
-        )
-    return observation
-
-
-def gym_dataset(
-    source: str,
-    split: str,
-    subset: str,
-    level: int | list[int] | str | None,
-    prompt: str,
-    traceback: bool,
-    max_steps: int,
-    observation: str = "text",
-    plot: str = "original",
-) -> MemoryDataset:
-    """The `sparc` samples with the gym system prompt as input and the episode settings."""
-    dataset = sparc_dataset(source, split, subset, parse_levels(level), prompt)
-    settings = {"traceback": traceback, "max_steps": max_steps, "prompt": prompt}
-    system_prompt = gym_system_prompt
-    if observation == "image":
-        settings.update(observation=observation, plot=plot)
-        system_prompt = gym_visual_system_prompt
-    for sample in dataset:
-        metadata = sample.metadata or {}
-        system = system_prompt(metadata["puzzle"], prompt, traceback)
-        sample.input = [ChatMessageSystem(content=system)]
-        sample.metadata = {**metadata, "gym": settings}
-    return dataset
+def gym_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[ChatMessage]:
+    """A `sparc_gym` sample's input: the episode's system prompt (the observations follow)."""
+    return [ChatMessageSystem(content=episode_system_prompt(record, settings))]
 
 
 @task
@@ -88,7 +49,7 @@ def sparc_gym(
     subset: str = "all",
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
-    observation: Literal["text", "image"] = "text",
+    observation: ObservationKind = "text",
     plot: str = "original",
 ) -> Task:
     """SPaRC solved one move per model call (the Spatial-Gym protocol of `sparc-puzzle --gym`).
@@ -106,28 +67,12 @@ def sparc_gym(
             puzzle image with the path so far, the visual gym prompts).
         plot: The renderer's plot type for `observation=image` (as `sparc_visual`).
     """
-    check_prompt_kind(prompt)
-    traceback = check_traceback(traceback)
-    max_steps = check_max_steps(max_steps)
-    check_observation(observation)
-    check_plot_type(plot)
-    visual = {"plot": plot, **renderer_info()} if observation == "image" else {}
-    return Task(
-        dataset=gym_dataset(
-            source, split, subset, level, prompt, traceback, max_steps, observation, plot
-        ),
+    settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
+    return sparc_task(
+        "sparc_gym",
+        {**source_metadata(prompt, source, split, subset), **settings.task_metadata()},
+        dataset=episode_dataset(source, split, subset, level, settings, gym_input),
         solver=gym_agent(observation),
         scorer=gym_scorer(),
-        metrics=gym_metrics(traceback),
-        metadata={
-            "prompt": prompt,
-            "source": source,
-            "split": split,
-            "subset": subset,
-            "traceback": traceback,
-            "max_steps": max_steps,
-            "observation": observation,
-            **visual,
-        },
-        version=TASK_VERSION,
+        metrics=gym_metrics(settings.traceback),
     )

@@ -20,13 +20,16 @@ from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 from inspect_sparc.evals.sparc.prompts import PromptKind
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
+from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 
-#: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-C"
+#: `N-X`: N changes when results stop being comparable, X when the interface changes (the
+#: task card in `eval.yaml` holds it; `sparc_hard` has the same).
+TASK_VERSION = task_version("sparc")
 
 
 @task
@@ -51,12 +54,12 @@ def sparc(
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
             (published on Hugging Face).
     """
-    return Task(
+    return sparc_task(
+        "sparc",
+        source_metadata(prompt, source, split, subset),
         dataset=sparc_dataset(source, split, subset, parse_levels(level), prompt),
         solver=generate(),
         scorer=sparc_scorer(),
-        metadata={"prompt": prompt, "source": source, "split": split, "subset": subset},
-        version=TASK_VERSION,
     )
 
 

@@ -3,22 +3,20 @@
 Single shot: `paper` is `sparc.prompts.single_shot_visual_paper` (the wording behind the
 published numbers), `corrected` is `single_shot_visual` (negative polyshapes stated the way the
 puzzles were built), `prompt_engineering` is `single_shot_visual_prompt_engineering` (the
-renderer package's image-only prompt, no text grid). Step by step: the `gym_visual[_traceback]
-[_paper]` system prompts and the short text after each step's image. Pure logic: no Inspect.
+renderer package's image-only prompt, no text grid). The step-by-step visual prompts (`--gym
+--visual`) live with their protocol, in `gym/prompts.py`. Pure logic: no Inspect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
-from inspect_sparc.evals.sparc.gym.prompts import INSTRUCTION, legal_actions_text
-from inspect_sparc.evals.sparc.prompts import check_prompt_kind, polyshapes_text
+from inspect_sparc.evals.sparc.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
-VISUAL_PROMPT_KINDS: tuple[str, ...] = ("paper", "corrected", "prompt_engineering")
-GymVisualPromptKind = Literal["paper", "corrected"]
-#: The system message of every visual prompt (single shot; the gym prompts are system messages).
+VISUAL_PROMPT_KINDS: tuple[str, ...] = get_args(VisualPromptKind)
+#: The system message of the single-shot visual prompts (the gym's are whole system prompts).
 VISUAL_SYSTEM_PROMPT = "You are an expert at solving visual puzzles from 'The Witness' game."
 
 #: The single-shot visual prompt; `paper` and `corrected` differ only in the negative polyshapes.
@@ -80,11 +78,6 @@ Then, provide the final solution as a sequence of node coordinates in (x, y) for
 Example coordinate list: [(0,0), (1,0), (2,0), (2,1), ...]
 """
 
-#: How negative polyshapes look (gym and single shot) and what they do, per wording.
-YLOP_LOOK = {
-    "paper": "these cancel out positive polyshapes",
-    "corrected": "these subtract area from the positive polyshapes in their region",
-}
 SINGLE_SHOT_YLOP_RULE = {
     "paper": "These cancel out regular polyshapes if they overlap.",
     "corrected": (
@@ -142,94 +135,6 @@ The drawn path must satisfy **ALL** applicable constraints:
 [(0, 0), (1, 0), (2, 0), (2, 1), ...]
 """
 
-#: The step-by-step system prompt; without and with traceback it differs in three places.
-GYM_TEMPLATE = """You are an expert spatial reasoning AI controlling a step-by-step puzzle solver for 'The Witness' game.
-
-## Input Format
-At each step you receive TWO inputs:
-1. **An image** of the puzzle showing the current state, including your path progress
-2. **A text message** with your current position coordinates and available legal moves
-
-Use both together — the image helps with spatial reasoning and visual pattern recognition, while the text provides precise position and action information.
-
-## Visual Appearance of the Puzzle Image
-
-The image shows a Witness puzzle grid with a dark teal/green background. Here is how elements appear visually:
-
-**Board structure:**
-- Teal/green cells separated by dark gray grid lines (the path network)
-
-**Navigation markers:**
-- **Start Node**: A large filled circle on the grid edge — this is where the path begins
-- **End Node**: A small rounded nub/extension protruding outward from the grid edge — this is where you must reach
-- **Visited Path**: Marked with a WHITE LINE showing where you have already traveled
-- **Current Position**: Located at the END of the white line (where the line stops)
-
-**Rule symbols in cells** (located in cells where both x and y are odd — the path goes AROUND these cells, not through them):
-- **Colored Squares**: Colored rounded rectangles inside cells (e.g., black, red, blue)
-- **Colored Stars**: 8-pointed star shapes in their respective color inside cells
-- **Triangles**: Small colored upward-pointing triangles inside cells — the count (1-4 triangles) indicates how many edges of that cell the path must touch
-- **Polyshapes (positive)**: Tetromino-like colored filled block patterns inside cells, showing the shape the region must match
-- **Polyshapes (negative/ylop)**: Same block patterns but drawn as hollow/outlined squares instead of filled — {ylop_look}
-
-**Path elements** (located on grid lines):
-- **Dots**: Small black hexagons on the grid lines — the path MUST pass through these
-- **Gaps**: Broken/missing segments on the grid lines — the path CANNOT cross these
-
-## Coordinate System
-- Nodes are indexed (x, y) where (0,0) is the top-left node
-- x increases to the right, y increases downward
-- The path travels along grid edges, connecting adjacent nodes horizontally or vertically
-
-## Solving Rules
-{line_rule}2. The line can only be placed on valid path cells (not on rule cells)
-3. The line acts as a boundary, dividing the grid into regions
-4. All rule symbols must be satisfied:
-   - **Dots** (black hexagons on grid lines): The line MUST pass through each dot
-   - **Colored Squares** (filled rounded rectangles in cells): All squares in a single region must be the same color. Different colors MUST be separated into different regions
-   - **Colored Stars** (8-pointed stars in cells): Each star must be paired with EXACTLY one other element of the same color in its region
-   - **Triangles** (small triangles in cells): The line must touch EXACTLY the number of edges specified by the triangle count (1-4 edges)
-   - **Polyshapes** (filled block patterns in cells): The region must be shaped exactly like the defined polyshape
-   - **Negative Polyshapes** (hollow block patterns in cells): {ylop_rule}
-
-{polyshapes}
-
-## Actions
-You can move in 4 directions:
-- **0**: Move UP
-- **1**: Move RIGHT  
-- **2**: Move DOWN
-- **3**: Move LEFT
-
-{moves}
-## How to Respond
-Analyze the puzzle image showing your current position and path progress, together with the text information about your coordinates and legal moves. Determine which direction leads toward the exit while {closing}"""
-
-GYM_YLOP_RULE = {
-    "paper": "Cancel out regular polyshapes if they overlap",
-    "corrected": (
-        "Subtract area from the regular polyshapes in the same region. The region must have the area of the regular polyshapes minus the area of the negative ones; their shapes and colors do not have to match"
-    ),
-}
-#: Traceback (False, True) -> rule 1, the moves section and the closing sentence.
-GYM_LINE_RULE = {
-    False: "1. Draw a continuous line from START to END without visiting the same node twice\n",
-    True: "1. Draw a continuous line from START to END\n",
-}
-GYM_MOVES = {
-    False: (
-        "## Important\n- You CANNOT revisit cells you have already visited\n- You CANNOT cross your own path\n- Plan ahead to satisfy all constraints\n"
-    ),
-    True: (
-        '## Traceback Rules\n- You CAN trace back along your existing path to undo moves\n- When tracing back, move onto the previous cell in your path to "erase" your last step\n- You CANNOT cross your path at a new point (only retrace backwards)\n- After tracing back, the freed cells become available again\n'
-    ),
-}
-GYM_CLOSING = {
-    False: "satisfying all puzzle rules.\n",
-    True: "satisfying all puzzle rules. You can backtrack if you reach a dead end.\n",
-}
-
-
 def check_visual_prompt_kind(kind: str) -> str:
     """`kind` if it names a single-shot visual prompt, else a ValueError listing them."""
     return check_prompt_kind(kind, VISUAL_PROMPT_KINDS)
@@ -253,27 +158,4 @@ def visual_user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
         ylop_rule=SINGLE_SHOT_YLOP_RULE[kind],
         polyshapes=polyshapes_text(record),
         text_visualization=record.get("text_visualization", ""),
-    )
-
-
-def gym_visual_system_prompt(
-    record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
-) -> str:
-    """The step-by-step visual system prompt (`gym_visual[_traceback][_paper]`)."""
-    check_prompt_kind(kind)
-    return GYM_TEMPLATE.format(
-        ylop_look=YLOP_LOOK[kind],
-        ylop_rule=GYM_YLOP_RULE[kind],
-        polyshapes=polyshapes_text(record),
-        line_rule=GYM_LINE_RULE[traceback],
-        moves=GYM_MOVES[traceback],
-        closing=GYM_CLOSING[traceback],
-    )
-
-
-def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
-    """The text after each step's image (`process_puzzle_step_by_step_visual`), step from 1."""
-    return (
-        f"Step {step} | Position: {position} | Legal moves: [{legal_actions_text(legal)}]"
-        f"\n\n{INSTRUCTION}"
     )

@@ -22,10 +22,12 @@ from inspect_ai.solver import generate
 
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import record_to_sample, samples_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.sources import load_records
+from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_SYSTEM_PROMPT,
     VisualPromptKind,
@@ -34,8 +36,9 @@ from inspect_sparc.evals.sparc.visual.prompts import (
 )
 from inspect_sparc.evals.sparc.visual.solvers import prepend_puzzle_image
 
-#: `N-X`: N changes when results stop being comparable, X when the interface changes.
-TASK_VERSION = "1-B"
+#: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
+#: the interface changes.
+TASK_VERSION = task_version("sparc_visual")
 
 
 def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
@@ -88,17 +91,13 @@ def sparc_visual(
     """
     check_visual_prompt_kind(prompt)
     check_plot_type(plot)
-    return Task(
+    # the plot right after the prompt (`source_metadata` keeps the prompt first), then what
+    # drew the images
+    metadata = {"prompt": prompt, "plot": plot, **source_metadata(prompt, source, split, subset)}
+    return sparc_task(
+        "sparc_visual",
+        {**metadata, **renderer_info()},
         dataset=sparc_visual_dataset(source, split, subset, parse_levels(level), prompt),
         solver=[prepend_puzzle_image(plot), generate()],
         scorer=sparc_scorer(),
-        metadata={
-            "prompt": prompt,
-            "plot": plot,
-            "source": source,
-            "split": split,
-            "subset": subset,
-            **renderer_info(),
-        },
-        version=TASK_VERSION,
     )

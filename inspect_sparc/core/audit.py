@@ -1,0 +1,164 @@
+"""Audit SPaRC records: does exhaustive search reproduce each puzzle's stored solution set?
+
+One row per puzzle (stored and found counts, what is missing or extra, the time), a table and a
+summary line; `python -m inspect_sparc.audit` is the command line over these. A mismatch means
+either our rules differ from the dataset's or the stored set is incomplete. Pure: no Inspect.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from inspect_sparc.core.puzzle import RecordError, parse_puzzle
+from inspect_sparc.core.search import solve
+
+#: Runs of more puzzles than this show progress on stderr.
+PROGRESS_EVERY = 10
+#: Width of the progress bar, in characters.
+BAR_WIDTH = 30
+HEADER = ("id", "level", "size", "stored", "found", "missing", "extra", "seconds", "status")
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """Outcome for one puzzle."""
+
+    puzzle_id: str
+    level: int | None
+    size: str
+    stored: int
+    found: int
+    missing: int
+    extra: int
+    seconds: float
+    status: str
+
+    @property
+    def ok(self) -> bool:
+        """True when search found exactly the stored solutions."""
+        return self.status == "ok"
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as table cells."""
+        return (
+            self.puzzle_id,
+            "" if self.level is None else str(self.level),
+            self.size,
+            str(self.stored),
+            str(self.found),
+            str(self.missing),
+            str(self.extra),
+            f"{self.seconds:.3f}",
+            self.status,
+        )
+
+
+def audit_record(record: dict[str, Any]) -> AuditRow:
+    """Search one record and compare with its stored solutions."""
+    try:
+        puzzle = parse_puzzle(record)
+    except RecordError as error:
+        record_id = str(record.get("id", "?")) if isinstance(record, dict) else "?"
+        return AuditRow(record_id, None, "?", 0, 0, 0, 0, 0.0, f"bad record: {error}")
+    began = time.perf_counter()
+    found = solve(puzzle)
+    seconds = time.perf_counter() - began
+    stored = set(puzzle.solutions)
+    found_set = set(found)
+    missing, extra = len(stored - found_set), len(found_set - stored)
+    status = "ok" if not missing and not extra else "MISMATCH"
+    return AuditRow(
+        puzzle.id,
+        puzzle.level,
+        f"{puzzle.width}x{puzzle.height}",
+        len(stored),
+        len(found_set),
+        missing,
+        extra,
+        seconds,
+        status,
+    )
+
+
+def warm_up(records: Sequence[dict[str, Any]]) -> str:
+    """The search engine `solve` runs ("python" or "compiled"). The compiled one is loaded here
+    (numba compiles it on a machine's first use, else reads its disk cache) by a search of the
+    first record that parses, so that no puzzle's time includes it."""
+    from inspect_sparc.core.search import use_compiled
+
+    if not use_compiled():
+        return "python"
+    for record in records:
+        try:
+            puzzle = parse_puzzle(record)
+        except RecordError:
+            continue
+        solve(puzzle, limit=1)
+        break
+    return "compiled"
+
+
+def select(records: list[dict], levels: Sequence[int] | None, limit: int | None) -> list[dict]:
+    """Records of the chosen levels (all when None), at most `limit` of them."""
+    chosen = [r for r in records if levels is None or _level_of(r) in levels]
+    return chosen if limit is None else chosen[:limit]
+
+
+def _level_of(record: dict) -> int | None:
+    """A record's difficulty level, or None when it is not a number."""
+    try:
+        return int(record.get("difficulty_level"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def format_table(rows: Sequence[AuditRow]) -> str:
+    """Rows as an aligned plain-text table."""
+    table = [HEADER] + [row.cells() for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
+        for line in table
+    )
+
+
+def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
+    """One line: counts, total time (and the search engine, when given), the slowest puzzle."""
+    total = sum(row.seconds for row in rows)
+    failed = sum(not row.ok for row in rows)
+    text = f"{len(rows)} puzzle(s): {len(rows) - failed} match, {failed} mismatch"
+    text += f"; search {total:.1f} s" + (f" ({engine} engine)" if engine else "")
+    if rows:
+        slowest = max(rows, key=lambda row: row.seconds)
+        text += f"; slowest {slowest.puzzle_id} ({slowest.seconds:.2f} s)"
+    return text
+
+
+def progress_bar(done: int, total: int, seconds: float) -> str:
+    """`[#####.....] 120/500 puzzles, 12.3 s`."""
+    filled = BAR_WIDTH * done // total if total else BAR_WIDTH
+    bar = "#" * filled + "." * (BAR_WIDTH - filled)
+    return f"[{bar}] {done}/{total} puzzles, {seconds:.1f} s"
+
+
+def run_audit(records: list[dict], progress: TextIO | None = None) -> list[AuditRow]:
+    """Audit every record, with a progress bar on `progress` for long runs.
+
+    On a terminal the bar redraws in place after every puzzle; elsewhere (a log file, CI) it
+    is printed as a line every `PROGRESS_EVERY` puzzles.
+    """
+    rows = []
+    began = time.perf_counter()
+    show = progress is not None and len(records) > PROGRESS_EVERY
+    live = show and progress.isatty()  # type: ignore[union-attr]
+    for number, record in enumerate(records, start=1):
+        rows.append(audit_record(record))
+        last = number == len(records)
+        if live or (show and (number % PROGRESS_EVERY == 0 or last)):
+            bar = progress_bar(number, len(records), time.perf_counter() - began)
+            end = ("\n" if last else "\r") if live else "\n"
+            print(bar, end=end, file=progress, flush=True)
+    return rows

@@ -1,0 +1,163 @@
+"""Metrics that read `Score.value` dicts, so they stay right under `--epochs N`.
+
+Inspect reduces each key of a dict `Score.value` across epochs but keeps only the first epoch's
+`Score.metadata`; every metric here therefore reads a key of the (reduced) value, and groups by
+*sample* metadata, which does not change between epochs. Shared by every task in the package.
+
+Every metric here reports a dict `{plain name: value}`, never a bare float: Inspect logs a float
+under the metric's registered name, package prefix included (`inspect_sparc/accuracy`, shown as
+INSPECT_SPARC/ACCURACY in `inspect view`), but each dict entry under its own key. So a task using
+these helpers shows `accuracy`, `stderr`, `level_1`... like Inspect's built-in metrics, while the
+registered name (which `inspect score` uses to rebuild the metric from a log) stays namespaced.
+A scalar metric written elsewhere should return `plainly(name, value)` for the same reason.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from inspect_ai.scorer import Metric, SampleScore, metric
+
+from inspect_sparc.evals.names import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
+
+
+def value_of(score: SampleScore, key: str) -> float:
+    """The number stored under `key` in a dict score value.
+
+    A missing key or a value that is not a number raises (naming the key and what the value
+    holds): a metric over a misspelled key must fail loudly, not report zero.
+    """
+    value = score.score.value
+    if not isinstance(value, dict):
+        raise TypeError(f"metric key {key!r}: score value is not a dict of keys: {value!r}")
+    if key not in value:
+        raise KeyError(f"metric key {key!r} is not in the score value (keys: {', '.join(value)})")
+    item = value[key]
+    if not isinstance(item, bool | int | float):
+        raise TypeError(f"metric key {key!r}: score value holds {item!r}, not a number")
+    return float(item)
+
+
+def mean_of(scores: Iterable[SampleScore], key: str) -> float:
+    """Mean of `key` over the scores (NaN when there are none)."""
+    values = [value_of(s, key) for s in scores]
+    return sum(values) / len(values) if values else math.nan
+
+
+def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
+    """Standard error of the mean of `key` (sample standard deviation / sqrt(n), as Inspect's)."""
+    values = [value_of(s, key) for s in scores]
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return math.sqrt(variance) / math.sqrt(n)
+
+
+def plainly(name: str, value: float) -> dict[str, float]:
+    """`{name: value}`: the shape that makes Inspect log a metric under `name`, unprefixed."""
+    return {name: value}
+
+
+@metric(name=ACCURACY)
+def accuracy(key: str = CORRECT) -> Metric:
+    """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly(ACCURACY, mean_of(scores, key))
+
+    return compute
+
+
+@metric(name=STDERR)
+def stderr(key: str = CORRECT) -> Metric:
+    """Standard error of `accuracy(key)`, logged as `stderr`."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return plainly(STDERR, stderr_of(scores, key))
+
+    return compute
+
+
+def group_means(
+    scores: Iterable[SampleScore], group_key: str, key: str = CORRECT, template: str = "{group}"
+) -> dict[str, float]:
+    """Mean of `key` per value of the sample metadata field `group_key`, sorted by group."""
+    groups: dict[object, list[SampleScore]] = {}
+    for score in scores:
+        group = (score.sample_metadata or {}).get(group_key)
+        groups.setdefault(group, []).append(score)
+    return {
+        template.format(group=group): mean_of(members, key)
+        for group, members in sorted(groups.items(), key=lambda item: str(item[0]))
+    }
+
+
+def means(scores: Iterable[SampleScore], names: Mapping[str, str]) -> dict[str, float]:
+    """`{name: mean of key}` for `names` given as `{name: key}`."""
+    scores = list(scores)
+    return {name: mean_of(scores, key) for name, key in names.items()}
+
+
+def ratios(scores: Iterable[SampleScore], names: Mapping[str, tuple[str, str]]) -> dict[str, float]:
+    """Pooled ratios `sum(numerator) / sum(denominator)`, as `{name: (num, den)}` (a share of
+    steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+    scores = list(scores)
+    results: dict[str, float] = {}
+    for name, (numerator, denominator) in names.items():
+        total = sum(value_of(s, denominator) for s in scores)
+        part = sum(value_of(s, numerator) for s in scores)
+        results[name] = part / total if total else math.nan
+    return results
+
+
+# `inspect view` heads each dict metric's entries with the metric's registered name (the group
+# of its `EvalMetric`s), so the metrics a task uses are registered under names that say what
+# they count. Of the generic ones below, `grouped_accuracy` is in use (`algopuzzlevqa`, per
+# puzzle); `key_means` and `key_ratios` are used by no task now and stay registered so that
+# `inspect score` can rebuild the metrics of logs written by earlier task versions.
+
+
+@metric(name="accuracy_by_level")
+def accuracy_by_level(key: str = CORRECT) -> Metric:
+    """Accuracy per puzzle level (sample metadata `level`), as `level_1` ... `level_5`."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return group_means(scores, "level", key, LEVEL_METRIC)
+
+    return compute
+
+
+@metric
+def grouped_accuracy(
+    group_key: str, key: str = CORRECT, name_template: str = "{group}"
+) -> Metric:
+    """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return group_means(scores, group_key, key, name_template)
+
+    return compute
+
+
+@metric
+def key_means(names: dict[str, str]) -> Metric:
+    """The mean of value keys, reported under the metric names given as `{name: key}`."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, names)
+
+    return compute
+
+
+@metric
+def key_ratios(names: dict[str, tuple[str, str]]) -> Metric:
+    """Pooled ratios `sum(numerator) / sum(denominator)` over the scores, as `{name: (num, den)}`
+    (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return ratios(scores, names)
+
+    return compute

@@ -1,0 +1,51 @@
+"""What the step-by-step protocols share at run time: the episode, its moves record, its picture.
+
+`sparc_gym`'s solvers and `sparc_agent`'s `move` tool play the same `core.gym.GymEnv`, record
+each step in the sample's store under one key (`gym_moves`, one letter per step) and draw the
+same picture of the path so far; the scorer replays that record. The protocol packages import
+these from here, never from each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from inspect_ai.model import ContentImage
+from inspect_ai.util import Store
+
+from inspect_sparc.core.gym import GymEnv, StepResult, replay_moves, step_letter
+from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.evals.sparc.settings import EpisodeSettings
+
+#: Store key of the episode's moves, one letter per step (see `core.gym.step_letter`).
+MOVES_KEY = "gym_moves"
+
+
+def new_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> GymEnv:
+    """A fresh environment for a puzzle record, with the moves record in `store` cleared."""
+    store.set(MOVES_KEY, "")
+    return GymEnv(parse_puzzle(record), settings.traceback, settings.max_steps)
+
+
+def replay_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> GymEnv:
+    """The episode so far: the puzzle record replayed through the moves recorded in `store`."""
+    moves = store.get(MOVES_KEY, "")
+    return replay_moves(parse_puzzle(record), moves, settings.traceback, settings.max_steps)
+
+
+def record_step(store: Store, result: StepResult) -> None:
+    """Append one step's letter to the moves record in the sample's store (which the scorer
+    replays; the gym solvers and `sparc_agent`'s move tool both record their steps here)."""
+    store.set(MOVES_KEY, store.get(MOVES_KEY, "") + step_letter(result))
+
+
+def step_picture(env: GymEnv, plot: str = "original") -> ContentImage:
+    """The puzzle image with the path so far (the reference's `--gym --visual` observation). As
+    the reference, the path drawn is every position after every step (an illegal try repeats
+    one, a step back returns to one)."""
+    drawn = [env.puzzle.start, *(result.position for result in env.history)]
+    path = [{"x": x, "y": y} for x, y in drawn]
+    png = puzzle_png(board_record(env.puzzle), plot, path=path)
+    return ContentImage(image=data_uri(png))
