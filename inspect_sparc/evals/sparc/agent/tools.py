@@ -34,6 +34,8 @@ from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_settings, obser
 PUZZLE_KEY = "sparc_agent_puzzle"
 SETTINGS_KEY = "sparc_agent_settings"
 CALLS_KEY = "sparc_agent_tool_calls"
+#: The sample id and epoch being played (seeds the no-model agents as the gym's baselines).
+EPISODE_KEY = "sparc_agent_episode"
 
 
 def episode(where: Store | None = None) -> GymEnv:
@@ -136,6 +138,7 @@ def start_episode() -> Solver:
         )
         state.store.set(MOVES_KEY, "")
         state.store.set(CALLS_KEY, 0)
+        state.store.set(EPISODE_KEY, [state.sample_id, state.epoch])
         if settings.get("observation") == "image":
             await add_first_picture(state, settings.get("plot", "original"))
         state.tools = sparc_tools()
