@@ -101,7 +101,11 @@ def test_an_agent_sending_only_malformed_calls_stops_with_a_stated_reason(tmp_pa
     score = score_of(sample)
     reason = f"The agent stopped: its last {MALFORMED_LIMIT} tool calls were malformed"
     assert score.metadata["stopped"].startswith(reason)
-    assert reason in score.explanation.splitlines()[1]
+    verdict, stop_line = score.explanation.splitlines()[:2]
+    assert (
+        verdict == "**Not solved**: stopped by the agent (scored on the path so far) after 0 steps."
+    )
+    assert stop_line.startswith(reason)
     assert score.value["cut"] == 1 and score.value["steps"] == 0
     assert score.value["malformed_tool_calls"] == MALFORMED_LIMIT
     infos = [e for e in sample.events if e.event == "info" and e.source == "sparc_agent"]

@@ -17,7 +17,7 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.evals.sparc.agent.malformed import STOPPED_KEY, malformed_calls
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
-from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
+from inspect_sparc.evals.sparc.gym.scorer import ENDINGS, gym_metrics, gym_scorer
 from inspect_sparc.metrics import mean_of, value_of
 
 
@@ -62,6 +62,8 @@ def with_stop_reason(explanation: str | None, malformed: int, stopped: str | Non
     """The gym's explanation with, after its verdict line, why the agent stopped (if it did)
     and how many of its tool calls were malformed (if any)."""
     verdict, _, rest = (explanation or "").partition("\n")
+    if stopped:  # no sample limit cut it: the agent stopped
+        verdict = verdict.replace(ENDINGS[None], "stopped by the agent (scored on the path so far)")
     notes = [stopped] if stopped else []
     if malformed:
         notes.append(f"Malformed tool calls: {malformed} (rejected by Inspect; no steps).")
