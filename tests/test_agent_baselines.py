@@ -14,6 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from agent_scripts import NAMES, Player, walk_solution
 from gym_reference import reference_astar, reference_env
 from inspect_ai import eval
@@ -25,6 +26,8 @@ from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
 DOCS = Path(__file__).parent.parent / "docs" / "agent.md"
+#: All 500 puzzles of the published test split (a path is a `source`).
+TEST_SPLIT = Path(__file__).parent / "fixtures" / "sparc" / "test_split.jsonl.gz"
 
 
 def run(task, tmp_path: Path, solver, model="mockllm/model", **kwargs):
@@ -151,3 +154,13 @@ def test_the_docs_own_agent_example_plays_offline_through_solver_spec(tmp_path):
         value = score_of(sample).value
         assert value["correct"] == 1 and value["tool_calls"] == value["steps"] == value["turns"]
         assert player.calls[(sample.id, 1)] == value["steps"]  # no model call after the end
+
+
+@pytest.mark.slow
+def test_astar_agent_solves_the_reference_32_of_500_through_the_tools(tmp_path, sparc_test_split):
+    task = sparc_agent(source=str(TEST_SPLIT))
+    log = run(task, tmp_path, SolverSpec("inspect_sparc/agent_astar"), max_connections=50)
+    assert no_model_call(log) and len(log.samples) == 500
+    solved = sorted(s.id for s in log.samples if score_of(s).value["correct"] == 1)
+    expected = sorted(r["id"] for r in sparc_test_split if reference_astar(r)["solved"])
+    assert solved == expected and len(solved) == 32  # the Spatial-Gym paper's A*: 6.4%
