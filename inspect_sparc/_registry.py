@@ -11,6 +11,7 @@ from inspect_sparc.evals.sparc.agent import (
     sparc_react,
     start_episode,
 )
+from inspect_sparc.evals.sparc.agent.baselines import agent_astar, agent_random
 from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent, gym_astar, gym_random
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym

@@ -185,6 +185,7 @@ def test_a_message_limit_cuts_the_episode_and_scores_the_path_so_far(tmp_path):
         assert score.value == {
             **score_episode(env).value,
             **{k: score.value[k] for k in ("tool_calls", "turns", "no_tool_turns")},
+            "malformed_tool_calls": 0,
         }
 
 

@@ -8,6 +8,7 @@ disagreeing epochs must give the mean over each sample's epochs, as the README p
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -175,3 +176,21 @@ def test_tool_use_through_the_reducer():
     result = run_metrics([tool_use()], [[scores[0], quiet], [scores[1], scores[1]]])
     assert result["tool_calls_per_episode"] == pytest.approx(((6 + 2) / 2 + 3) / 2)
     assert result["no_tool_call_rate"] == pytest.approx(((1 + 2) / 2) / ((7 + 4) / 2 + 3))
+
+
+def test_malformed_tool_use_through_the_epoch_reducer():
+    from inspect_sparc.evals.sparc.agent.scorer import malformed_tool_use
+
+    scores = [
+        {"tool_calls": 6, "malformed_tool_calls": 2},
+        {"tool_calls": 3, "malformed_tool_calls": 0},
+    ]
+    assert_agreeing_epochs_change_nothing([malformed_tool_use()], scores)
+    # one episode's epochs disagree: the mean reducer averages each count first
+    noisy = {"tool_calls": 4, "malformed_tool_calls": 6}
+    result = run_metrics([malformed_tool_use()], [[scores[0], noisy], [scores[1], scores[1]]])
+    assert result["malformed_tool_calls_per_episode"] == pytest.approx(((2 + 6) / 2 + 0) / 2)
+    malformed, moves = (2 + 6) / 2 + 0, (6 + 4) / 2 + 3
+    assert result["malformed_tool_call_rate"] == pytest.approx(malformed / (malformed + moves))
+    silent = run_metrics([malformed_tool_use()], [[{"tool_calls": 0, "malformed_tool_calls": 0}]])
+    assert math.isnan(silent["malformed_tool_call_rate"])

@@ -36,6 +36,8 @@ CHANCE = "chance"
 TOOL_CALLS = "tool_calls"
 TURNS = "turns"
 NO_TOOL_TURNS = "no_tool_turns"
+#: Tool calls Inspect rejected before `move` ran (broken JSON, bad arguments, unknown tool).
+MALFORMED_TOOL_CALLS = "malformed_tool_calls"
 
 # Score value keys: `algopuzzlevqa` (besides `CORRECT`).
 #: 1 when the option was read from the follow-up reply (the authors' second turn).
@@ -70,6 +72,8 @@ STEP_SHARES: dict[str, tuple[str, str]] = {
 }
 TOOL_CALLS_PER_EPISODE = "tool_calls_per_episode"
 NO_TOOL_CALL_RATE = "no_tool_call_rate"
+MALFORMED_TOOL_CALLS_PER_EPISODE = "malformed_tool_calls_per_episode"
+MALFORMED_TOOL_CALL_RATE = "malformed_tool_call_rate"
 
 
 def level_metric(level: int) -> str:

@@ -2,32 +2,55 @@
 
 The agent keeps its conversation. It stops when the episode ends (no `submit` turn and no model
 call after the end); a turn without a tool call is answered with a reminder to keep moving, and
-the episode goes on. Inspect's limits stop it too (the path so far is scored).
+the episode goes on. Inspect's limits stop it too (the path so far is scored), and so does a run
+of malformed tool calls (with the reason in the transcript and the score's explanation).
 """
 
 from __future__ import annotations
 
-from inspect_ai.agent import Agent, AgentState, agent, react
+from inspect_ai.agent import Agent, AgentContinue, AgentState, agent, react
+from inspect_ai.log import transcript
+from inspect_ai.util import store
 
+from inspect_sparc.evals.sparc.agent.malformed import (
+    MALFORMED_LIMIT,
+    STOPPED_KEY,
+    malformed_in_a_row,
+    stop_text,
+)
 from inspect_sparc.evals.sparc.agent.prompts import CONTINUE_TEXT
 from inspect_sparc.evals.sparc.agent.tools import episode_over, sparc_tools
 
 
-async def keep_moving(state: AgentState) -> bool | str:
-    """`react()`'s continue hook: stop once the episode is over, else go on (a reminder to move
-    after a turn with no tool call)."""
-    if episode_over():
-        return False
-    if state.output.message.tool_calls:
-        return True
-    return CONTINUE_TEXT
+def keep_moving(malformed_limit: int = MALFORMED_LIMIT) -> AgentContinue:
+    """`react()`'s continue hook: stop once the episode is over, or after `malformed_limit`
+    malformed tool calls in a row (saying why), else go on (a reminder to move after a turn
+    with no tool call)."""
+
+    async def on_continue(state: AgentState) -> bool | str:
+        if episode_over():
+            return False
+        in_a_row = malformed_in_a_row(state.messages)
+        if in_a_row >= malformed_limit:
+            store().set(STOPPED_KEY, stop_text(in_a_row))
+            transcript().info(stop_text(in_a_row), source="sparc_agent")
+            return False
+        if state.output.message.tool_calls:
+            return True
+        return CONTINUE_TEXT
+
+    return on_continue
 
 
 @agent
-def sparc_react() -> Agent:
+def sparc_react(malformed_limit: int = MALFORMED_LIMIT) -> Agent:
     """`react()` playing the sample's episode through the `move` tool until it ends.
 
     No system prompt of its own (the puzzle, rules and how to play are the first user message)
-    and no submit tool (the episode ends by moving, as in `sparc_gym`).
+    and no submit tool (the episode ends by moving, as in `sparc_gym`). It stops early after
+    `malformed_limit` tool calls in a row that Inspect could not parse (`-S malformed_limit=`).
     """
-    return react(prompt=None, tools=sparc_tools(), submit=False, on_continue=keep_moving)
+    if malformed_limit < 1:
+        raise ValueError(f"malformed_limit must be at least 1; got {malformed_limit}")
+    on_continue = keep_moving(malformed_limit)
+    return react(prompt=None, tools=sparc_tools(), submit=False, on_continue=on_continue)

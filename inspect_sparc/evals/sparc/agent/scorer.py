@@ -3,7 +3,7 @@
 The episode is read from the sample's store (the moves the `move` tool took), never from the
 agent's messages, so every agent is scored the same way and the same moves score exactly as in
 `sparc_gym`. The agent's turns are counted from the sample's messages: assistant messages, and
-those among them with no tool call.
+those among them with no tool call; so are its malformed tool calls (which never reach `move`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,18 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.evals.metrics import mean_of, value_of
 from inspect_sparc.evals.names import (
+    MALFORMED_TOOL_CALL_RATE,
+    MALFORMED_TOOL_CALLS,
+    MALFORMED_TOOL_CALLS_PER_EPISODE,
     NO_TOOL_CALL_RATE,
     NO_TOOL_TURNS,
     TOOL_CALLS,
     TOOL_CALLS_PER_EPISODE,
     TURNS,
 )
+from inspect_sparc.evals.sparc.agent.malformed import STOPPED_KEY, malformed_calls
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
-from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
+from inspect_sparc.evals.sparc.gym.scorer import ENDING_EXPLANATIONS, gym_metrics, gym_scorer
 
 
 @metric
@@ -43,9 +47,38 @@ def tool_use() -> Metric:
     return compute
 
 
+@metric
+def malformed_tool_use() -> Metric:
+    """Malformed tool calls per episode (mean of `malformed_tool_calls`) and their pooled share
+    of the calls that were sent (`malformed / (malformed + tool_calls)`; NaN with no call)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        malformed = sum(value_of(s, MALFORMED_TOOL_CALLS) for s in scores)
+        sent = malformed + sum(value_of(s, TOOL_CALLS) for s in scores)
+        return {
+            MALFORMED_TOOL_CALLS_PER_EPISODE: mean_of(scores, MALFORMED_TOOL_CALLS),
+            MALFORMED_TOOL_CALL_RATE: malformed / sent if sent else float("nan"),
+        }
+
+    return compute
+
+
 def agent_metrics(traceback: bool = False) -> list[Metric]:
-    """`sparc_gym`'s metrics, then tool use."""
-    return [*gym_metrics(traceback), tool_use()]
+    """`sparc_gym`'s metrics, then tool use and malformed tool calls."""
+    return [*gym_metrics(traceback), tool_use(), malformed_tool_use()]
+
+
+def with_stop_reason(explanation: str | None, malformed: int, stopped: str | None) -> str:
+    """The gym's explanation with, after its verdict line, why the agent stopped (if it did)
+    and how many of its tool calls were malformed (if any)."""
+    verdict, _, rest = (explanation or "").partition("\n")
+    if stopped:  # no sample limit cut it: the agent stopped
+        stopped_text = "stopped by the agent (scored on the path so far)"
+        verdict = verdict.replace(ENDING_EXPLANATIONS[None], stopped_text)
+    notes = [stopped] if stopped else []
+    if malformed:
+        notes.append(f"Malformed tool calls: {malformed} (rejected by Inspect; no steps).")
+    return "\n".join([verdict, *notes, rest]) if notes else explanation or ""
 
 
 def turn_counts(messages: Sequence[ChatMessage]) -> tuple[int, int]:
@@ -56,17 +89,24 @@ def turn_counts(messages: Sequence[ChatMessage]) -> tuple[int, int]:
 
 @scorer(metrics=agent_metrics())
 def agent_scorer() -> Any:
-    """Score the episode as `sparc_gym` does; add tool calls and turns to the value."""
+    """Score the episode as `sparc_gym` does; add tool calls, turns and malformed calls."""
     score_episode = gym_scorer()
 
     async def score(state: TaskState, target: Target) -> Score:
         result: Score = await score_episode(state, target)
         turns, silent = turn_counts(state.messages)
         calls = int(state.store.get(CALLS_KEY, 0))
+        malformed = malformed_calls(state.messages)
+        stopped = state.store.get(STOPPED_KEY)
         value = dict(result.value)  # type: ignore[arg-type]
         value.update({TOOL_CALLS: calls, TURNS: turns, NO_TOOL_TURNS: silent})
+        value[MALFORMED_TOOL_CALLS] = malformed
         metadata = {**(result.metadata or {}), "tool_calls": calls, "turns": turns}
-        metadata["no_tool_turns"] = silent
-        return result.model_copy(update={"value": value, "metadata": metadata})
+        metadata.update(no_tool_turns=silent, malformed_tool_calls=malformed)
+        if stopped:
+            metadata["stopped"] = stopped
+        explanation = with_stop_reason(result.explanation, malformed, stopped)
+        update = {"value": value, "metadata": metadata, "explanation": explanation}
+        return result.model_copy(update=update)
 
     return score

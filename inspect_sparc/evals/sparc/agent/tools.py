@@ -35,6 +35,8 @@ from inspect_sparc.evals.sparc.settings import EpisodeSettings
 PUZZLE_KEY = "sparc_agent_puzzle"
 SETTINGS_KEY = "sparc_agent_settings"
 CALLS_KEY = "sparc_agent_tool_calls"
+#: The sample id and epoch being played (seeds the no-model agents as the gym's baselines).
+EPISODE_KEY = "sparc_agent_episode"
 #: Settings stored under another name than their `EpisodeSettings` field.
 STORED_NAMES = {"observation": "kind"}
 
@@ -139,6 +141,7 @@ def start_episode() -> Solver:
         state.store.set(SETTINGS_KEY, store_fields(settings))
         state.store.set(MOVES_KEY, "")
         state.store.set(CALLS_KEY, 0)
+        state.store.set(EPISODE_KEY, [state.sample_id, state.epoch])
         if settings.image:
             await add_first_picture(state, settings.plot)
         state.tools = sparc_tools()

@@ -1,0 +1,93 @@
+"""No-model agents for `sparc_agent`: the gym's A* and random baselines, playing through the tools.
+
+Each turn is an assistant message with one `move` tool call, run by Inspect's `execute_tools`
+as a model's call would be: the transcript shows real tool calls and replies, the `move` tool
+records the steps, and the scorer reads them as for any agent. No model is called, so
+`--model mockllm/model` runs offline. The policies are `core.baselines`' (the ones `gym_astar`
+and `gym_random` play), seeded per sample and epoch with the same salts, so the same sample
+walks the same path in `sparc_gym` and `sparc_agent`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from inspect_ai.agent import Agent, AgentState, agent
+from inspect_ai.model import ChatMessageAssistant, ModelOutput, ModelUsage, execute_tools
+from inspect_ai.tool import Tool, ToolCall
+from inspect_ai.util import store
+
+from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
+from inspect_sparc.core.gym import GymEnv, moves_text
+from inspect_sparc.evals.sparc.agent.prompts import DIRECTIONS
+from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, episode, sparc_tools
+
+#: Model names recorded on the baselines' messages and output.
+ASTAR_MODEL = "inspect_sparc/agent_astar"
+RANDOM_MODEL = "inspect_sparc/agent_random"
+
+
+def move_message(model: str, env: GymEnv, action: int | None) -> ChatMessageAssistant:
+    """One turn of a baseline: a single `move` call naming the action's direction (an empty
+    one, an unreadable step, for None: what the gym records for a move that names none)."""
+    direction = "" if action is None else DIRECTIONS[action]
+    call = ToolCall(id=f"move_{env.steps + 1}", function="move", arguments={"direction": direction})
+    return ChatMessageAssistant(content="", tool_calls=[call], model=model, source="generate")
+
+
+def final_output(model: str, env: GymEnv) -> ModelOutput:
+    """The agent's output once the episode is over: its moves and ending (no tokens used)."""
+    content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
+    output = ModelOutput.from_content(model=model, content=content)
+    output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+    return output
+
+
+def sample_rng(salt: str) -> random.Random:
+    """The generator `gym_astar` / `gym_random` use for this sample and epoch (its id and epoch,
+    put in the store by the setup step)."""
+    sample_id, epoch = store().get(EPISODE_KEY, [None, 1])
+    return episode_rng(sample_id, epoch, salt)
+
+
+async def play_through_tools(
+    state: AgentState, model: str, make_policy: Callable[[GymEnv], Policy], tools: list[Tool]
+) -> AgentState:
+    """Take the policy's move with one `move` call a turn until the episode ends."""
+    env = episode()
+    policy = make_policy(env)
+    while not env.done:
+        state.messages.append(move_message(model, env, policy(env)))
+        replies, _ = await execute_tools(state.messages, tools)
+        state.messages.extend(replies)
+        env = episode()
+    state.output = final_output(model, env)
+    return state
+
+
+@agent
+def agent_astar() -> Agent:
+    """The reference A* ablation as an agent: the shortest S-to-E path ignoring rules, a random
+    legal move (seeded as `gym_astar`'s) where the plan is blocked; one `move` call a turn."""
+    tools = sparc_tools()
+
+    async def execute(state: AgentState) -> AgentState:
+        rng = sample_rng("astar")
+        return await play_through_tools(
+            state, ASTAR_MODEL, lambda env: astar_policy(env.puzzle, rng), tools
+        )
+
+    return execute
+
+
+@agent
+def agent_random() -> Agent:
+    """Uniformly random legal moves as an agent (seeded as `gym_random`'s); one call a turn."""
+    tools = sparc_tools()
+
+    async def execute(state: AgentState) -> AgentState:
+        rng = sample_rng("random")
+        return await play_through_tools(state, RANDOM_MODEL, lambda env: random_policy(rng), tools)
+
+    return execute
