@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.puzzle import Path, Puzzle
 from inspect_sparc.core.search.compiled import available, fits, solve_compiled
 from inspect_sparc.core.search.python import solve_python
@@ -30,7 +31,8 @@ def use_compiled(engine: str | None = None) -> bool:
     choice = (engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "auto")).strip()
     if choice.lower() not in ENGINES:
         source = "engine" if engine is not None else ENGINE_VARIABLE
-        raise ValueError(f"{source} must be one of {', '.join(ENGINES)}, not {choice!r}")
+        hint = did_you_mean(choice, ENGINES)
+        raise ValueError(f"{source} must be one of {', '.join(ENGINES)}, not {choice!r}{hint}")
     choice = choice.lower()
     if choice == "compiled" and not available():
         raise RuntimeError(

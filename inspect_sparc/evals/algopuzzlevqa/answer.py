@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.evals.algopuzzlevqa.prompts import option_letters
 
 Extraction = Literal["paper", "strict"]
@@ -119,7 +120,8 @@ def check_extraction(extraction: str) -> Extraction:
     """`extraction` itself when valid, else a ValueError listing the valid ones."""
     if extraction not in EXTRACTIONS:
         raise ValueError(
-            f"Unknown extraction {extraction!r}. Valid extractions: {', '.join(EXTRACTIONS)}."
+            f"Unknown extraction {extraction!r}{did_you_mean(extraction, EXTRACTIONS)}. "
+            f"Valid extractions: {', '.join(EXTRACTIONS)}."
         )
     return extraction  # type: ignore[return-value]
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import string
 from typing import Literal
 
+from inspect_sparc.core.choices import did_you_mean
+
 PromptStyle = Literal["describe", "cot"]
 
 PROMPT_ENDINGS: dict[str, str] = {
@@ -38,7 +40,10 @@ def option_letters(count: int) -> list[str]:
 def check_prompt_style(prompt: str) -> PromptStyle:
     """`prompt` itself when it names a prompt style, else a ValueError listing the valid ones."""
     if prompt not in PROMPT_ENDINGS:
-        raise ValueError(f"Unknown prompt {prompt!r}. Valid prompts: {', '.join(PROMPT_ENDINGS)}.")
+        raise ValueError(
+            f"Unknown prompt {prompt!r}{did_you_mean(prompt, PROMPT_ENDINGS)}. "
+            f"Valid prompts: {', '.join(PROMPT_ENDINGS)}."
+        )
     return prompt  # type: ignore[return-value]
 
 

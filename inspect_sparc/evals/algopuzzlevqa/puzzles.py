@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, get_args
 
+from inspect_sparc.core.choices import did_you_mean
+
 PuzzleName = Literal[
     "board_tile",
     "calendar",
@@ -31,6 +33,11 @@ PUZZLES: tuple[str, ...] = get_args(PuzzleName)
 """Puzzle names in the paper's (alphabetical) order; also the sample order of a round."""
 
 
+
+def meant(unknown: list[str]) -> str:
+    """The "did you mean" hint for the first unknown puzzle name (empty when none is close)."""
+    return did_you_mean(unknown[0], PUZZLES) if unknown else ""
+
 def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
     """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list)."""
     if puzzle is None:
@@ -49,6 +56,7 @@ def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
     if unknown or not wanted:
         shown = ", ".join(unknown) if unknown else "(none)"
         raise ValueError(
-            f"Unknown AlgoPuzzleVQA puzzle: {shown}. Valid puzzles: {', '.join(PUZZLES)}."
+            f"Unknown AlgoPuzzleVQA puzzle: {shown}{meant(unknown)}. "
+            f"Valid puzzles: {', '.join(PUZZLES)}."
         )
     return [name for name in PUZZLES if name in wanted]

@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.evals.algopuzzlevqa.layout import data_folder, image_mime_type
 from inspect_sparc.evals.downloads import SourceError, cache_base, unreachable
 
@@ -156,7 +157,8 @@ def resolve_source(source: str, puzzles: list[str]) -> Path:
     path = Path(source).expanduser() if isinstance(source, str) and source.strip() else None
     if path is None or not path.is_dir():
         raise ValueError(
-            f"Unknown AlgoPuzzleVQA source {source!r}. Valid sources: 'github' (default; the "
+            f"Unknown AlgoPuzzleVQA source {source!r}{did_you_mean(source, ('github', 'sample'))}. "
+            f"Valid sources: 'github' (default; the "
             f"authors' files at {GITHUB_REPO}@{GITHUB_COMMIT[:7]}, cached), 'sample' (36 bundled "
             "instances), or the path of a folder in the repository layout "
             "(AlgoPuzzleVQA/data: <puzzle>.json and images/<puzzle>/<puzzle>_NNNN.jpg)."

@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
+from inspect_sparc.core.choices import did_you_mean
+
 PromptKind = Literal["paper", "corrected"]
 PROMPT_KINDS: tuple[str, ...] = get_args(PromptKind)
 SYSTEM_PROMPT = "You are an expert at solving puzzles games."
@@ -185,7 +187,9 @@ def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
 def check_prompt_kind(kind: str, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
     """`kind` itself if it is one of `kinds`, else a ValueError listing them."""
     if kind not in kinds:
-        raise ValueError(f"prompt must be one of {', '.join(kinds)}; got {kind!r}")
+        raise ValueError(
+            f"prompt must be one of {', '.join(kinds)}; got {kind!r}{did_you_mean(kind, kinds)}"
+        )
     return kind
 
 

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal, get_args
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.evals.sparc.prompts import check_prompt_kind
@@ -40,6 +41,7 @@ def check_observation(observation: object) -> str:
     if observation not in OBSERVATIONS:
         raise ValueError(
             f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
+            f"{did_you_mean(observation, OBSERVATIONS)}"
         )
     return str(observation)
 

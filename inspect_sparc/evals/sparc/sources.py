@@ -20,6 +20,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
+from inspect_sparc.core.choices import did_you_mean
+
 # CACHE_ENV is re-exported: the generated-set cache lives under it.
 from inspect_sparc.evals.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
 
@@ -99,9 +101,12 @@ def load_records(
     if not isinstance(source, str) or not source.strip():
         raise _unknown_source(source)
     if split not in SPLITS:
-        raise ValueError(f"split must be one of {', '.join(SPLITS)}; got {split!r}")
+        raise ValueError(
+            f"split must be one of {', '.join(SPLITS)}; got {split!r}{did_you_mean(split, SPLITS)}"
+        )
     if subset not in SUBSETS:
-        raise ValueError(f"subset must be one of {', '.join(SUBSETS)}; got {subset!r}")
+        hint = did_you_mean(subset, SUBSETS)
+        raise ValueError(f"subset must be one of {', '.join(SUBSETS)}; got {subset!r}{hint}")
     if source in HUB_BY_NAME:
         return load_hub_records(HUB_BY_NAME[source], split, subset)
     if source.startswith(GENERATED):
@@ -123,7 +128,7 @@ def _unknown_source(source: object) -> ValueError:
     return ValueError(
         f"source must be one of {', '.join((*HUBS, BUNDLED))}, generated:SEED (fresh puzzles) "
         f"or a path to a .json, .jsonl, .parquet (or gzipped .gz) file of SPaRC records; "
-        f"got {source!r}"
+        f"got {source!r}{did_you_mean(source, (*HUBS, BUNDLED))}"
     )
 
 

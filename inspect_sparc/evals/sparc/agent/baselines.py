@@ -21,7 +21,8 @@ from inspect_ai.util import store
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
 from inspect_sparc.core.gym import GymEnv, moves_text
 from inspect_sparc.evals.sparc.agent.prompts import DIRECTIONS
-from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, episode, sparc_tools
+from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, PUZZLE_KEY, episode, sparc_tools
+from inspect_sparc.evals.sparc.protocols import wrong_task
 
 #: Model names recorded on the baselines' messages and output.
 ASTAR_MODEL = "inspect_sparc/agent_astar"
@@ -54,7 +55,10 @@ def sample_rng(salt: str) -> random.Random:
 async def play_through_tools(
     state: AgentState, model: str, make_policy: Callable[[GymEnv], Policy], tools: list[Tool]
 ) -> AgentState:
-    """Take the policy's move with one `move` call a turn until the episode ends."""
+    """Take the policy's move with one `move` call a turn until the episode ends (stops at once
+    on a sample of another task: only `sparc_agent`'s setup starts an episode)."""
+    if store().get(PUZZLE_KEY) is None:
+        raise wrong_task(model.rsplit("/", 1)[-1], "agent", "a task without its move tool")
     env = episode()
     policy = make_policy(env)
     while not env.done:

@@ -36,6 +36,7 @@ from inspect_sparc.evals.sparc.gym.prompts import (
     gym_visual_step_text,
     observation_text,
 )
+from inspect_sparc.evals.sparc.protocols import require_protocol
 from inspect_sparc.evals.sparc.settings import EpisodeSettings, check_observation
 
 __all__ = ["MOVES_KEY", "gym_agent", "gym_astar", "gym_random"]
@@ -137,7 +138,9 @@ def baseline_output(model: str, env: GymEnv) -> ModelOutput:
 
 async def play_baseline(state: TaskState, model: str, make_policy: Callable[..., Policy]) -> None:
     """Run one episode with a policy (no model call) and record it like a model's: one span
-    per step in the transcript with the same info event, so a reader sees how it walked."""
+    per step in the transcript with the same info event, so a reader sees how it walked.
+    Stops at once on a sample of another task (`WrongTaskError`)."""
+    require_protocol(model.rsplit("/", 1)[-1], "gym", state.metadata, state.tools)
     settings = EpisodeSettings.from_metadata(state.metadata)
     env = new_episode(state.metadata["puzzle"], settings, state.store)
     policy = make_policy(env)

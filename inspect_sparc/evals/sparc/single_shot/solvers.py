@@ -13,6 +13,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_sparc.core.puzzle import Puzzle, RecordError, parse_puzzle
 from inspect_sparc.core.rules import format_point
 from inspect_sparc.core.search import solve
+from inspect_sparc.evals.sparc.protocols import require_protocol
 
 #: Model name recorded on the search solver's outputs.
 SEARCH_MODEL = "inspect_sparc/search"
@@ -44,6 +45,7 @@ def search_solver() -> Solver:
     """Answer each SPaRC sample with the first rule-valid path found by search (no model call)."""
 
     async def solve_sample(state: TaskState, generate: Generate) -> TaskState:
+        require_protocol("search_solver", "single_shot", state.metadata, state.tools)
         content = await anyio.to_thread.run_sync(_answer_for_metadata, state.metadata)
         output = ModelOutput.from_content(model=SEARCH_MODEL, content=content)
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)

@@ -1,0 +1,55 @@
+"""Which SPaRC protocol a sample belongs to, so a baseline solver run in another task stops.
+
+Inspect builds a `--solver` once, before and apart from the tasks it will run, so a solver
+cannot refuse a task when it is built; it can only look at its first sample. The marks read
+here are the ones each task already writes: the single-shot tasks' samples hold no episode
+settings, `sparc_gym`'s hold them under `gym`, and `sparc_agent`'s setup also gives the sample
+its tools. A baseline in the wrong task then stops the eval on that first sample with one line
+naming the task it belongs to, instead of scoring 0% on every puzzle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from inspect_sparc.evals.sparc.settings import METADATA_KEY
+
+Protocol = Literal["single_shot", "gym", "agent"]
+
+#: The tasks of each protocol, as a user names them on the command line.
+PROTOCOL_TASKS: dict[str, str] = {
+    "single_shot": "sparc, sparc_hard or sparc_visual",
+    "gym": "sparc_gym",
+    "agent": "sparc_agent",
+}
+
+
+class WrongTaskError(ValueError):
+    """A baseline solver was given a sample of another protocol's task."""
+
+
+def sample_protocol(metadata: Mapping[str, Any] | None, tools: Sequence[Any] = ()) -> Protocol:
+    """The protocol of a sample, from its metadata and the tools its task's setup gave it."""
+    if not metadata or METADATA_KEY not in metadata:
+        return "single_shot"
+    return "agent" if tools else "gym"
+
+
+def wrong_task(solver: str, protocol: Protocol, found: str) -> WrongTaskError:
+    """The one-line error for `solver` (a solver of `protocol`) given a sample from `found`."""
+    home = PROTOCOL_TASKS[protocol]
+    first = home.split(",")[0]
+    return WrongTaskError(
+        f"{solver} is a solver for {home}, but this sample comes from {found}: run it as "
+        f"`inspect eval inspect_sparc/{first} --solver inspect_sparc/{solver}`."
+    )
+
+
+def require_protocol(
+    solver: str, protocol: Protocol, metadata: Mapping[str, Any] | None, tools: Sequence[Any] = ()
+) -> None:
+    """Raise `WrongTaskError` (one line) unless the sample is of `protocol`'s tasks."""
+    found = sample_protocol(metadata, tools)
+    if found != protocol:
+        raise wrong_task(solver, protocol, PROTOCOL_TASKS[found])
