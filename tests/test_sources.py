@@ -331,3 +331,38 @@ def test_offline_with_only_other_configs_cached_says_which_config_is_missing(
     use_fake(monkeypatch, fake)
     with pytest.raises(SourceError, match="config 'stars', split 'test' is not in the cached"):
         load_records("huggingface", "test", "stars")
+
+
+@pytest.mark.parametrize("hub", [MODELSCOPE, HUGGINGFACE])
+def test_cached_hub_records_reads_the_cache_and_never_downloads(
+    hub, tmp_path, monkeypatch, unreachable, sparc_records
+):
+    empty = FakeHub(tmp_path / "empty", sparc_records[:3])
+    use_fake(monkeypatch, empty)
+    assert sources.cached_hub_records(hub, "test") is None
+    assert [c["local_files_only"] for c in empty.calls] == [True]
+    assert not (tmp_path / "empty" / "snapshots").exists()  # nothing was fetched
+    cached = FakeHub(tmp_path / "cached", sparc_records[:3], cached=True)
+    use_fake(monkeypatch, cached)
+    records = sources.cached_hub_records(hub, "test")
+    assert [r["id"] for r in records] == [r["id"] for r in sparc_records[:3]]
+    assert [c["local_files_only"] for c in cached.calls] == [True]
+
+
+def test_the_training_guard_reads_cached_test_grids_without_offline_variables(
+    tmp_path, monkeypatch, unreachable, sparc_records
+):
+    import os
+
+    from inspect_sparc.train import leakage
+
+    fake = FakeHub(tmp_path, sparc_records[:4], cached=True)
+    use_fake(monkeypatch, fake)
+    leakage.cached_test_hashes.cache_clear()
+    before = dict(os.environ)
+    try:
+        hashes = leakage.cached_test_hashes()
+    finally:
+        leakage.cached_test_hashes.cache_clear()
+    assert hashes == {leakage.grid_hash(r) for r in sparc_records[:4]}
+    assert dict(os.environ) == before

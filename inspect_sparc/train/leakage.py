@@ -13,11 +13,9 @@ Pure logic: no Inspect imports.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
-import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,6 @@ from typing import Any
 HASH_FILE = Path(__file__).parent / "data" / "test_grid_hashes.txt"
 #: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
 HASH_DIGITS = 16
-#: Variables that keep the hub clients off the network while the cache is read.
-OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "MODELSCOPE_OFFLINE")
 
 
 class LeakageError(ValueError):
@@ -46,33 +42,19 @@ def shipped_test_hashes() -> frozenset[str]:
     return frozenset(line for line in lines if line)
 
 
-@contextlib.contextmanager
-def _offline() -> Iterator[None]:
-    """Hub clients read their caches only, for the duration (the variables are restored)."""
-    saved = {name: os.environ.get(name) for name in OFFLINE_VARIABLES}
-    os.environ.update(dict.fromkeys(OFFLINE_VARIABLES, "1"))
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 @lru_cache(maxsize=1)
 def cached_test_hashes() -> frozenset[str]:
-    """Hashes of the test split's grids in the local hub caches; empty when neither holds it."""
-    from inspect_sparc.evals.sparc.sources import HUBS, SourceError, load_records
+    """Hashes of the test split's grids in the local hub caches; empty when neither holds it
+    (the caches are read as they are: nothing is downloaded)."""
+    from inspect_sparc.evals.sparc.sources import HUB_BY_NAME, SourceError, cached_hub_records
 
     hashes: set[str] = set()
-    with _offline():
-        for hub in HUBS:
-            try:
-                hashes.update(map(grid_hash, load_records(hub, "test")))
-            except (SourceError, OSError, ValueError):
-                continue
+    for hub in HUB_BY_NAME.values():
+        try:
+            records = cached_hub_records(hub, "test") or []
+        except (SourceError, OSError, ValueError):
+            continue
+        hashes.update(map(grid_hash, records))
     return frozenset(hashes)
 
 

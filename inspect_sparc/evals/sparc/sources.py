@@ -240,7 +240,7 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
             f"{hub.repo_id} on {hub.name} publishes only the config(s) {', '.join(hub.subsets)}; "
             f"subset {subset!r} is on Hugging Face: use -T source=huggingface -T subset={subset}."
         )
-    patterns = ["*.md", f"*{subset}*"]
+    patterns = hub_patterns(subset)
     folder = _snapshot(hub, patterns, local_only=True)
     files = find_data_files(Path(folder), subset, split) if folder else []
     if not files:  # not cached, or cached for other configs only
@@ -265,6 +265,21 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
     for path in files:
         records.extend(read_records_file(path))
     return records
+
+
+def hub_patterns(subset: str) -> list[str]:
+    """The files of a hub snapshot that one config needs: its data and the dataset card."""
+    return ["*.md", f"*{subset}*"]
+
+
+def cached_hub_records(hub: Hub, split: str = "test", subset: str = "all") -> list[dict] | None:
+    """Records of a pinned hub dataset from the local cache only, or None when it is not cached
+    there: never downloads, and changes no environment variable (safe beside other threads)."""
+    folder = _snapshot(hub, hub_patterns(subset), local_only=True)
+    files = find_data_files(Path(folder), subset, split) if folder else []
+    if not files:
+        return None
+    return [record for path in files for record in read_records_file(path)]
 
 
 def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
