@@ -13,32 +13,57 @@ from inspect_sparc.core.puzzle import RecordError
 from inspect_sparc.downloads import SourceError
 from inspect_sparc.evals.errors import PlainRecordError, PlainSourceError, PlainValueError
 
+LEVEL = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None for all levels"
+#: Every display mode `inspect eval --display` offers, and `--json` (which implies `none`).
+DISPLAYS = ["full", "rich", "plain", "log", "none", "conversation"]
+OUTPUTS = [["--display", mode] for mode in DISPLAYS] + [["--json"]]
+RUNS = {
+    # a bad argument, in every display mode
+    **{
+        "level " + " ".join(output): (["inspect_sparc/sparc", "-T", "level=7", *output], {}, LEVEL)
+        for output in OUTPUTS
+    },
+    # the default hub, offline and not cached: fails at once, naming the other hub
+    "offline hub --display none": (
+        ["inspect_sparc/sparc_gym", "--display", "none"],
+        {"MODELSCOPE_OFFLINE": "1", "MODELSCOPE_CACHE": "/nonexistent/ms-cache"},
+        "try the other hub (-T source=huggingface)",
+    ),
+}
 
-def inspect_eval(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "inspect_ai", "eval", *args, "--model", "mockllm/model"]
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=120, env={**os.environ, **env}
-    )
+
+@pytest.fixture(scope="module")
+def cli_runs(tmp_path_factory) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every run of `RUNS` through the real `inspect eval`, started together (each is ~3 s of
+    CLI start-up, mostly waiting on imports)."""
+    started = {}
+    for name, (args, env, _) in RUNS.items():
+        log_dir = str(tmp_path_factory.mktemp("logs"))
+        command = [sys.executable, "-m", "inspect_ai", "eval", *args, "--model", "mockllm/model"]
+        started[name] = subprocess.Popen(
+            [*command, "--log-dir", log_dir],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **env},
+        )
+    done = {}
+    for name, process in started.items():
+        stdout, stderr = process.communicate(timeout=180)
+        done[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    return done
 
 
-@pytest.mark.parametrize(
-    ("args", "env", "message"),
-    [
-        (["inspect_sparc/sparc", "-T", "level=7"], {}, "level must be one of 1, 2, 3, 4, 5"),
-        # the default hub, offline and not cached: fails at once, naming the other hub
-        (
-            ["inspect_sparc/sparc_gym"],
-            {"MODELSCOPE_OFFLINE": "1", "MODELSCOPE_CACHE": "/nonexistent/ms-cache"},
-            "try the other hub (-T source=huggingface)",
-        ),
-    ],
-)
-def test_the_cli_prints_the_message_alone(tmp_path, args, env, message):
-    result = inspect_eval(*args, "--log-dir", str(tmp_path), **env)
-    output = " ".join((result.stdout + result.stderr).split())
+@pytest.mark.parametrize("name", list(RUNS))
+def test_the_cli_prints_the_message_alone_on_stderr(cli_runs, name):
+    """Scripts and CI run with `--display none` or `--json`: the error must show there too."""
+    result = cli_runs[name]
+    message = RUNS[name][2]
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode != 0
-    assert message in output
-    assert "Traceback" not in output and len((result.stdout + result.stderr).splitlines()) < 12
+    assert len(lines) == 1 and message in lines[0], result.stderr  # one line, not wrapped
+    assert "Traceback" not in result.stderr and message not in result.stdout
+    assert result.stdout.strip() == ""  # under --json stdout holds JSON records only
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,13 @@ import math
 import random
 
 import pytest
-from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+
+# pytest-inspect-evals needs Python 3.11+; the dev extra installs it only there.
+pytest.importorskip("pytest_inspect_evals", reason="pytest-inspect-evals needs Python 3.11+")
+from pytest_inspect_evals.metrics import (
+    assert_agreeing_epochs_change_nothing,
+    run_metrics,
+)
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy

@@ -8,6 +8,7 @@ match, the original error stays attached as the cause, Inspect prints the messag
 from __future__ import annotations
 
 import inspect
+import sys
 
 import pytest
 from inspect_ai._util.error import PrerequisiteError
@@ -83,3 +84,29 @@ def test_the_wrapped_task_keeps_its_name_signature_and_result():
     assert inspect.signature(wrapped) == inspect.signature(sparc_like)
     assert wrapped(3, source="x") == "task 3 x" and wrapped() == "task 1 sample"
     assert calls == [(3, "x"), (1, "sample")]
+
+
+def test_under_inspects_hook_the_message_goes_to_stderr_on_one_line(monkeypatch, capsys):
+    """Inspect's hook prints through its rich console: stdout, wrapped, silent under
+    `--display none`. Ours prints the message alone on stderr and leaves other errors to it."""
+    from inspect_ai._util.error import exception_hook
+
+    monkeypatch.setattr(sys, "excepthook", exception_hook())
+    long = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) " * 3 + "[got 7]"
+    with pytest.raises(PlainValueError) as raised:
+        raising(ValueError(long))()
+    error = raised.value
+    sys.excepthook(type(error), error, error.__traceback__)
+    shown = capsys.readouterr()
+    assert shown.out == "" and shown.err == long.strip() + "\n"  # brackets kept: no markup
+
+    bug = KeyError("level")
+    sys.excepthook(KeyError, bug, None)  # not ours: Inspect's hook, the full report
+    assert "KeyError" in capsys.readouterr().err
+
+
+def test_without_inspects_hook_a_python_caller_keeps_the_traceback(monkeypatch):
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+    with pytest.raises(PlainValueError):
+        raising(ValueError("level must be one of 1, 2, 3, 4, 5; got 7"))()
+    assert sys.excepthook is sys.__excepthook__

@@ -7,12 +7,21 @@ an error this way, so `plain_errors` re-raises our errors as subclasses of both 
 (callers still catch `ValueError`, `SourceError`, `RecordError`) and that private class. Should a
 later Inspect move it, the errors are raised unchanged: the message is then the traceback's last
 line, which is where the user's eye lands anyway.
+
+Inspect prints that message through its rich console: on stdout, wrapped at the terminal width,
+and not at all under `--display none` (the console is quiet there). So when one of our errors is
+raised under Inspect's exception hook (its CLI and `eval()` install it), `plain_errors` puts a
+hook in front of it that writes our message on stderr, one line, in every display mode. (Under
+`--json` Inspect itself prints the message on stderr and exits through its `SilentException`,
+which our hook passes on.) A plain Python caller keeps the usual traceback.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any, TypeVar
 
 from inspect_sparc.core.puzzle import RecordError
@@ -58,6 +67,27 @@ PLAIN = (
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The module of Inspect's exception hook (`inspect_ai._util.error.exception_hook`).
+_INSPECT_HOOK_MODULE = "inspect_ai._util.error"
+
+
+def _message_on_stderr(hook: Callable[..., Any]) -> Callable[..., None]:
+    """An exception hook that prints our errors' message alone on stderr, else defers to `hook`."""
+
+    def show(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if isinstance(error, _OneLine):
+            print(" ".join(error.message.split()), file=sys.stderr, flush=True)
+        else:
+            hook(kind, error, trace)
+
+    return show
+
+
+def _show_in_every_display() -> None:
+    """Put `_message_on_stderr` in front of Inspect's exception hook, when that one is in charge."""
+    if getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
+        sys.excepthook = _message_on_stderr(sys.excepthook)
+
 
 def plain_errors(task_function: F) -> F:
     """Wrap a task function so its argument and source errors show as one line in the CLI."""
@@ -67,10 +97,12 @@ def plain_errors(task_function: F) -> F:
         try:
             return task_function(*args, **kwargs)
         except _Plain:
+            _show_in_every_display()
             raise
         except Exception as error:
             for kind, plain in PLAIN:
                 if isinstance(error, kind):
+                    _show_in_every_display()
                     raise plain(str(error)) from error
             raise
 

@@ -494,7 +494,13 @@ class PuzzleCache:
 
     def fill(self, path: str, source: str, summaries: list[Any]) -> None:
         """Read the full samples (no messages or events) of the puzzles not known yet."""
-        from inspect_ai.log import read_eval_log_samples_by_id
+        try:
+            from inspect_ai.log import read_eval_log_samples_by_id
+        except ImportError as error:
+            raise ImportError(
+                "the report needs inspect-ai 0.3.262 or later (read_eval_log_samples_by_id): "
+                "pip install --upgrade inspect-ai"
+            ) from error
 
         wanted: dict[str, tuple[Any, int]] = {}
         for summary in summaries:
@@ -550,6 +556,8 @@ def samples_frame(
                 cache.fill(run["log"], source, summaries)
             for summary in summaries:
                 rows.append(sample_row(run, summary, cache.get(source, summary.id)))
+        except ImportError:  # a missing Inspect feature stops the report, never shrinks it
+            raise
         except Exception as error:  # noqa: BLE001 - a truncated stream keeps what was read
             if problems is not None:
                 problems.append(f"{run['log']}: samples cut short ({type(error).__name__})")
