@@ -12,7 +12,7 @@ from itertools import cycle
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS
-from inspect_sparc.report.tables import ENDINGS, LEVELS, PROTOCOLS
+from inspect_sparc.report.tables import ENDING_COLUMNS, LEVELS, PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -242,7 +242,7 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
     fig = new_figure(6.5, 1.0 + 0.35 * len(endings))
     ax = fig.add_subplot()
     left = [0.0] * len(endings)
-    for ending, grey, hatch in zip(ENDINGS, GREYS, HATCHES, strict=False):
+    for ending, grey, hatch in zip(ENDING_COLUMNS, GREYS, HATCHES, strict=False):
         values = endings[ending].fillna(0).astype(float).tolist()
         ax.barh(
             range(len(endings)),

@@ -15,14 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc import TASK_MODULES
 from inspect_sparc.core.rules import RULES
+from inspect_sparc.report import keys as K
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from inspect_ai.log import EvalLog
 
-#: The tasks this report knows, by registry name without the package prefix.
-TASKS = ("sparc", "sparc_hard", "sparc_gym", "sparc_visual", "algopuzzlevqa", "sparc_agent")
+#: The tasks this report knows, by registry name without the package prefix (the package's
+#: exported tasks: one list, so a new task reaches the report without a second edit).
+TASKS = tuple(TASK_MODULES)
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
 SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
@@ -368,7 +371,7 @@ def runs_frame(
 
 
 #: Metric columns every run frame has (missing where no log computed them).
-ALWAYS_METRICS = ("accuracy", "stderr")
+ALWAYS_METRICS = (K.ACCURACY, K.STDERR)
 
 
 def _are_entries(logs: Any) -> bool:
@@ -400,10 +403,10 @@ def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     if not sample.scores:
         return {}, {}, None
     score = next(iter(sample.scores.values()))
-    value = score.value if isinstance(score.value, Mapping) else {"correct": score.value}
+    value = score.value if isinstance(score.value, Mapping) else {K.CORRECT: score.value}
     out: dict[str, Any] = {}
     for key, v in value.items():
-        name = f"breaks_{key}" if key in BREAK_RULES else key
+        name = K.breaks_key(key) if key in BREAK_RULES else key
         out[name] = v
     return out, dict(score.metadata or {}), score.answer
 
@@ -434,8 +437,8 @@ def sample_row(
         "categories": ",".join(meta.get("categories") or ()) or None,
         "rules": None,
         "answer": answer,
-        "ended": score_meta.get("ended"),
-        "path_length": score_meta.get("path_length"),
+        "ended": score_meta.get(K.ENDED),
+        "path_length": score_meta.get(K.PATH_LENGTH),
         "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
         "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
         "reasoning_tokens": _sum_known(u.reasoning_tokens for u in usage.values()),
@@ -556,6 +559,6 @@ def samples_frame(
         if progress:
             progress(i + 1, len(records))
     frame = pd.DataFrame(rows)
-    if len(frame) and "correct" not in frame:  # no sample scored (every one errored)
-        frame["correct"] = float("nan")
+    if len(frame) and K.CORRECT not in frame:  # no sample scored (every one errored)
+        frame[K.CORRECT] = float("nan")
     return frame

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.report import keys as K
 from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, SPARC_TASKS
 from inspect_sparc.report.published import (
     ALGOPUZZLEVQA_SETUP,
@@ -32,8 +33,8 @@ DELTAS = (
     ("image - text (single shot)", "visual", "single_shot"),
     ("image - text (gym)", "gym_visual", "gym"),
 )
-#: How a gym episode ended: column -> how to get it from the log's metrics.
-ENDINGS = ("solved", "reached E off the solutions", "dead end", "step limit", "cut")
+#: The columns of the gym endings table (and figure), in the order they stack.
+ENDING_COLUMNS = ("solved", "reached E off the solutions", "dead end", "step limit", "cut")
 
 
 def pct(value: Any) -> float | None:
@@ -71,11 +72,11 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
     rows = []
     path_means = _path_lengths(samples)
     for _, run in runs.iterrows():
-        acc = run.get("accuracy")
-        err = run.get("stderr")
+        acc = run.get(K.ACCURACY)
+        err = run.get(K.STDERR)
         per = run.get("samples") or None
         n = run_n(run)
-        steps = run.get("mean_steps")
+        steps = run.get(K.MEAN_STEPS)
         row = {
             "run": run["run"],
             "task": run["task"],
@@ -88,10 +89,10 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "accuracy": pct(acc),
             "ci95_low": pct(max(0.0, acc - 1.96 * err)) if _known(acc) and _known(err) else None,
             "ci95_high": pct(min(1.0, acc + 1.96 * err)) if _known(acc) and _known(err) else None,
-            **{f"level_{lv}": pct(run.get(f"level_{lv}")) for lv in LEVELS},
+            **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
             "mean_steps": steps if _known(steps) else None,
             "mean_path_length": None if _known(steps) else path_means.get(run["log"]),
-            "invalid_path_rate": pct(run.get("invalid_path_rate")),
+            "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
             "output_tokens_per_sample": _per(run.get("output_tokens"), per),
             "reasoning_tokens_per_sample": _per(run.get("reasoning_tokens"), per),
             "time_s": run.get("time_s"),
@@ -153,10 +154,10 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     if sparc.empty:
         return pd.DataFrame()
     flags = [f"has_{k}" for k in RULE_KINDS]
-    per_sample = sample_means(sparc, ["protocol", "model", *flags], ["correct"])
+    per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
     rows = []
     for _, group in per_sample.groupby("log", sort=False):
-        scored = group.dropna(subset=["correct"])
+        scored = group.dropna(subset=[K.CORRECT])
         if scored.empty:  # an errored run: no sample scored, nothing to show per rule
             continue
         row: dict[str, Any] = {
@@ -166,7 +167,7 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
         }
         for kind in RULE_KINDS:
             having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
-            row[kind] = 100 * having["correct"].mean() if len(having) else None
+            row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
             row[f"n_{kind}"] = len(having)
         rows.append(row)
     return pd.DataFrame(rows)
@@ -179,7 +180,7 @@ def level_table(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
         for lv in LEVELS:
-            value = pct(run.get(f"level_{lv}"))
+            value = pct(run.get(K.level_key(lv)))
             if value is not None:
                 rows.append(
                     {
@@ -233,9 +234,9 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
                     "model": model,
                     **{k: a[k] for k in keys},
                     "delta": name,
-                    "points": pct(a["accuracy"]) - pct(b["accuracy"]),
-                    "accuracy_a": pct(a["accuracy"]),
-                    "accuracy_b": pct(b["accuracy"]),
+                    "points": pct(a[K.ACCURACY]) - pct(b[K.ACCURACY]),
+                    "accuracy_a": pct(a[K.ACCURACY]),
+                    "accuracy_b": pct(b[K.ACCURACY]),
                     "run_a": a["run"],
                     "run_b": b["run"],
                 }
@@ -251,18 +252,18 @@ def endings_table(runs: pd.DataFrame) -> pd.DataFrame:
     gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
     rows = []
     for _, run in gym.iterrows():
-        if not _known(run.get("reached_end_rate")):
+        if not _known(run.get(K.REACHED_END_RATE)):
             continue
-        solved = pct(run["accuracy"])
+        solved = pct(run[K.ACCURACY])
         rows.append(
             {
                 "run": run["run"],
                 "protocol": run["protocol"],
                 "solved": solved,
-                "reached E off the solutions": pct(run["reached_end_rate"]) - solved,
-                "dead end": pct(run.get("dead_end_rate")),
-                "step limit": pct(run.get("step_limit_rate")),
-                "cut": pct(run.get("cut_rate")),
+                "reached E off the solutions": pct(run[K.REACHED_END_RATE]) - solved,
+                "dead end": pct(run.get(K.DEAD_END_RATE)),
+                "step limit": pct(run.get(K.STEP_LIMIT_RATE)),
+                "cut": pct(run.get(K.CUT_RATE)),
             }
         )
     return pd.DataFrame(rows)
@@ -274,7 +275,7 @@ def breaks_table(runs: pd.DataFrame) -> pd.DataFrame:
 
     rows = []
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        values = {rule: pct(run.get(f"breaks_{rule}")) for rule in BREAK_RULES}
+        values = {rule: pct(run.get(K.breaks_key(rule))) for rule in BREAK_RULES}
         if any(v is not None for v in values.values()):
             rows.append({"run": run["run"], "protocol": run["protocol"], **values})
     return pd.DataFrame(rows)
@@ -288,11 +289,11 @@ def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     if sparc.empty or sparc["output_tokens"].isna().all():
         return pd.DataFrame()
     sparc = sparc[sparc["output_tokens"].notna()]
-    cols = ["output_tokens", "reasoning_tokens", "correct"]
+    cols = ["output_tokens", "reasoning_tokens", K.CORRECT]
     sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
     table = sparc.groupby(["log", "run", "protocol", "level"])[cols].mean().reset_index()
-    table["correct"] = 100 * table["correct"]
-    return table.rename(columns={"correct": "accuracy"})
+    table[K.CORRECT] = 100 * table[K.CORRECT]
+    return table.rename(columns={K.CORRECT: "accuracy"})
 
 
 def visual_table(runs: pd.DataFrame) -> pd.DataFrame:
@@ -307,7 +308,7 @@ def visual_table(runs: pd.DataFrame) -> pd.DataFrame:
             "model": image["model"],
             "plot": image["plot"],
             "prompt": image["prompt"],
-            "accuracy": [pct(v) for v in image["accuracy"]],
+            "accuracy": [pct(v) for v in image[K.ACCURACY]],
         }
     )
 
@@ -350,18 +351,18 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                     "reference": run["model"],
                     "protocol": run["protocol"],
                     "n": run_n(run),
-                    "accuracy": pct(run["accuracy"]),
+                    "accuracy": pct(run[K.ACCURACY]),
                     "from": run["run"],
                     "computed": False,
                 }
             )
-        if _known(run.get("chance")) and not run["baseline"]:
+        if _known(run.get(K.CHANCE)) and not run["baseline"]:
             rows.append(
                 {
                     "reference": "chance (random legal walk, exact)",
                     "protocol": run["protocol"],
                     "n": run_n(run),
-                    "accuracy": pct(run["chance"]),
+                    "accuracy": pct(run[K.CHANCE]),
                     "from": run["run"],
                     "computed": True,
                 }
@@ -392,7 +393,7 @@ def algopuzzlevqa_table(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]
     for _, run in algo.iterrows():
         row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
         by_puzzle.append(
-            {**row, **{p: pct(run.get(p)) for p in puzzles}, "average": pct(run["accuracy"])}
+            {**row, **{p: pct(run.get(p)) for p in puzzles}, "average": pct(run[K.ACCURACY])}
         )
         groups = {
             k: pct(v)
