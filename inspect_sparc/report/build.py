@@ -70,6 +70,9 @@ def build_report(
     from inspect_sparc.report.page import render_page
     from inspect_sparc.report.sections import Context, build_sections
 
+    missing = missing_paths(logs)
+    if missing:  # a mistyped path writes no report (nothing half-done to mistake for one)
+        raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
     out = Path(out_dir)
     entries, problems = read_entries(logs, out, rescore, progress)
     runs = runs_frame(entries) if any(e.ours for e in entries) else runs_frame([])
@@ -81,6 +84,7 @@ def build_report(
     )
     if len(runs) and len(samples):
         _fill_incomplete_counts(runs, samples)
+        problems += count_problems(runs, samples)
     report = Report(out, None, runs, samples)
     report.summary = summary_lines(entries, problems, runs, samples)
     sections = []
@@ -98,6 +102,26 @@ def build_report(
     )
     report.index.write_text(page, encoding="utf-8")
     return report
+
+
+def missing_paths(logs: str | Path | Iterable[str | Path]) -> list[str]:
+    """The paths given that do not exist."""
+    paths = [logs] if isinstance(logs, str | Path) else list(logs)
+    return [str(p) for p in paths if not Path(p).exists()]
+
+
+def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
+    """One line per log whose samples disagree with its metrics (n x accuracy must equal the
+    solved count behind every interval); the run is also noted in the results table."""
+    from inspect_sparc.report import keys as K
+    from inspect_sparc.report.intervals import check_counts, puzzle_values
+
+    found = check_counts(runs, puzzle_values(samples, [K.CORRECT]))
+    for log, why in found.items():
+        at = runs["log"] == log
+        note = f"counts disagree with the metrics: {why}"
+        runs.loc[at, "notes"] = [f"{n}; {note}" if n else note for n in runs.loc[at, "notes"]]
+    return [f"{log}: samples disagree with the log's metrics ({why})" for log, why in found.items()]
 
 
 def read_entries(

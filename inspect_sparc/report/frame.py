@@ -141,8 +141,8 @@ def read_headers(
         entry = LogEntry(path)
         try:
             header = read_eval_log(path, header_only=True)
-        except Exception as error:  # noqa: BLE001 - any unreadable log is reported, not raised
-            entry.problem = f"unreadable (corrupt or truncated?): {type(error).__name__}"
+        except Exception:  # noqa: BLE001 - any unreadable log is reported, not raised
+            entry.problem = unreadable_reason(path)
         else:
             entry.task = short_task(header.eval.task)
             if entry.task not in TASKS:
@@ -150,12 +150,64 @@ def read_headers(
             else:
                 entry.header = header
                 if header.status != "success":
-                    entry.notes.append(f"{header.status}: incomplete")
+                    entry.notes.append(failure_note(header))
         entries.append(entry)
         if progress:
             progress(i + 1, len(files))
     mark_old_versions(entries)
     return entries, problems
+
+
+def failure_note(header: EvalLog) -> str:
+    """Why a run is incomplete: its status and the first line of Inspect's error."""
+    error = getattr(header, "error", None)
+    message = (getattr(error, "message", None) or "").strip()
+    if message:
+        return f"{header.status}: {message.splitlines()[0]}"
+    return f"{header.status}: incomplete"
+
+
+#: How a zip (.eval) and a JSON (.json) Inspect log begin.
+ZIP_MAGIC = b"PK\x03\x04"
+#: A zip's local entry header: signature, then the name's length at byte 26.
+ZIP_NAME_AT = 26
+
+
+def unreadable_reason(path: str) -> str:
+    """Why Inspect could not read a log's header, in words: not a log at all, or a log that
+    stops early (and where)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return f"unreadable: {error.strerror or type(error).__name__}"
+    if data.startswith(ZIP_MAGIC):
+        return zip_stop(data)
+    if data.lstrip()[:1] == b"{":
+        try:
+            json.loads(data)
+        except ValueError as error:
+            line, col = getattr(error, "lineno", "?"), getattr(error, "colno", "?")
+            return (
+                f"truncated or damaged JSON log: it stops at line {line}, column {col} "
+                f"(byte {getattr(error, 'pos', len(data))} of {len(data)})"
+            )
+    return "not an Inspect log: no header"
+
+
+def zip_stop(data: bytes) -> str:
+    """Where a damaged .eval log stops: its size and the last entry it began."""
+    names = []
+    at = data.find(ZIP_MAGIC)
+    while at >= 0 and at + ZIP_NAME_AT + 4 <= len(data):
+        size = int.from_bytes(data[at + ZIP_NAME_AT : at + ZIP_NAME_AT + 2], "little")
+        start = at + ZIP_NAME_AT + 4
+        names.append(data[start : start + size].decode("utf-8", "replace"))
+        at = data.find(ZIP_MAGIC, start + size)
+    last = f", in or after entry {names[-1]!r}" if names else ""
+    return (
+        f"truncated .eval log: it stops at byte {len(data)} with no zip directory "
+        f"({len(names)} entries begun{last})"
+    )
 
 
 def mark_old_versions(entries: list[LogEntry]) -> None:
@@ -295,7 +347,10 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     would otherwise repeat (repeated runs are labelled, never merged)."""
     runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
     varying: dict[tuple[str, str], list[str]] = {}
-    for (model, task), group in runs.groupby(["model", "task"], dropna=False, sort=False):
+    if "status" not in runs:
+        runs = runs.assign(status="success")
+    complete = runs[runs["status"] == "success"]  # a failed run's settings never relabel others
+    for (model, task), group in complete.groupby(["model", "task"], dropna=False, sort=False):
         varying[(str(model), str(task))] = [
             key
             for key in DISTINGUISHING
@@ -305,10 +360,12 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     for _, row in runs.iterrows():
         parts = [str(row["model"]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
-        for key in varying[(str(row["model"]), str(row["task"]))]:
+        for key in varying.get((str(row["model"]), str(row["task"])), []):
             label += f" {key}={_setting_text(row.get(key))}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
+        if row["status"] != "success":  # numbered apart: a failed run never renumbers others
+            label += f" [{row['status']}]"
         texts.append(label)
     from collections import Counter
 
@@ -372,6 +429,15 @@ def runs_frame(
 
 #: Metric columns every run frame has (missing where no log computed them).
 ALWAYS_METRICS = (K.ACCURACY, K.STDERR)
+
+
+def complete_mask(runs: pd.DataFrame) -> pd.Series:
+    """True for runs that finished (frames built by hand may lack the column: all finished)."""
+    if "complete" in runs:
+        return runs["complete"].astype(bool)
+    if "status" in runs:
+        return runs["status"] == "success"
+    return runs.index.to_series().map(lambda _: True).astype(bool)
 
 
 def _are_entries(logs: Any) -> bool:
@@ -473,27 +539,52 @@ CHUNK = 50
 
 
 def puzzle_facts(record: Any) -> dict[str, Any]:
-    """What the report needs of a SPaRC puzzle record: its rule kinds, whether the A* baseline
-    solves it and the exact chance that a uniformly random legal walk does (100 steps)."""
-    facts: dict[str, Any] = {"rules": rule_kinds(record), "astar": None, "chance": None}
+    """What the report keeps of a SPaRC puzzle record: its rule kinds and the parsed puzzle
+    (None where the installed parser rejects it), for the baselines at any setting."""
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None}
     try:
-        from inspect_sparc.core.baselines import astar_solves, chance_of_solving
         from inspect_sparc.core.puzzle import parse_puzzle
 
-        puzzle = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
-        facts["astar"] = int(astar_solves(puzzle))
-        facts["chance"] = chance_of_solving(puzzle)
+        facts["puzzle"] = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
     except Exception:  # noqa: BLE001 - a record the installed parser rejects has no baselines
         pass
     return facts
 
 
+def baseline_facts(puzzle: Any, max_steps: int, traceback: bool) -> dict[str, Any]:
+    """Whether the A* baseline solves `puzzle` within `max_steps`, and the exact chance that a
+    uniformly random legal walk does (None with traceback: not computable exactly)."""
+    from inspect_sparc.core.baselines import astar_solves, chance_of_solving
+
+    if puzzle is None:
+        return {"astar": None, "chance": None}
+    try:
+        astar = int(astar_solves(puzzle, max_steps))
+    except Exception:  # noqa: BLE001 - a puzzle the A* engine cannot walk has no A* mark
+        astar = None
+    chance = None if traceback else chance_of_solving(puzzle, max_steps)
+    return {"astar": astar, "chance": chance}
+
+
+def run_steps(run: Mapping[str, Any]) -> tuple[int, bool]:
+    """The step limit and traceback the baselines of a run are computed at: the run's own
+    (the gym default limit for a protocol without steps)."""
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
+    steps = run.get("max_steps")
+    steps = DEFAULT_MAX_STEPS if steps is None or _isnan(steps) else int(steps)
+    traceback = run.get("traceback")
+    return steps, bool(traceback) and not _isnan(traceback)
+
+
 class PuzzleCache:
     """Facts per puzzle (`puzzle_facts`), read once per (source, id) across all logs: sample
-    summaries leave the puzzle record out, so only puzzles not seen yet are read in full."""
+    summaries leave the puzzle record out, so only puzzles not seen yet are read in full. The
+    baselines are computed once per puzzle and setting (max_steps, traceback)."""
 
     def __init__(self) -> None:
         self.kinds: dict[tuple[str, str], dict[str, Any]] = {}
+        self.baselines: dict[tuple[str, str, int, bool], dict[str, Any]] = {}
 
     def fill(self, path: str, source: str, summaries: list[Any]) -> None:
         """Read the full samples (no messages or events) of the puzzles not known yet."""
@@ -517,8 +608,17 @@ class PuzzleCache:
                 record = (sample.metadata or {}).get("puzzle")
                 self.kinds[(source, str(sample.id))] = puzzle_facts(record)
 
-    def get(self, source: str, sample_id: Any) -> dict[str, Any] | None:
-        return self.kinds.get((source, str(sample_id)))
+    def get(
+        self, source: str, sample_id: Any, max_steps: int, traceback: bool
+    ) -> dict[str, Any] | None:
+        """Rule kinds and the baselines at this setting of one puzzle (None if never read)."""
+        facts = self.kinds.get((source, str(sample_id)))
+        if facts is None:
+            return None
+        key = (source, str(sample_id), max_steps, traceback)
+        if key not in self.baselines:
+            self.baselines[key] = baseline_facts(facts["puzzle"], max_steps, traceback)
+        return {"rules": facts["rules"], **self.baselines[key]}
 
 
 def read_summaries(path: str) -> list[Any]:
@@ -549,10 +649,12 @@ def samples_frame(
         try:
             summaries = read_summaries(run["log"])
             source = str(run.get("source"))
+            steps, traceback = run_steps(run)
             if run["task"] in SPARC_TASKS:
                 cache.fill(run["log"], source, summaries)
             for summary in summaries:
-                rows.append(sample_row(run, summary, cache.get(source, summary.id)))
+                facts = cache.get(source, summary.id, steps, traceback)
+                rows.append(sample_row(run, summary, facts))
         except Exception as error:  # noqa: BLE001 - a truncated stream keeps what was read
             if problems is not None:
                 problems.append(f"{run['log']}: samples cut short ({type(error).__name__})")

@@ -31,12 +31,17 @@ NO_TOOL_CALL_RATE = "no_tool_call_rate"
 CORRECT = "correct"
 STEPS = "steps"
 REACHED_END = "reached_end"
+DEAD_END = "dead_end"
+STEP_LIMIT = "step_limit"
+CUT = "cut"
 ILLEGAL = "illegal"
 UNPARSEABLE = "unparseable"
 TOOL_CALLS = "tool_calls"
 
 # -- per-sample score metadata (`Score.metadata`) -------------------------------------------
 ENDED = "ended"
+#: The sample frame's column that holds `ENDED`.
+ENDED_COLUMN = "ended"
 PATH_LENGTH = "path_length"
 
 

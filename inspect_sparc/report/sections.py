@@ -38,6 +38,13 @@ class Context:
         return T.results_table(self.runs, self.samples)
 
     @cached_property
+    def paired(self) -> pd.DataFrame:
+        """The paired comparisons (also read by the protocol deltas)."""
+        from inspect_sparc.report.paired import paired_table
+
+        return paired_table(self.runs, self.samples)
+
+    @cached_property
     def pub_sparc(self) -> pd.DataFrame | None:
         """The published SPaRC rows for the protocols present (None with `--no-published`)."""
         return T.published_results(self.runs) if self.published else None
@@ -60,13 +67,11 @@ class Context:
         """Write `table` as CSV and LaTeX under `tables/` and show it in `section`."""
         if table is None or table.empty:
             return
-        tab_dir = self.out / "tables"
         self.tables[name] = table
         # the log path (what tables group by) stays in the CSV; page and LaTeX show the label
-        shown = table.drop(columns="log", errors="ignore")
-        T.write_table(shown[tex_columns] if tex_columns else shown, name, tab_dir, caption)
-        if tex_columns or "log" in table:  # the CSV keeps every column
-            table.to_csv(tab_dir / f"{name}.csv", index=False)
+        shown = table.drop(columns=["log", "named"], errors="ignore")
+        tex = tex_columns or [c for c in shown.columns]
+        T.write_table(table, name, self.out / "tables", caption, tex_columns=tex)
         section.tables.append(table_entry(shown, name, caption, published_col))
 
     def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
@@ -98,12 +103,17 @@ def results_section(ctx: Context) -> Section:
         "One row per log (model x task x settings); every table and figure keeps logs "
         "apart, whatever their labels. Settings that differ between runs of one model and "
         "task (source, split, subset, levels ...) are named in the label, repeated labels "
-        "are numbered (#k), epochs are shown (xN): nothing is merged. The 95% interval is "
-        "accuracy ± 1.96 x the log's stderr, clipped to 0-100. With several epoch reducers "
-        "the reducer column names the one whose metrics are shown (mean where present, the "
-        "reducer the tables counted from samples use)."
+        "are numbered (#k), epochs are shown (xN): nothing is merged; a failed run is marked "
+        "[error] or [cancelled] and numbered apart. Accuracy is the log's metric; n and the "
+        "solved count come from the samples (checked: n x accuracy = solved). The 95% "
+        "interval is Wilson's score interval with one epoch, and with more a bootstrap over "
+        "puzzles of the per-puzzle means (the interval column says which). Published rows "
+        "get Wilson intervals from their own n. With several epoch reducers the reducer "
+        "column names the one whose metrics are shown (mean where present)."
     )
     results = ctx.results
+    caption = "Each run among the published models of its protocol (95% intervals)"
+    ctx.add_figure(s, F.ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in T.PAPER_COLUMNS if c in results]
     ctx.add_table(s, results, "results", "Results per run", tex_columns=paper)
     pub = ctx.pub_sparc
@@ -120,16 +130,66 @@ def results_section(ctx: Context) -> Section:
 
 def levels_section(ctx: Context) -> Section | None:
     """Difficulty curves: accuracy by level, one panel per protocol."""
-    levels = T.level_table(ctx.runs)
+    levels = T.level_table(ctx.runs, ctx.samples)
     if levels.empty:
         return None
     s = Section(
         "levels",
         "Difficulty curves",
-        "Accuracy by level (the logs' level_1..5), one panel per protocol.",
+        "Accuracy by level (the logs' level_1..5) with 95% intervals and the number of "
+        "puzzles per level, one panel per protocol; published rows grey, named at the right "
+        "(the human row, dashed, is from the SPaRC study, not the 500-puzzle split).",
     )
     fig = F.difficulty_curves(levels, ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
+    ctx.add_table(s, levels, "levels", "Accuracy (%) by level, n and 95% interval")
+    return s
+
+
+def paired_section(ctx: Context) -> Section | None:
+    """Paired comparisons of runs on the same puzzles (within and across protocols)."""
+    from inspect_sparc.report.comparison_figures import paired_matrix
+
+    paired = ctx.paired
+    if paired.empty:
+        return None
+    s = Section(
+        "paired",
+        "Paired comparisons",
+        "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
+        "source, split, subset) and per model across protocols. both / only_a / only_b / "
+        "neither count the shared puzzles each run solved; the difference a - b (points) has "
+        "a paired 95% interval (a bootstrap over the shared puzzles, pairs kept together) and "
+        "mcnemar_p is the exact McNemar test (a binomial test on the discordant puzzles). "
+        "n_a, n_b and n_shared say how many puzzles each scored and share. Errored, "
+        "cancelled and baseline runs are left out.",
+    )
+    caption = "Paired differences, row minus column (* McNemar p < 0.05)"
+    ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
+    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles")
+    return s
+
+
+def fresh_section(ctx: Context) -> Section | None:
+    """The fresh-puzzle gap: test split against generated puzzles of the same levels."""
+    from inspect_sparc.report.comparison_figures import fresh_gap_figure
+    from inspect_sparc.report.fresh import MEANING, fresh_gap_table
+
+    gaps = fresh_gap_table(ctx.runs, ctx.samples)
+    if gaps.empty:
+        return None
+    s = Section(
+        "fresh",
+        "Fresh-puzzle gap",
+        "Per model and protocol with runs on the test split and on generated puzzles "
+        "(source=generated:SEED; several seeds pool): accuracy on each per level, and the "
+        "gap test - fresh with a 95% interval (a bootstrap over puzzles within each level of "
+        "each set); overall, the fresh set is re-weighted to the test split's level mix. "
+        + MEANING,
+    )
+    caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
+    ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)
+    ctx.add_table(s, gaps, "fresh_gap", "Fresh-puzzle gap (points)")
     return s
 
 
@@ -165,36 +225,68 @@ def deltas_section(ctx: Context) -> Section | None:
         "prompt, source, split, subset, levels and the number of puzzles match (and "
         "max_steps, between two gym protocols); the latest run of each protocol is taken.",
     )
-    ctx.add_figure(s, F.delta_bars(deltas), "protocol_deltas", "Protocol deltas")
+    deltas = with_paired_interval(deltas, ctx.paired)
+    published = T.published_deltas(ctx.runs) if ctx.published else None
+    fig = F.delta_bars(deltas, published)
+    ctx.add_figure(s, fig, "protocol_deltas", "Protocol deltas (paired 95% intervals)")
     ctx.add_table(s, deltas, "protocol_deltas", "Accuracy differences in points")
     return s
 
 
+def with_paired_interval(deltas: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
+    """Deltas with the paired 95% interval of the two runs (from the paired table, its sign
+    turned when the pair was formed the other way round)."""
+    lows, highs = [], []
+    index = {}
+    if not paired.empty:
+        for _, row in paired.iterrows():
+            low, high = row["diff_ci95_low"], row["diff_ci95_high"]
+            index[(row["run_a"], row["run_b"])] = (low, high)
+            index[(row["run_b"], row["run_a"])] = (-high, -low)
+    for a, b in zip(deltas["run_a"], deltas["run_b"], strict=True):
+        low, high = index.get((a, b), (None, None))
+        lows.append(low)
+        highs.append(high)
+    return deltas.assign(ci95_low=lows, ci95_high=highs)
+
+
 def endings_section(ctx: Context) -> Section | None:
     """How gym and agent episodes ended."""
-    endings = T.endings_table(ctx.runs)
+    from inspect_sparc.report.comparison_figures import backtracking_figure
+
+    endings = T.endings_table(ctx.runs, ctx.samples)
     if endings.empty:
         return None
     s = Section(
         "endings",
         "How gym and agent episodes ended",
-        "From the logs' ending rates (the agent is scored by the gym scorer).",
+        "From the logs' ending rates (the agent is scored by the gym scorer), with 95% "
+        "intervals; then how the runs acted: the logs' illegal-action and unparseable-move "
+        "rates (per step), tool calls per episode and the share of agent turns without a tool "
+        "call, and the backtracking ratio of Spatial-Gym's Figure 5 (the median of steps "
+        "taken / path edges over the episodes that reached E with path edges > 0 and fewer "
+        "steps than the limit; 1 means no step was undone).",
     )
     title = "How gym and agent episodes ended"
     ctx.add_figure(s, F.endings_bars(endings), "gym_endings", title)
-    ctx.add_table(s, endings, "gym_endings", "Episodes (%) by ending")
+    ctx.add_table(s, endings, "gym_endings", "Episodes (%) by ending, 95% intervals")
+    behaviour = T.behaviour_table(ctx.runs, ctx.samples)
+    fig = backtracking_figure(behaviour)
+    ctx.add_figure(s, fig, "backtracking_ratio", "Backtracking ratio per run")
+    ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted")
     return s
 
 
 def breaks_section(ctx: Context) -> Section | None:
     """Share of answers breaking each rule."""
-    breaks = T.breaks_table(ctx.runs)
+    breaks = T.breaks_table(ctx.runs, ctx.samples)
     if breaks.empty:
         return None
     s = Section(
         "breaks",
         "Why answers failed",
-        "Share of answers breaking each rule (the logs' breaks_* metrics).",
+        "Share of answers breaking each rule (the logs' breaks_* metrics), with 95% "
+        "intervals from the samples.",
     )
     ctx.add_figure(s, F.breaks_heatmap(breaks), "rule_breaks", "Rules broken")
     ctx.add_table(s, breaks, "rule_breaks", "Answers (%) breaking each rule")
@@ -215,7 +307,7 @@ def tokens_section(ctx: Context) -> Section | None:
 
 def visual_section(ctx: Context) -> Section | None:
     """Image runs by plot type, with the published visual runs."""
-    visual = T.visual_table(ctx.runs)
+    visual = T.visual_table(ctx.runs, ctx.samples)
     if visual.empty:
         return None
     s = Section("visual", "Visual")
@@ -237,7 +329,9 @@ def baselines_section(ctx: Context) -> Section | None:
         "Baselines",
         "Reference marks for the puzzles in these logs: baseline runs, each gym log's "
         "exact chance level, and the A* baseline and exact chance (a uniformly random "
-        "legal walk of at most 100 steps solving) computed on each run's own puzzles.",
+        "legal walk solving) computed on each run's own puzzles at its own max_steps and "
+        "traceback (the gym's default limit for runs without steps; no exact chance with "
+        "traceback). Errored and cancelled runs donate no row.",
     )
     ctx.add_table(s, baselines, "baselines", "Baselines on the logged puzzles")
     return s
@@ -245,7 +339,7 @@ def baselines_section(ctx: Context) -> Section | None:
 
 def algopuzzlevqa_section(ctx: Context) -> Section | None:
     """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3."""
-    by_puzzle, by_category = T.algopuzzlevqa_table(ctx.runs)
+    by_puzzle, by_category = T.algopuzzlevqa_table(ctx.runs, ctx.samples)
     if by_puzzle.empty:
         return None
     s = Section("algopuzzlevqa", "AlgoPuzzleVQA")
@@ -272,6 +366,8 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
 SECTIONS: tuple[Spec, ...] = (
     Spec("results", results_section),
     Spec("levels", levels_section),
+    Spec("paired", paired_section, ("samples",)),
+    Spec("fresh", fresh_section, ("samples",)),
     Spec("rules", rules_section, ("samples",)),
     Spec("deltas", deltas_section),
     Spec("endings", endings_section),
