@@ -39,7 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = parse_args(argv)
     console = Console(stderr=False, width=min(WIDTH, Console().width))
-    missing = [name for name in ("matplotlib", "jinja2", "pandas") if not _importable(name)]
+    needed = ("matplotlib", "jinja2", "pandas", "scipy")
+    missing = [name for name in needed if not _importable(name)]
     if missing:
         console.print(
             f"The report needs {', '.join(missing)}: pip install {', '.join(missing)} "

@@ -33,10 +33,19 @@ def figure_entry(name: str, png: Path, caption: str) -> dict[str, str]:
     return {"name": name, "data": data, "alt": caption, "caption": caption}
 
 
-def table_entry(table: pd.DataFrame, name: str, caption: str, published_col: str = "") -> dict:
+def table_entry(
+    table: pd.DataFrame,
+    name: str,
+    caption: str,
+    published_col: str = "",
+    transpose: bool = False,
+) -> dict:
     """A table for the template: cells as text (rates to one decimal, each with its 95%
-    interval and n in the same cell where the table has them), rows marked published."""
+    interval and n in the same cell where the table has them), rows marked published;
+    `transpose`: one column per row of `table` (for tables with many columns and few rows)."""
     merged = interval_cells(table)
+    if transpose:
+        merged = transposed(merged)
     columns = [c for c in merged if c != published_col and c not in merged.attrs["folded"]]
     rows = []
     for _, row in merged.iterrows():
@@ -48,6 +57,18 @@ def table_entry(table: pd.DataFrame, name: str, caption: str, published_col: str
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
     return {"name": name, "caption": caption, "columns": columns, "rows": rows, "numeric": numeric}
+
+
+def transposed(merged: pd.DataFrame) -> pd.DataFrame:
+    """`merged` turned: its first column's values become the columns, its columns the rows."""
+    kept = [c for c in merged.columns if c not in merged.attrs["folded"]]
+    first = kept[0]
+    turned = merged[kept].astype(object).set_index(first).T
+    turned.columns = [str(c) for c in turned.columns]
+    turned = turned.map(lambda v: cell_text(v))
+    out = turned.reset_index(names=first)
+    out.attrs["folded"] = set()
+    return out
 
 
 def is_count(column: str) -> bool:
@@ -77,7 +98,7 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
         ):
             text = cell_text(value)
             if _number(lo) and _number(hi) and _number(value):
-                text += f" ({lo:.1f}–{hi:.1f})"
+                text += f" ({lo:.1f}–{hi:.1f})" if lo >= 0 else f" ({lo:.1f} to {hi:.1f})"
             if _number(count):
                 text += f" n={count:.0f}"
             texts.append(text)

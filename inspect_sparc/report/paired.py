@@ -116,7 +116,7 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
                 **found,
             }
         )
-    columns = ["scope", "run_a", "run_b", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
+    columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
     columns += ["both", "only_a", "only_b", "neither", "accuracy_a", "accuracy_b"]
     columns += ["difference", "diff_ci95_low", "diff_ci95_high", "mcnemar_p", "interval"]
     table = pd.DataFrame(rows)

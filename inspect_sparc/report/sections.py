@@ -63,8 +63,12 @@ class Context:
         caption: str,
         tex_columns: list[str] | None = None,
         published_col: str = "",
+        page: list[list[str]] | None = None,
+        transpose: bool = False,
     ) -> None:
-        """Write `table` as CSV and LaTeX under `tables/` and show it in `section`."""
+        """Write `table` as CSV and LaTeX under `tables/` and show it in `section`: whole,
+        or as the `page` column groups (each beside the first column), or `transpose`d, so
+        that no table is wider than the page."""
         if table is None or table.empty:
             return
         self.tables[name] = table
@@ -72,7 +76,15 @@ class Context:
         shown = table.drop(columns=["log", "named"], errors="ignore")
         tex = tex_columns or [c for c in shown.columns]
         T.write_table(table, name, self.out / "tables", caption, tex_columns=tex)
-        section.tables.append(table_entry(shown, name, caption, published_col))
+        parts = page or [list(shown.columns)]
+        for i, columns in enumerate(parts):
+            first = [] if columns[0] == shown.columns[0] else [shown.columns[0]]
+            if published_col and published_col not in columns:
+                columns = [*columns, published_col]
+            kept = [c for c in shown.columns if c in {*first, *columns} or _folded_into(c, columns)]
+            label = caption if len(parts) == 1 else f"{caption} ({i + 1} of {len(parts)})"
+            entry = table_entry(shown[kept], name, label, published_col, transpose)
+            section.tables.append(entry)
 
     def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
         """Write `fig` as PNG and PDF under `figures/` and show it in `section`."""
@@ -82,6 +94,37 @@ class Context:
         self.figures[name] = paths["png"]
         section.figures.append(figure_entry(name, paths["png"], caption))
 
+
+def _folded_into(column: str, columns: list[str]) -> bool:
+    """True for an interval or n column of one of `columns` (it is shown in that cell)."""
+    from inspect_sparc.report.page import INTERVAL_OF
+
+    for shown in columns:
+        stem = INTERVAL_OF.get(shown, f"{shown}_ci95")
+        if column in (f"{stem}_low", f"{stem}_high", f"n_{shown}"):
+            return True
+    return False
+
+
+#: The results table on the page, in two parts (the CSV has every column).
+RESULTS_PAGE = [
+    ["run", "protocol", "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
+    + ["level_4", "level_5", "status"],
+    ["run", "task", "version", "epochs", "reducer", "interval", "mean_steps"]
+    + ["mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
+    + ["reasoning_tokens_per_sample", "time_s", "notes"],
+]
+#: The broken-rules table on the page: path rules, then the rules of the symbols.
+BREAKS_PAGE = [
+    ["run", "n", "start", "end", "disconnected", "revisit", "off_grid", "gap"],
+    ["run", "n", "rule_cell", "dot", "square", "star", "triangle", "polyshape"],
+]
+
+#: The paired table on the page: the counts, then the difference and the test.
+PAIRED_PAGE = [
+    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "both", "only_a", "only_b", "neither"],
+    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "mcnemar_p", "interval"],
+]
 
 Builder = Callable[[Context], "Section | None"]
 
@@ -115,7 +158,8 @@ def results_section(ctx: Context) -> Section:
     caption = "Each run among the published models of its protocol (95% intervals)"
     ctx.add_figure(s, F.ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in T.PAPER_COLUMNS if c in results]
-    ctx.add_table(s, results, "results", "Results per run", tex_columns=paper)
+    parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
+    ctx.add_table(s, results, "results", "Results per run", tex_columns=paper, page=parts)
     pub = ctx.pub_sparc
     if pub is not None and not pub.empty:
         ctx.add_table(
@@ -166,7 +210,8 @@ def paired_section(ctx: Context) -> Section | None:
     )
     caption = "Paired differences, row minus column (* McNemar p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
-    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles")
+    parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
+    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
     return s
 
 
@@ -289,7 +334,8 @@ def breaks_section(ctx: Context) -> Section | None:
         "intervals from the samples.",
     )
     ctx.add_figure(s, F.breaks_heatmap(breaks), "rule_breaks", "Rules broken")
-    ctx.add_table(s, breaks, "rule_breaks", "Answers (%) breaking each rule")
+    parts = [[c for c in part if c in breaks] for part in BREAKS_PAGE]
+    ctx.add_table(s, breaks, "rule_breaks", "Answers (%) breaking each rule", page=parts)
     return s
 
 
@@ -348,8 +394,10 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
         pub_algo = pub_algo[pub_algo["setup"] != "average"]
     fig = F.algopuzzlevqa_bars(by_puzzle, pub_algo)
     ctx.add_figure(s, fig, "algopuzzlevqa_puzzles", "Accuracy per puzzle")
-    ctx.add_table(s, by_puzzle, "algopuzzlevqa_puzzles", "Accuracy (%) per puzzle")
-    ctx.add_table(s, by_category, "algopuzzlevqa_categories", "Accuracy (%) per category")
+    caption = "Accuracy (%) per puzzle, one column per run"
+    ctx.add_table(s, by_puzzle, "algopuzzlevqa_puzzles", caption, transpose=True)
+    caption = "Accuracy (%) per category, one column per run"
+    ctx.add_table(s, by_category, "algopuzzlevqa_categories", caption, transpose=True)
     pub_categories = ctx.shipped("algopuzzlevqa_by_category")
     if pub_categories is not None:
         ctx.add_table(

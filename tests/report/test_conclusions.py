@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from inspect_ai.log import read_eval_log
 from scripted import scripted_log
-from statsmodels.stats.contingency_tables import mcnemar
+
+mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from inspect_ai.log import read_eval_log
-from statsmodels.stats.proportion import proportion_confint
 
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, rule_kinds
 
 SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
+proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 
 
 def metrics(log) -> dict[str, float]:

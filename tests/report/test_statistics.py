@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.proportion import proportion_confint
 
 from inspect_sparc.report import stats
+
+mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
+proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 25), (25, 25), (7, 25), (1, 89), (79, 500)])
