@@ -400,8 +400,10 @@ def setting_label(row: Mapping[str, Any]) -> str:
         "original",
     ):
         parts.append(f"plot={row['plot']}")
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
     steps = row.get("max_steps")
-    if steps is not None and not _isnan(steps) and int(steps) != 100:
+    if steps is not None and not _isnan(steps) and int(steps) != DEFAULT_MAX_STEPS:
         parts.append(f"max_steps={int(steps)}")
     return " ".join(parts)
 

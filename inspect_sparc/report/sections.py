@@ -65,6 +65,7 @@ class Context:
         published_col: str = "",
         page: list[list[str]] | None = None,
         transpose: bool = False,
+        shown_as: pd.DataFrame | None = None,
     ) -> None:
         """Write `table` as CSV and LaTeX under `tables/` and show it in `section`: whole,
         or as the `page` column groups (each beside the first column), or `transpose`d, so
@@ -76,6 +77,8 @@ class Context:
         shown = table.drop(columns=["log", "named"], errors="ignore")
         tex = tex_columns or [c for c in shown.columns]
         T.write_table(table, name, self.out / "tables", caption, tex_columns=tex)
+        if shown_as is not None:  # the page shows another shape of the same numbers
+            shown = shown_as
         parts = page or [list(shown.columns)]
         for i, columns in enumerate(parts):
             first = [] if columns[0] == shown.columns[0] else [shown.columns[0]]
@@ -186,8 +189,24 @@ def levels_section(ctx: Context) -> Section | None:
     )
     fig = F.difficulty_curves(levels, ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
-    ctx.add_table(s, levels, "levels", "Accuracy (%) by level, n and 95% interval")
+    caption = "Accuracy (%) by level, 95% interval and n"
+    ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(levels))
     return s
+
+
+def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
+    """The long level table as one row per run (`level_k` with its interval and n)."""
+    import pandas as pd
+
+    rows = []
+    for _, group in levels.groupby("log", sort=False):
+        row = {"run": group["run"].iloc[0], "protocol": group["protocol"].iloc[0]}
+        for _, at in group.iterrows():
+            key = f"level_{int(at['level'])}"
+            row[key], row[f"n_{key}"] = at["accuracy"], at["n"]
+            row[f"{key}_ci95_low"], row[f"{key}_ci95_high"] = at["ci95_low"], at["ci95_high"]
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def paired_section(ctx: Context) -> Section | None:
