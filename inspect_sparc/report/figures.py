@@ -422,7 +422,11 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     left.set_title("Tokens by level")
     left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     known = results.dropna(subset=["output_tokens_per_sample", "accuracy"]).reset_index(drop=True)
-    for (i, row), (colour, marker, _) in zip(known.iterrows(), series_styles(), strict=False):
+    # each run keeps the colour and marker it has on the left; runs only on the right follow
+    order = list(dict.fromkeys([*tokens.drop_duplicates("log")["run"], *known["run"]]))
+    styles = dict(zip(order, series_styles(), strict=False))
+    for i, row in known.iterrows():
+        colour, marker, _ = styles[row["run"]]
         err = _errors(known.loc[[i]], "accuracy", "ci95_low", "ci95_high")
         right.errorbar(
             [row["output_tokens_per_sample"]],

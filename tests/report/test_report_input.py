@@ -101,3 +101,13 @@ def test_a_run_with_no_scored_sample_alone_is_shown_incomplete(report_logs, tmp_
     assert "RuntimeError('the solver crashed')" in capsys.readouterr().out
     html = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "error: RuntimeError(&#39;the solver crashed&#39;)" in html and "Traceback" not in html
+
+
+def test_failed_runs_never_feed_baselines_or_comparisons(report):
+    failed = set(report.runs.loc[report.runs["status"] != "success", "run"])
+    assert failed and all(r.endswith(("[error]", "[cancelled]")) for r in failed)
+    assert not failed & set(report.tables["baselines"]["from"])
+    paired = report.tables["paired"]
+    assert not failed & (set(paired["run_a"]) | set(paired["run_b"]))
+    deltas = report.tables["protocol_deltas"]
+    assert not failed & (set(deltas["run_a"]) | set(deltas["run_b"]))
