@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.report import keys as K
 from inspect_sparc.report.frame import LogEntry, read_headers, runs_frame, samples_frame
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,7 @@ def summary_lines(
         if run is None:
             continue
         held = counts.get(entry.path, run.get("samples"))
-        acc = run.get("accuracy")
+        acc = run.get(K.ACCURACY)
         text = f"{run['run']} ({run['task']} {run['task_version']}), {held} samples"
         if acc is not None and acc == acc:
             text += f", accuracy {100 * acc:.1f}%"
@@ -113,7 +114,6 @@ def missing_paths(logs: str | Path | Iterable[str | Path]) -> list[str]:
 def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
     """One line per log whose samples disagree with its metrics (n x accuracy must equal the
     solved count behind every interval); the run is also noted in the results table."""
-    from inspect_sparc.report import keys as K
     from inspect_sparc.report.intervals import check_counts, puzzle_values
 
     found = check_counts(runs, puzzle_values(samples, [K.CORRECT]))

@@ -26,6 +26,8 @@ ILLEGAL_ACTION_RATE = "illegal_action_rate"
 UNPARSEABLE_RATE = "unparseable_rate"
 TOOL_CALLS_PER_EPISODE = "tool_calls_per_episode"
 NO_TOOL_CALL_RATE = "no_tool_call_rate"
+#: AlgoPuzzleVQA: `<puzzle>` per puzzle, `<group>_<category>` per ontology category.
+CATEGORY_PREFIXES = ("visual_", "algorithmic_")
 
 # -- per-sample score values (`Score.value`) ----------------------------------------------------
 CORRECT = "correct"

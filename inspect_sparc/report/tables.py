@@ -448,7 +448,7 @@ def algopuzzlevqa_table(
         by_puzzle.append({**row, **cells})
         groups: dict[str, Any] = {}
         for k, v in run.items():
-            if isinstance(k, str) and k.startswith(("visual_", "algorithmic_")) and _known(v):
+            if isinstance(k, str) and k.startswith(K.CATEGORY_PREFIXES) and _known(v):
                 groups[k] = pct(v)
                 if group is not None:
                     lists = group["categories"].fillna("").str.split(",")
