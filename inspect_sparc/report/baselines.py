@@ -36,11 +36,13 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
         return table
     # the same reference computed on the same puzzles for several runs is shown once; the
     # baseline runs themselves are runs, never merged
+    # (accuracy rounded: the same puzzles summed in another order differ in the last bits)
+    table = table.assign(_same=table["accuracy"].astype(float).round(9))
     computed = table[table["computed"]].drop_duplicates(
-        subset=["reference", "protocol", "n", "accuracy"]
+        subset=["reference", "protocol", "n", "_same"]
     )
     kept = table[~table["computed"]]
-    table = pd.concat([computed, kept]).sort_index().drop(columns="computed")
+    table = pd.concat([computed, kept]).sort_index().drop(columns=["computed", "_same"])
     levels = [f"level_{lv}" for lv in LEVELS if f"level_{lv}" in table]
     order = ["reference", "protocol", "n", "accuracy", *levels, "from"]
     return table[order].reset_index(drop=True)
