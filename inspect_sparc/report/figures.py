@@ -234,7 +234,7 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
             elinewidth=1.0 if row["mine"] else 0.6,
             linestyle="none",
         )
-    ax.set_yticks(range(len(rows)), [_short(str(t), 66) for t in rows["label"]], fontsize=6.5)
+    ax.set_yticks(range(len(rows)), [_short(str(t), 80) for t in rows["label"]], fontsize=6.5)
     for tick, mine in zip(ax.get_yticklabels(), rows["mine"], strict=True):
         tick.set_fontweight("bold" if mine else "normal")
         tick.set_color("black" if mine else "0.4")

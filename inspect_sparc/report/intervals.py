@@ -2,8 +2,9 @@
 
 A rate's point estimate stays the log's own metric; what comes from the samples is the count
 behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson with
-one epoch, a bootstrap over per-puzzle means with more). `check_counts` verifies that the two
-agree (n x accuracy = solved count) on every run the report shows.
+each puzzle solved or not, a bootstrap over per-puzzle means when epochs disagree).
+`check_counts` verifies that the two agree (n x accuracy = solved count) on every run the
+report shows.
 """
 
 from __future__ import annotations
@@ -49,20 +50,24 @@ def ci_fields(values: Any, epochs: int, prefix: str = "") -> dict[str, Any]:
     name = f"{prefix}_" if prefix else ""
     n_key = f"n_{prefix}" if prefix else "n"
     if data.size == 0:
-        return {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
+        empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
+        return empty if prefix else {**empty, "interval": None}
     interval = rate_interval(data, epochs)
-    return {
+    fields = {
         n_key: int(data.size),
         f"{name}ci95_low": 100 * interval.low,
         f"{name}ci95_high": 100 * interval.high,
     }
+    if not prefix:  # the overall rate says which interval it has
+        fields["interval"] = interval_method(interval.method)
+    return fields
 
 
-def interval_method(epochs: Any) -> str:
-    """What the intervals of a run are: Wilson with one epoch, else the puzzle bootstrap."""
-    from inspect_sparc.report.stats import BOOTSTRAP, WILSON
+def interval_method(method: str) -> str:
+    """How an interval was computed, in the page's words."""
+    from inspect_sparc.report.stats import BOOTSTRAP
 
-    return WILSON if int(epochs or 1) <= 1 else f"{BOOTSTRAP} (per-puzzle means)"
+    return f"{BOOTSTRAP} (per-puzzle means)" if method == BOOTSTRAP else method
 
 
 def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:

@@ -92,7 +92,7 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """One row per pair of runs sharing puzzles: scope, the runs, how many puzzles each
     scored and how many they share, the 2x2 table (both, only a, only b, neither), accuracy
     of each on the shared puzzles, the difference a - b in points with its paired 95%
-    interval, and the exact McNemar p (the 2x2 and p only with one epoch each)."""
+    interval, and the exact McNemar p (the 2x2 and p only where every outcome is 0 or 1)."""
     import pandas as pd
 
     index = outcome_index(samples)

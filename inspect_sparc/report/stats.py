@@ -3,7 +3,7 @@
 - `wilson`: the Wilson score interval of a proportion k/n (Wilson 1927), right at 0/n and n/n
   where accuracy ± 1.96 stderr claims certainty it does not have.
 - `bootstrap_mean`: a seeded percentile bootstrap over puzzles of the mean of per-puzzle values
-  (epochs > 1: each puzzle's mean over its epochs is the unit, not the attempt).
+  (epochs > 1 with epochs that disagree: each puzzle's mean over its epochs is the unit).
 - `paired_difference`: the accuracy difference of two runs on the same puzzles with a seeded
   bootstrap over puzzles (resampling puzzles keeps each pair together), and the exact McNemar
   p-value (the binomial test on the discordant pairs).
@@ -66,10 +66,11 @@ def bootstrap_mean(values: Sequence[float], seed: int = SEED) -> Interval:
 
 
 def rate_interval(values: Sequence[float], epochs: int = 1) -> Interval:
-    """The interval of a rate over puzzles: Wilson when every value is 0 or 1 from one epoch,
-    else the bootstrap over per-puzzle means."""
+    """The interval of a rate over puzzles (one value per puzzle): Wilson when every puzzle's
+    outcome is 0 or 1 (one epoch, or every epoch alike: k of n puzzles), else the bootstrap
+    over per-puzzle means (`epochs` is kept for callers; the values decide)."""
     data = np.asarray(values, dtype=float)
-    if epochs <= 1 and np.isin(data, (0.0, 1.0)).all():
+    if np.isin(data, (0.0, 1.0)).all():
         return wilson(int(data.sum()), int(data.size))
     return bootstrap_mean(data)
 

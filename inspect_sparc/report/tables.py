@@ -62,11 +62,11 @@ def run_n(run: Any) -> int | None:
 
 def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson, or the
-    bootstrap over puzzles with epochs > 1; counts from the samples), levels 1-5, mean path
+    bootstrap over puzzles where epochs disagree; counts from the samples), levels 1-5, mean path
     length or steps, invalid paths, mean output and reasoning tokens, time, status."""
     import pandas as pd
 
-    from inspect_sparc.report.intervals import ci_fields, interval_method, puzzle_values
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
 
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
@@ -92,7 +92,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "accuracy": pct(acc),
             "ci95_low": ci["ci95_low"],
             "ci95_high": ci["ci95_high"],
-            "interval": interval_method(run["epochs"]) if len(values) else None,
+            "interval": ci["interval"],
             **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
             "mean_steps": steps if _known(steps) else None,
             "mean_path_length": None if _known(steps) else path_means.get(run["log"]),

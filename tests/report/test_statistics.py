@@ -51,9 +51,12 @@ def test_bootstrap_is_seeded_reproducible_and_holds_the_mean():
     assert (first.high - first.low) / 2 == pytest.approx(half, rel=0.15)
 
 
-def test_rate_interval_uses_wilson_for_one_epoch_and_bootstrap_for_more():
+def test_rate_interval_uses_wilson_unless_a_puzzles_epochs_disagree():
     assert stats.rate_interval([1, 0, 0, 0], epochs=1).method == stats.WILSON
     assert stats.rate_interval([1, 0.5, 0, 0], epochs=2).method == stats.BOOTSTRAP
+    # epochs that agree: each puzzle is solved or not, and 0 of 3 puzzles is not "0 to 0"
+    consistent = stats.rate_interval([0.0, 0.0, 0.0], epochs=2)
+    assert consistent.method == stats.WILSON and consistent.high > 0.5
 
 
 def test_stratified_difference_reweights_to_the_first_sets_mix():
