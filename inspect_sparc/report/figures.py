@@ -68,7 +68,12 @@ def styled(draw: Any) -> Any:
 
 
 def _short(label: str, width: int = 48) -> str:
-    return label if len(label) <= width else label[: width - 1] + "…"
+    """`label` cut to `width` in the middle, so the end that tells runs apart (`#2`, `x2
+    epochs`, `[error]`) stays."""
+    if len(label) <= width:
+        return label
+    tail = min(16, width // 3)
+    return label[: width - tail - 1] + "…" + label[-tail:]
 
 
 def series_styles() -> Any:
