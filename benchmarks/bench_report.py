@@ -53,9 +53,15 @@ def main(work: Path) -> None:
     report = build_report(log_dir, work / "report")
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    import os
+
+    load = os.getloadavg()[0]
+    pairs = len(report.tables.get("paired", ()))
     print(
-        f"{LOGS} logs x {SAMPLES} samples ({len(report.samples)} rows, {size:.0f} MiB of logs): "
-        f"report in {seconds:.1f} s; peak RSS {before:.0f} -> {after:.0f} MiB"
+        f"{LOGS} logs x {SAMPLES} samples ({len(report.samples)} rows, {size:.0f} MiB of logs, "
+        f"{pairs} paired comparisons): report in {seconds:.1f} s (bar: 30 s, ratio "
+        f"{seconds / 30:.2f}); peak RSS {before:.0f} -> {after:.0f} MiB; "
+        f"{os.cpu_count()} CPUs, load average {load:.1f} at the end"
     )
 
 

@@ -1,6 +1,10 @@
-"""Open a report's index.html in headless Chromium: no console errors, every figure loaded,
-full-page screenshot written. Needs `chromium` (apt) and `playwright` (pip), no browser
-download: `python benchmarks/screenshot_report.py sparc-report/ [shot.png]`."""
+"""Open a report's index.html in headless Chromium at 1280 and 1920 px: no console errors,
+every figure loaded, no clipped table (no table wider than its box, no cell text cut, no
+horizontal scroll of the page), a full-page screenshot per width. Needs `chromium` (apt)
+and `playwright` (pip), no browser download:
+
+    python benchmarks/screenshot_report.py sparc-report/ [SHOT_PREFIX]
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,36 @@ import shutil
 import sys
 from pathlib import Path
 
+WIDTHS = (1280, 1920)
 
-def check_page(index: Path, screenshot: Path) -> list[str]:
-    """Problems found on the page (empty when it is fine); writes `screenshot`."""
+#: Per table: its caption file name, its box's width and its content's width; and every cell
+#: whose text is wider than the cell.
+CLIPPED = """() => {
+  const out = [];
+  document.querySelectorAll('.table-wrap').forEach((wrap) => {
+    const name = wrap.previousElementSibling ? wrap.previousElementSibling.textContent : '?';
+    if (wrap.scrollWidth > wrap.clientWidth + 1)
+      out.push(`table wider than its box (${wrap.scrollWidth} > ${wrap.clientWidth}): ${name}`);
+    wrap.querySelectorAll('th, td').forEach((cell) => {
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        out.push(`cell text cut in ${name}: ${cell.textContent.slice(0, 40)}`);
+    });
+  });
+  const page = document.documentElement;
+  if (page.scrollWidth > window.innerWidth + 1)
+    out.push(`page scrolls sideways (${page.scrollWidth} > ${window.innerWidth})`);
+  return out;
+}"""
+
+
+def check_page(index: Path, screenshot: Path, width: int = WIDTHS[0]) -> list[str]:
+    """Problems found on the page at `width` px (empty when it is fine); writes `screenshot`."""
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"))
-        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page = browser.new_page(viewport={"width": width, "height": 900})
         page.on(
             "console",
             lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None,
@@ -31,14 +56,27 @@ def check_page(index: Path, screenshot: Path) -> list[str]:
         problems += [f"figure not loaded: {alt}" for alt, ok in images if not ok]
         if not images:
             problems.append("no figures on the page")
+        problems += [f"{width} px: {p}" for p in page.evaluate(CLIPPED)]
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
     return problems
 
 
+def check_widths(index: Path, prefix: Path) -> list[str]:
+    """`check_page` at every width of `WIDTHS`; screenshots `<prefix>-<width>.png`."""
+    found: list[str] = []
+    for width in WIDTHS:
+        found += check_page(index, prefix.with_name(f"{prefix.name}-{width}.png"), width)
+    return found
+
+
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "sparc-report")
-    shot = Path(sys.argv[2] if len(sys.argv) > 2 else out / "screenshot.png")
-    found = check_page(out / "index.html", shot)
-    print("\n".join(found) or f"OK: no console errors, every figure loaded; {shot}")
+    prefix = Path(sys.argv[2] if len(sys.argv) > 2 else out / "screenshot")
+    found = check_widths(out / "index.html", prefix)
+    shots = ", ".join(f"{prefix.name}-{w}.png" for w in WIDTHS)
+    print(
+        "\n".join(found)
+        or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table; {shots}"
+    )
     sys.exit(1 if found else 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -33,13 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
     from rich.console import Console
     from rich.progress import Progress
-    from rich.table import Table
 
     from inspect_sparc.report.build import build_report
 
     args = parse_args(argv)
-    console = Console(stderr=False)
-    missing = [name for name in ("matplotlib", "jinja2", "pandas") if not _importable(name)]
+    console = Console(stderr=False, width=min(WIDTH, Console().width))
+    needed = ("matplotlib", "jinja2", "pandas", "scipy")
+    missing = [name for name in needed if not _importable(name)]
     if missing:
         console.print(
             f"The report needs {', '.join(missing)}: pip install {', '.join(missing)} "
@@ -55,40 +56,53 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tasks[stage] = bar.add_task(f"reading {stage}", total=total)
             bar.update(tasks[stage], completed=done)
 
-        report = build_report(
-            args.logs,
-            args.out,
-            published=not args.no_published,
-            rescore=args.rescore,
-            progress=progress,
-        )
-    table = Table(title="Runs", show_lines=False)
-    for column in ("run", "task", "n", "accuracy", "95% CI", "L1", "L2", "L3", "L4", "L5"):
-        table.add_column(column, overflow="fold")
+        try:
+            report = build_report(
+                args.logs,
+                args.out,
+                published=not args.no_published,
+                rescore=args.rescore,
+                progress=progress,
+            )
+        except FileNotFoundError as error:
+            console.print(f"{error}; no report written", markup=False, soft_wrap=True)
+            return 2
     results = report.tables.get("results")
     if results is not None and len(results):
-        for _, row in results.iterrows():
-            table.add_row(
-                str(row["run"]),
-                f"{row['task']} {row['version']}",
-                _text(row["n"], "{:.0f}"),
-                _text(row["accuracy"]),
-                _interval(row["ci95_low"], row["ci95_high"]),
-                *[_text(row[f"level_{lv}"]) for lv in range(1, 6)],
-                style=None if row["status"] == "success" else "yellow",
-            )
-        console.print(table, markup=False)
+        console.print(summary_table(results), markup=False)
     for line in report.summary:
         if line["problem"] or "older task version" in line["text"]:
-            console.print(
-                f"[!] {line['path']}: {line['text']}", markup=False, highlight=False, soft_wrap=True
-            )
+            console.print(f"[!] {line['path']}: {line['text']}", markup=False, highlight=False)
     others = sum(1 for line in report.summary if "not one of our tasks" in line["text"])
     if others:
         console.print(f"{others} log(s) of other tasks skipped.", markup=False)
     if report.index is not None:
         console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
     return 0 if len(report.runs) else 1
+
+
+#: The summary's width: it fits an 80-column terminal.
+WIDTH = 80
+
+
+def summary_table(results: Any) -> Any:
+    """The runs as a table 80 columns wide: the label folds, numbers never split."""
+    from rich.table import Table
+
+    table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)
+    table.add_column("run", overflow="fold", ratio=1)
+    for column in ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5"):
+        table.add_column(column, no_wrap=True, justify="right")
+    for _, row in results.iterrows():
+        table.add_row(
+            str(row["run"]),
+            _text(row["n"], "{:.0f}"),
+            _text(row["accuracy"]),
+            _interval(row["ci95_low"], row["ci95_high"]),
+            *[_text(row[f"level_{lv}"], "{:.0f}") for lv in range(1, 6)],
+            style=None if row["status"] == "success" else "yellow",
+        )
+    return table
 
 
 def _importable(name: str) -> bool:

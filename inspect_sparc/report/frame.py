@@ -11,18 +11,26 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.rules import RULES
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.logs import (  # re-exported: the log reading moved to `logs`
+    TASKS as TASKS,
+)
+from inspect_sparc.report.logs import LogEntry as LogEntry
+from inspect_sparc.report.logs import failure_note as failure_note
+from inspect_sparc.report.logs import find_logs as find_logs
+from inspect_sparc.report.logs import mark_old_versions as mark_old_versions
+from inspect_sparc.report.logs import read_headers as read_headers
+from inspect_sparc.report.logs import short_task as short_task
+from inspect_sparc.report.logs import unreadable_reason as unreadable_reason
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from inspect_ai.log import EvalLog
 
-#: The tasks this report knows, by registry name without the package prefix.
-TASKS = ("sparc", "sparc_hard", "sparc_gym", "sparc_visual", "algopuzzlevqa", "sparc_agent")
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
 SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
@@ -66,110 +74,6 @@ BASELINE_SOLVERS = {
     "gym_astar": "A* baseline",
     "gym_random": "random baseline",
 }
-
-
-@dataclass
-class LogEntry:
-    """One log file found under the paths given, with what its header said (or why not)."""
-
-    path: str
-    task: str | None = None
-    header: EvalLog | None = None
-    problem: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ours(self) -> bool:
-        """True for a readable log of one of our tasks."""
-        return self.header is not None and self.task in TASKS
-
-
-def short_task(name: str) -> str:
-    """`inspect_sparc/sparc_gym` -> `sparc_gym` (other packages' names are left as they are)."""
-    prefix, _, rest = name.rpartition("/")
-    return rest if prefix in ("inspect_sparc", "") else name
-
-
-def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list[str]]:
-    """Every log file under `paths` (files or folders, recursive), and one line per path that
-    held none. Uses Inspect's own listing, so it finds what `inspect view` finds."""
-    from inspect_ai.log import list_eval_logs
-
-    if isinstance(paths, str | Path):
-        paths = [paths]
-    found: list[str] = []
-    problems: list[str] = []
-    seen: set[str] = set()
-
-    def add(name: str) -> None:
-        # one log reached by two paths (a folder and a file in it, `a/../a`) is read once
-        key = os.path.realpath(name)
-        if key not in seen:
-            seen.add(key)
-            found.append(name)
-
-    for raw in paths:
-        path = Path(raw)
-        if path.is_file():
-            add(str(path))
-            continue
-        if not path.exists():
-            problems.append(f"{raw}: no such file or folder")
-            continue
-        logs = [info.name.removeprefix("file://") for info in list_eval_logs(str(path))]
-        if not logs:
-            problems.append(f"{raw}: no Inspect logs found")
-        for log in sorted(logs):
-            add(log)
-    return found, problems
-
-
-def read_headers(
-    paths: str | Path | Iterable[str | Path],
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[LogEntry], list[str]]:
-    """Each log's header (never its samples), or the reason it cannot be read, and the lines
-    for paths that held no logs. A bad log becomes a `problem`, never an exception."""
-    from inspect_ai.log import read_eval_log
-
-    files, problems = find_logs(paths)
-    entries: list[LogEntry] = []
-    for i, path in enumerate(files):
-        entry = LogEntry(path)
-        try:
-            header = read_eval_log(path, header_only=True)
-        except Exception as error:  # noqa: BLE001 - any unreadable log is reported, not raised
-            entry.problem = f"unreadable (corrupt or truncated?): {type(error).__name__}"
-        else:
-            entry.task = short_task(header.eval.task)
-            if entry.task not in TASKS:
-                entry.problem = f"not one of our tasks ({header.eval.task}): skipped"
-            else:
-                entry.header = header
-                if header.status != "success":
-                    entry.notes.append(f"{header.status}: incomplete")
-        entries.append(entry)
-        if progress:
-            progress(i + 1, len(files))
-    mark_old_versions(entries)
-    return entries, problems
-
-
-def mark_old_versions(entries: list[LogEntry]) -> None:
-    """Note logs written by an older task version than the newest here (their score keys or
-    metrics may differ; `--rescore` scores their answers with the installed scorer)."""
-    newest: dict[str, str] = {}
-    for entry in entries:
-        if entry.ours:
-            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
-            newest[entry.task] = max(newest.get(entry.task, version), version)  # type: ignore[index]
-    for entry in entries:
-        if entry.ours:
-            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
-            if version != newest[entry.task]:  # type: ignore[index]
-                entry.notes.append(
-                    f"older task version {version} (newest here {newest[entry.task]})"  # type: ignore[index]
-                )
 
 
 def settings_of(header: EvalLog) -> dict[str, Any]:
@@ -292,7 +196,10 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     would otherwise repeat (repeated runs are labelled, never merged)."""
     runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
     varying: dict[tuple[str, str], list[str]] = {}
-    for (model, task), group in runs.groupby(["model", "task"], dropna=False, sort=False):
+    if "status" not in runs:
+        runs = runs.assign(status="success")
+    complete = runs[runs["status"] == "success"]  # a failed run's settings never relabel others
+    for (model, task), group in complete.groupby(["model", "task"], dropna=False, sort=False):
         varying[(str(model), str(task))] = [
             key
             for key in DISTINGUISHING
@@ -302,10 +209,12 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     for _, row in runs.iterrows():
         parts = [str(row["model"]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
-        for key in varying[(str(row["model"]), str(row["task"]))]:
+        for key in varying.get((str(row["model"]), str(row["task"])), []):
             label += f" {key}={_setting_text(row.get(key))}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
+        if row["status"] != "success":  # numbered apart: a failed run never renumbers others
+            label += f" [{row['status']}]"
         texts.append(label)
     from collections import Counter
 
@@ -340,8 +249,10 @@ def setting_label(row: Mapping[str, Any]) -> str:
         "original",
     ):
         parts.append(f"plot={row['plot']}")
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
     steps = row.get("max_steps")
-    if steps is not None and not _isnan(steps) and int(steps) != 100:
+    if steps is not None and not _isnan(steps) and int(steps) != DEFAULT_MAX_STEPS:
         parts.append(f"max_steps={int(steps)}")
     return " ".join(parts)
 
@@ -368,7 +279,16 @@ def runs_frame(
 
 
 #: Metric columns every run frame has (missing where no log computed them).
-ALWAYS_METRICS = ("accuracy", "stderr")
+ALWAYS_METRICS = (K.ACCURACY, K.STDERR)
+
+
+def complete_mask(runs: pd.DataFrame) -> pd.Series:
+    """True for runs that finished (frames built by hand may lack the column: all finished)."""
+    if "complete" in runs:
+        return runs["complete"].astype(bool)
+    if "status" in runs:
+        return runs["status"] == "success"
+    return runs.index.to_series().map(lambda _: True).astype(bool)
 
 
 def _are_entries(logs: Any) -> bool:
@@ -400,10 +320,10 @@ def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | Non
     if not sample.scores:
         return {}, {}, None
     score = next(iter(sample.scores.values()))
-    value = score.value if isinstance(score.value, Mapping) else {"correct": score.value}
+    value = score.value if isinstance(score.value, Mapping) else {K.CORRECT: score.value}
     out: dict[str, Any] = {}
     for key, v in value.items():
-        name = f"breaks_{key}" if key in BREAK_RULES else key
+        name = K.breaks_key(key) if key in BREAK_RULES else key
         out[name] = v
     return out, dict(score.metadata or {}), score.answer
 
@@ -434,8 +354,8 @@ def sample_row(
         "categories": ",".join(meta.get("categories") or ()) or None,
         "rules": None,
         "answer": answer,
-        "ended": score_meta.get("ended"),
-        "path_length": score_meta.get("path_length"),
+        "ended": score_meta.get(K.ENDED),
+        "path_length": score_meta.get(K.PATH_LENGTH),
         "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
         "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
         "reasoning_tokens": _sum_known(u.reasoning_tokens for u in usage.values()),
@@ -470,27 +390,52 @@ CHUNK = 50
 
 
 def puzzle_facts(record: Any) -> dict[str, Any]:
-    """What the report needs of a SPaRC puzzle record: its rule kinds, whether the A* baseline
-    solves it and the exact chance that a uniformly random legal walk does (100 steps)."""
-    facts: dict[str, Any] = {"rules": rule_kinds(record), "astar": None, "chance": None}
+    """What the report keeps of a SPaRC puzzle record: its rule kinds and the parsed puzzle
+    (None where the installed parser rejects it), for the baselines at any setting."""
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None}
     try:
-        from inspect_sparc.core.baselines import astar_solves, chance_of_solving
         from inspect_sparc.core.puzzle import parse_puzzle
 
-        puzzle = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
-        facts["astar"] = int(astar_solves(puzzle))
-        facts["chance"] = chance_of_solving(puzzle)
+        facts["puzzle"] = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
     except Exception:  # noqa: BLE001 - a record the installed parser rejects has no baselines
         pass
     return facts
 
 
+def baseline_facts(puzzle: Any, max_steps: int, traceback: bool) -> dict[str, Any]:
+    """Whether the A* baseline solves `puzzle` within `max_steps`, and the exact chance that a
+    uniformly random legal walk does (None with traceback: not computable exactly)."""
+    from inspect_sparc.core.baselines import astar_solves, chance_of_solving
+
+    if puzzle is None:
+        return {"astar": None, "chance": None}
+    try:
+        astar = int(astar_solves(puzzle, max_steps))
+    except Exception:  # noqa: BLE001 - a puzzle the A* engine cannot walk has no A* mark
+        astar = None
+    chance = None if traceback else chance_of_solving(puzzle, max_steps)
+    return {"astar": astar, "chance": chance}
+
+
+def run_steps(run: Mapping[str, Any]) -> tuple[int, bool]:
+    """The step limit and traceback the baselines of a run are computed at: the run's own
+    (the gym default limit for a protocol without steps)."""
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
+    steps = run.get("max_steps")
+    steps = DEFAULT_MAX_STEPS if steps is None or _isnan(steps) else int(steps)
+    traceback = run.get("traceback")
+    return steps, bool(traceback) and not _isnan(traceback)
+
+
 class PuzzleCache:
     """Facts per puzzle (`puzzle_facts`), read once per (source, id) across all logs: sample
-    summaries leave the puzzle record out, so only puzzles not seen yet are read in full."""
+    summaries leave the puzzle record out, so only puzzles not seen yet are read in full. The
+    baselines are computed once per puzzle and setting (max_steps, traceback)."""
 
     def __init__(self) -> None:
         self.kinds: dict[tuple[str, str], dict[str, Any]] = {}
+        self.baselines: dict[tuple[str, str, int, bool], dict[str, Any]] = {}
 
     def fill(self, path: str, source: str, summaries: list[Any]) -> None:
         """Read the full samples (no messages or events) of the puzzles not known yet."""
@@ -520,8 +465,17 @@ class PuzzleCache:
                 record = (sample.metadata or {}).get("puzzle")
                 self.kinds[(source, str(sample.id))] = puzzle_facts(record)
 
-    def get(self, source: str, sample_id: Any) -> dict[str, Any] | None:
-        return self.kinds.get((source, str(sample_id)))
+    def get(
+        self, source: str, sample_id: Any, max_steps: int, traceback: bool
+    ) -> dict[str, Any] | None:
+        """Rule kinds and the baselines at this setting of one puzzle (None if never read)."""
+        facts = self.kinds.get((source, str(sample_id)))
+        if facts is None:
+            return None
+        key = (source, str(sample_id), max_steps, traceback)
+        if key not in self.baselines:
+            self.baselines[key] = baseline_facts(facts["puzzle"], max_steps, traceback)
+        return {"rules": facts["rules"], **self.baselines[key]}
 
 
 def read_summaries(path: str) -> list[Any]:
@@ -552,10 +506,12 @@ def samples_frame(
         try:
             summaries = read_summaries(run["log"])
             source = str(run.get("source"))
+            steps, traceback = run_steps(run)
             if run["task"] in SPARC_TASKS:
                 cache.fill(run["log"], source, summaries)
             for summary in summaries:
-                rows.append(sample_row(run, summary, cache.get(source, summary.id)))
+                facts = cache.get(source, summary.id, steps, traceback)
+                rows.append(sample_row(run, summary, facts))
         except ImportError:  # a missing Inspect feature stops the report, never shrinks it
             raise
         except Exception as error:  # noqa: BLE001 - a truncated stream keeps what was read
@@ -564,6 +520,6 @@ def samples_frame(
         if progress:
             progress(i + 1, len(records))
     frame = pd.DataFrame(rows)
-    if len(frame) and "correct" not in frame:  # no sample scored (every one errored)
-        frame["correct"] = float("nan")
+    if len(frame) and K.CORRECT not in frame:  # no sample scored (every one errored)
+        frame[K.CORRECT] = float("nan")
     return frame

@@ -33,32 +33,102 @@ def figure_entry(name: str, png: Path, caption: str) -> dict[str, str]:
     return {"name": name, "data": data, "alt": caption, "caption": caption}
 
 
-def table_entry(table: pd.DataFrame, name: str, caption: str, published_col: str = "") -> dict:
-    """A table for the template: cells as text (numbers to one decimal), rows marked published."""
-    columns = [c for c in table.columns if c != published_col]
+def table_entry(
+    table: pd.DataFrame,
+    name: str,
+    caption: str,
+    published_col: str = "",
+    transpose: bool = False,
+) -> dict:
+    """A table for the template: cells as text (rates to one decimal, each with its 95%
+    interval and n in the same cell where the table has them), rows marked published;
+    `transpose`: one column per row of `table` (for tables with many columns and few rows)."""
+    merged = interval_cells(table)
+    if transpose:
+        merged = transposed(merged)
+    columns = [c for c in merged if c != published_col and c not in merged.attrs["folded"]]
     rows = []
-    for _, row in table.iterrows():
+    for _, row in merged.iterrows():
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [cell_text(row[c], count=c in COUNT_COLUMNS) for c in columns],
+                "cells": [cell_text(row[c], is_count(c), c in P_COLUMNS) for c in columns],
             }
         )
-    return {"name": name, "caption": caption, "columns": columns, "rows": rows}
+    numeric = [merged[c].dtype.kind in "fiu" for c in columns]
+    return {"name": name, "caption": caption, "columns": columns, "rows": rows, "numeric": numeric}
 
 
-#: Columns of counts: shown as whole numbers (pandas stores them as floats beside missing values).
-COUNT_COLUMNS = frozenset({"n", "epochs"})
+def transposed(merged: pd.DataFrame) -> pd.DataFrame:
+    """`merged` turned: its first column's values become the columns, its columns the rows."""
+    kept = [c for c in merged.columns if c not in merged.attrs["folded"]]
+    first = kept[0]
+    turned = merged[kept].astype(object).set_index(first).T
+    turned.columns = [str(c) for c in turned.columns]
+    turned = turned.map(lambda v: cell_text(v))
+    out = turned.reset_index(names=first)
+    out.attrs["folded"] = set()
+    return out
 
 
-def cell_text(value: Any, count: bool = False) -> str:
-    """A table cell: counts as integers, other floats to one decimal, missing values as a dash."""
+def is_count(column: str) -> bool:
+    """Columns of counts: shown as whole numbers."""
+    from inspect_sparc.report.tables import is_count as count
+
+    return count(column)
+
+
+#: A rate column's interval columns when they are not `<column>_ci95_low/high`.
+INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
+
+
+def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy where each rate with interval columns reads `12.3 (8.1-17.9)` (and `n=86`
+    where its own `n_<column>` exists); the folded columns are listed in `attrs`."""
+    out = table.copy()
+    folded: set[str] = set()
+    for column in table.columns:
+        stem = INTERVAL_OF.get(column, f"{column}_ci95")
+        low, high, n = f"{stem}_low", f"{stem}_high", f"n_{column}"
+        if low not in table or high not in table or table[column].dtype.kind not in "fi":
+            continue
+        texts = []
+        for value, lo, hi, count in zip(
+            table[column], table[low], table[high], table.get(n, [None] * len(table)), strict=True
+        ):
+            text = cell_text(value)
+            if _number(lo) and _number(hi) and _number(value):
+                text += f" ({lo:.1f}–{hi:.1f})" if lo >= 0 else f" ({lo:.1f} to {hi:.1f})"
+            if _number(count):
+                text += f" n={count:.0f}"
+            texts.append(text)
+        out[column] = texts
+        folded |= {low, high} | ({n} if n in table else set())
+    out.attrs["folded"] = folded
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+
+
+#: Columns of p-values: shown to 3 significant digits.
+P_COLUMNS = frozenset({"mcnemar_p"})
+
+
+def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
+    """A table cell: counts as integers, p-values to 3 significant digits, other floats to one
+    decimal (a small nonzero one to 3 significant digits), missing values as a dash."""
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, float) and p:
+        return f"{value:.3g}"
     if isinstance(value, float):
-        return f"{value:.0f}" if count and value.is_integer() else f"{value:.1f}"
+        if count and value.is_integer():
+            return f"{value:.0f}"
+        return f"{value:.3g}" if 0 < abs(value) < 0.05 else f"{value:.1f}"
     return str(value)
 
 

@@ -19,7 +19,10 @@ FILES = {
     "sparc_visual": "sparc_published_visual.csv",
     "algopuzzlevqa": "algopuzzlevqa_published.csv",
     "algopuzzlevqa_by_category": "algopuzzlevqa_published_by_category.csv",
+    "sparc_rebuttal": "spatial_gym_rebuttal.csv",
 }
+#: What marks the Spatial-Gym authors' rebuttal rows (later runs, not paper tables).
+REBUTTAL = "rebuttal analyses"
 #: Our `prompt` setting -> the published `prompt` values it reproduces (single shot and gym).
 PROMPT_MATCH = {"paper": ("default", "default (reasoning on)")}
 #: Our AlgoPuzzleVQA `prompt` setting -> the paper's setup column.
@@ -35,13 +38,83 @@ def _read(name: str) -> pd.DataFrame:
 
 
 def published(name: str) -> pd.DataFrame:
-    """One shipped table (a copy: callers may change it)."""
-    return _read(name).copy()
+    """One shipped table (a copy: callers may change it), placeholder model names replaced
+    by what is known (`display_model`)."""
+    table = _read(name).copy()
+    if "model" in table:
+        table["model"] = [
+            display_model(m, t) for m, t in zip(table["model"], _tables(table), strict=True)
+        ]
+        table["named"] = [named(m) for m in table["model"]]
+    return table
+
+
+def _tables(table: pd.DataFrame) -> list[str]:
+    return [str(t) for t in table["table"]] if "table" in table else [""] * len(table)
+
+
+#: The leaderboard rows' position words, as the shipped `table` field writes them.
+ROW_WORDS = {"first": 1, "second": 2, "third": 3}
+UNNAMED = "model not named"
+
+
+def display_model(model: str, table: str = "") -> str:
+    """A published row's model as the report shows it: a leaderboard row whose name is an
+    image without alt text, or only a tentative guess, is "leaderboard row N, model not
+    named" (the guess kept in brackets)."""
+    text = str(model)
+    if not (text.startswith("UNRESOLVED") or "tentative" in text):
+        return text
+    row = next((n for word, n in ROW_WORDS.items() if f"{word} row" in table), None)
+    where = f"leaderboard row {row}" if row else "leaderboard row"
+    guess = text.split(" (", 1)[0]
+    return f"{where}, {UNNAMED}" + ("" if text.startswith("UNRESOLVED") else f" ({guess}?)")
+
+
+def named(model: str) -> bool:
+    """False for a row whose model is not known (left out of figure legends)."""
+    return UNNAMED not in str(model)
+
+
+def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
+    """Published rows with the Wilson 95% interval (%) of their accuracy from their own n
+    (the solved count is accuracy x n, rounded: the papers print one decimal)."""
+    from inspect_sparc.report.stats import wilson
+
+    lows, highs = [], []
+    for n, acc in zip(rows.get("n", []), rows.get("accuracy", []), strict=True):
+        if n != n or acc != acc or n is None or acc is None:
+            lows.append(None)
+            highs.append(None)
+            continue
+        interval = wilson(round(float(acc) * float(n) / 100), int(n))
+        lows.append(100 * interval.low)
+        highs.append(100 * interval.high)
+    return rows.assign(ci95_low=lows, ci95_high=highs)
+
+
+def sparc_and_rebuttal() -> pd.DataFrame:
+    """The paper rows, then the rebuttal rows that no paper row already holds (the
+    rebuttal repeats five paper runs under longer model names: same protocol, n, levels)."""
+    import pandas as pd
+
+    paper = published("sparc")
+    later = published("sparc_rebuttal")
+
+    def keys(table: pd.DataFrame) -> list[tuple]:
+        numbers = table[["n", "accuracy", *[f"level_{lv}" for lv in range(1, 6)]]]
+        cells = numbers.astype(float).round(1).to_numpy().tolist()
+        return [(p, *c) for p, c in zip(table["protocol"], cells, strict=True)]
+
+    seen = set(keys(paper))
+    fresh = [key not in seen for key in keys(later)]
+    return pd.concat([paper, later[fresh]], ignore_index=True)
 
 
 def sparc_rows(protocol: str, prompt: str | None = "paper") -> pd.DataFrame:
-    """Published SPaRC rows of a protocol whose prompt matches ours (`prompt=None`: any)."""
-    table = published("sparc")
+    """Published SPaRC rows of a protocol whose prompt matches ours (`prompt=None`: any),
+    the authors' rebuttal rows included."""
+    table = sparc_and_rebuttal()
     rows = table[table["protocol"] == protocol]
     if prompt is not None:
         rows = rows[rows["prompt"].isin(PROMPT_MATCH.get(prompt, ()))]

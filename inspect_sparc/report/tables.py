@@ -7,16 +7,13 @@ samples, each sample's epochs averaged first (Inspect's default `mean` reduction
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, SPARC_TASKS
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, SPARC_TASKS, complete_mask
 from inspect_sparc.report.published import (
     ALGOPUZZLEVQA_SETUP,
-    baseline_rows,
     published,
-    source_of,
-    sparc_rows,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,8 +29,8 @@ DELTAS = (
     ("image - text (single shot)", "visual", "single_shot"),
     ("image - text (gym)", "gym_visual", "gym"),
 )
-#: How a gym episode ended: column -> how to get it from the log's metrics.
-ENDINGS = ("solved", "reached E off the solutions", "dead end", "step limit", "cut")
+#: The columns of the gym endings table (and figure), in the order they stack.
+ENDING_COLUMNS = ("solved", "reached E off the solutions", "dead end", "step limit", "cut")
 
 
 def pct(value: Any) -> float | None:
@@ -64,34 +61,42 @@ def run_n(run: Any) -> int | None:
 
 
 def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per run: n, accuracy and its 95% interval (the log's stderr), levels 1-5, mean path
+    """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson, or the
+    bootstrap over puzzles where epochs disagree; counts from the samples), levels 1-5, mean path
     length or steps, invalid paths, mean output and reasoning tokens, time, status."""
     import pandas as pd
 
-    rows = []
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     path_means = _path_lengths(samples)
+    rows = []
     for _, run in runs.iterrows():
-        acc = run.get("accuracy")
-        err = run.get("stderr")
+        acc = run.get(K.ACCURACY)
         per = run.get("samples") or None
-        n = run_n(run)
-        steps = run.get("mean_steps")
+        steps = run.get(K.MEAN_STEPS)
+        group = by_log.get(run["log"])
+        values = group[K.CORRECT] if group is not None and _known(acc) else []
+        ci = ci_fields(values, int(run["epochs"] or 1))
         row = {
             "run": run["run"],
             "task": run["task"],
             "version": run["task_version"],
             "protocol": run["protocol"],
             "model": run["model"],
-            "n": n,
+            "n": run_n(run),
+            "solved": float(values.sum()) if len(values) else None,
             "epochs": run["epochs"],
             "reducer": _reducer_text(run),
             "accuracy": pct(acc),
-            "ci95_low": pct(max(0.0, acc - 1.96 * err)) if _known(acc) and _known(err) else None,
-            "ci95_high": pct(min(1.0, acc + 1.96 * err)) if _known(acc) and _known(err) else None,
-            **{f"level_{lv}": pct(run.get(f"level_{lv}")) for lv in LEVELS},
+            "ci95_low": ci["ci95_low"],
+            "ci95_high": ci["ci95_high"],
+            "interval": ci["interval"],
+            **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
             "mean_steps": steps if _known(steps) else None,
             "mean_path_length": None if _known(steps) else path_means.get(run["log"]),
-            "invalid_path_rate": pct(run.get("invalid_path_rate")),
+            "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
             "output_tokens_per_sample": _per(run.get("output_tokens"), per),
             "reasoning_tokens_per_sample": _per(run.get("reasoning_tokens"), per),
             "time_s": run.get("time_s"),
@@ -152,11 +157,14 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
     if sparc.empty:
         return pd.DataFrame()
+    from inspect_sparc.report.intervals import ci_fields
+
     flags = [f"has_{k}" for k in RULE_KINDS]
-    per_sample = sample_means(sparc, ["protocol", "model", *flags], ["correct"])
+    per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
+    epochs_of = sparc.groupby("log")["epoch"].max().to_dict()
     rows = []
     for _, group in per_sample.groupby("log", sort=False):
-        scored = group.dropna(subset=["correct"])
+        scored = group.dropna(subset=[K.CORRECT])
         if scored.empty:  # an errored run: no sample scored, nothing to show per rule
             continue
         row: dict[str, Any] = {
@@ -164,34 +172,44 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
             "protocol": group["protocol"].iloc[0],
             "model": group["model"].iloc[0],
         }
+        epochs = int(epochs_of.get(group["log"].iloc[0], 1))
         for kind in RULE_KINDS:
             having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
-            row[kind] = 100 * having["correct"].mean() if len(having) else None
-            row[f"n_{kind}"] = len(having)
+            row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
+            row.update(ci_fields(having[K.CORRECT], epochs, kind))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def level_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) by level, long form (run, protocol, model, level, accuracy), from the logs."""
+def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Accuracy (%) by level, long form (run, protocol, model, level, accuracy: the log's
+    `level_k`), with n puzzles and the 95% interval from the samples of that level."""
     import pandas as pd
 
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     rows = []
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
+        group = by_log.get(run["log"])
         for lv in LEVELS:
-            value = pct(run.get(f"level_{lv}"))
-            if value is not None:
-                rows.append(
-                    {
-                        "log": run["log"],
-                        "run": run["run"],
-                        "protocol": run["protocol"],
-                        "model": run["model"],
-                        "baseline": run["baseline"],
-                        "level": lv,
-                        "accuracy": value,
-                    }
-                )
+            value = pct(run.get(K.level_key(lv)))
+            if value is None:
+                continue
+            at = group.loc[group["level"] == lv, K.CORRECT] if group is not None else []
+            rows.append(
+                {
+                    "log": run["log"],
+                    "run": run["run"],
+                    "protocol": run["protocol"],
+                    "model": run["model"],
+                    "baseline": run["baseline"],
+                    "level": lv,
+                    "accuracy": value,
+                    **ci_fields(at, int(run["epochs"] or 1)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -208,7 +226,7 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     sparc = runs[runs["task"].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
-    sparc = sparc[sparc["task"] != "sparc_hard"]
+    sparc = sparc[(sparc["task"] != "sparc_hard") & complete_mask(sparc)]
     keys = [k for k in DELTA_MATCH if k in sparc]
     sparc = sparc.assign(**{k: sparc[k].astype(str) for k in keys})
     # the same number of puzzles too (`--limit`): the same selection then gives the same ones
@@ -233,9 +251,9 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
                     "model": model,
                     **{k: a[k] for k in keys},
                     "delta": name,
-                    "points": pct(a["accuracy"]) - pct(b["accuracy"]),
-                    "accuracy_a": pct(a["accuracy"]),
-                    "accuracy_b": pct(b["accuracy"]),
+                    "points": pct(a[K.ACCURACY]) - pct(b[K.ACCURACY]),
+                    "accuracy_a": pct(a[K.ACCURACY]),
+                    "accuracy_b": pct(b[K.ACCURACY]),
                     "run_a": a["run"],
                     "run_b": b["run"],
                 }
@@ -243,40 +261,122 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def endings_table(runs: pd.DataFrame) -> pd.DataFrame:
+#: Each ending column: the log's metric, and the per-sample value key(s) behind its count
+#: ("reached E off the solutions" is reached_end minus correct).
+ENDING_SOURCES = {
+    "solved": (K.ACCURACY, (K.CORRECT,)),
+    "reached E off the solutions": (K.REACHED_END_RATE, (K.REACHED_END, K.CORRECT)),
+    "dead end": (K.DEAD_END_RATE, (K.DEAD_END,)),
+    "step limit": (K.STEP_LIMIT_RATE, (K.STEP_LIMIT,)),
+    "cut": (K.CUT_RATE, (K.CUT,)),
+}
+
+
+def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """How gym and agent episodes ended (% of episodes), from the logs' ending rates (the
-    agent is scored by the gym scorer)."""
+    agent is scored by the gym scorer), each with its 95% interval from the samples."""
     import pandas as pd
 
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
+
+    keys = [K.CORRECT, K.REACHED_END, K.DEAD_END, K.STEP_LIMIT, K.CUT]
+    outcomes = puzzle_values(samples, keys)
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
     rows = []
     for _, run in gym.iterrows():
-        if not _known(run.get("reached_end_rate")):
+        if not _known(run.get(K.REACHED_END_RATE)):
             continue
-        solved = pct(run["accuracy"])
+        solved = pct(run[K.ACCURACY])
+        group = by_log.get(run["log"])
+        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"]}
+        row["n"] = len(group.dropna(subset=[K.CORRECT])) if group is not None else None
+        for column, (metric, values) in ENDING_SOURCES.items():
+            value = pct(run.get(metric))
+            row[column] = value - solved if column.startswith("reached") else value
+            if group is not None:
+                per = group[values[0]] - (group[values[1]] if len(values) > 1 else 0)
+                ci = ci_fields(per, int(run["epochs"] or 1), column)
+                row[f"{column}_ci95_low"] = ci[f"{column}_ci95_low"]
+                row[f"{column}_ci95_high"] = ci[f"{column}_ci95_high"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: Backtracking ratio: steps taken / path edges, over episodes that reached E with edges and
+#: fewer steps than the limit (the Spatial-Gym analysis: "steps < 100, path_edges > 0").
+def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """How gym and agent runs acted: the logs' mean steps, illegal-action and unparseable-move
+    rates, tool calls per episode, no-tool-call and malformed-call rates (agent), and the median
+    backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E."""
+    import pandas as pd
+
+    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
+    ratios = _backtracking(samples, gym)
+    rows = []
+    for _, run in gym.iterrows():
+        ratio, valid = ratios.get(run["log"], (None, 0))
         rows.append(
             {
                 "run": run["run"],
                 "protocol": run["protocol"],
-                "solved": solved,
-                "reached E off the solutions": pct(run["reached_end_rate"]) - solved,
-                "dead end": pct(run.get("dead_end_rate")),
-                "step limit": pct(run.get("step_limit_rate")),
-                "cut": pct(run.get("cut_rate")),
+                "mean_steps": run.get(K.MEAN_STEPS),
+                "illegal_action_rate": pct(run.get(K.ILLEGAL_ACTION_RATE)),
+                "unparseable_rate": pct(run.get(K.UNPARSEABLE_RATE)),
+                "tool_calls_per_episode": run.get(K.TOOL_CALLS_PER_EPISODE),
+                "no_tool_call_rate": pct(run.get(K.NO_TOOL_CALL_RATE)),
+                "malformed_tool_call_rate": pct(run.get(K.MALFORMED_TOOL_CALL_RATE)),
+                "backtracking_ratio": ratio,
+                "n_reached_end": valid,
             }
         )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return table.dropna(axis=1, how="all") if len(table) else table
 
 
-def breaks_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Share of answers (%) breaking each rule, per SPaRC run, from the logs' `breaks_*`."""
+def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple]:
+    """Per log: the median of steps / path edges over episodes that reached E, with path
+    edges > 0 and steps below the run's limit; and how many such episodes there were."""
+    from inspect_sparc.report.frame import run_steps
+
+    if samples is None or samples.empty or K.STEPS not in samples:
+        return {}
+    out: dict[str, tuple] = {}
+    limits = {run["log"]: run_steps(run)[0] for _, run in gym.iterrows()}
+    episodes = samples[samples["log"].isin(limits)]
+    for log, group in episodes.groupby("log", sort=False):
+        edges = group["path_length"].astype(float) - 1
+        steps = group[K.STEPS].astype(float)
+        reached = group[K.ENDED_COLUMN] == K.REACHED_END
+        valid = reached & (edges > 0) & (steps < limits[log])
+        ratio = (steps[valid] / edges[valid]).median() if valid.any() else None
+        out[log] = (ratio, int(valid.sum()))
+    return out
+
+
+def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Share of answers (%) breaking each rule, per SPaRC run, from the logs' `breaks_*`,
+    each with its 95% interval from the samples' `breaks_*` values."""
     import pandas as pd
 
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
+
+    keys = [K.breaks_key(rule) for rule in BREAK_RULES]
+    outcomes = puzzle_values(samples, keys)
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     rows = []
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        values = {rule: pct(run.get(f"breaks_{rule}")) for rule in BREAK_RULES}
-        if any(v is not None for v in values.values()):
-            rows.append({"run": run["run"], "protocol": run["protocol"], **values})
+        values = {rule: pct(run.get(K.breaks_key(rule))) for rule in BREAK_RULES}
+        if all(v is None for v in values.values()):
+            continue
+        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"], **values}
+        group = by_log.get(run["log"])
+        if group is not None:
+            for rule in BREAK_RULES:
+                ci = ci_fields(group[K.breaks_key(rule)], int(run["epochs"] or 1), rule)
+                row["n"] = ci.pop(f"n_{rule}")
+                row.update(ci)
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -288,192 +388,104 @@ def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     if sparc.empty or sparc["output_tokens"].isna().all():
         return pd.DataFrame()
     sparc = sparc[sparc["output_tokens"].notna()]
-    cols = ["output_tokens", "reasoning_tokens", "correct"]
+    cols = ["output_tokens", "reasoning_tokens", K.CORRECT]
     sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
     table = sparc.groupby(["log", "run", "protocol", "level"])[cols].mean().reset_index()
-    table["correct"] = 100 * table["correct"]
-    return table.rename(columns={"correct": "accuracy"})
+    table[K.CORRECT] = 100 * table[K.CORRECT]
+    return table.rename(columns={K.CORRECT: "accuracy"})
 
 
-def visual_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) of image runs by plot type and prompt, from the logs."""
+def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Accuracy (%) of image runs by plot type and prompt, from the logs, with n and the 95%
+    interval from the samples."""
     import pandas as pd
 
-    image = runs[runs["protocol"].isin(["visual", "gym_visual"])]
-    return pd.DataFrame(
-        {
-            "run": image["run"],
-            "protocol": image["protocol"],
-            "model": image["model"],
-            "plot": image["plot"],
-            "prompt": image["prompt"],
-            "accuracy": [pct(v) for v in image["accuracy"]],
-        }
-    )
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
 
-
-def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Reference marks for the puzzles in the logs: the baseline runs' accuracy, each gym log's
-    exact chance level (its `chance` metric), and, per run's puzzles, the A* baseline and the
-    exact chance computed from the puzzle records (overall and by level)."""
-    import pandas as pd
-
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     rows = []
-    if samples is not None and not samples.empty and "astar_solves" in samples:
-        sparc = samples[samples["task"].isin(SPARC_TASKS) & ~samples["baseline"].astype(bool)]
-        puzzles = sparc.drop_duplicates(["log", "id"])
-        for _, group in puzzles.groupby("log", sort=False):
-            run = group["run"].iloc[0]
-            for name, column in (
-                ("A* baseline", "astar_solves"),
-                ("chance (random legal walk, exact)", "chance_exact"),
-            ):
-                known = group.dropna(subset=[column])
-                if known.empty:
-                    continue
-                by_level = known.groupby("level")[column].mean()
-                rows.append(
-                    {
-                        "reference": f"{name} on these puzzles",
-                        "protocol": group["protocol"].iloc[0],
-                        "n": len(known),
-                        "accuracy": 100 * known[column].mean(),
-                        **{f"level_{int(lv)}": 100 * v for lv, v in by_level.items()},
-                        "from": run,
-                        "computed": True,
-                    }
-                )
-    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        if run["baseline"]:
-            rows.append(
-                {
-                    "reference": run["model"],
-                    "protocol": run["protocol"],
-                    "n": run_n(run),
-                    "accuracy": pct(run["accuracy"]),
-                    "from": run["run"],
-                    "computed": False,
-                }
-            )
-        if _known(run.get("chance")) and not run["baseline"]:
-            rows.append(
-                {
-                    "reference": "chance (random legal walk, exact)",
-                    "protocol": run["protocol"],
-                    "n": run_n(run),
-                    "accuracy": pct(run["chance"]),
-                    "from": run["run"],
-                    "computed": True,
-                }
-            )
-    table = pd.DataFrame(rows)
-    if table.empty:
-        return table
-    # the same reference computed on the same puzzles for several runs is shown once; the
-    # baseline runs themselves are runs, never merged
-    computed = table[table["computed"]].drop_duplicates(
-        subset=["reference", "protocol", "n", "accuracy"]
-    )
-    kept = table[~table["computed"]]
-    table = pd.concat([computed, kept]).sort_index().drop(columns="computed")
-    levels = [f"level_{lv}" for lv in LEVELS if f"level_{lv}" in table]
-    order = ["reference", "protocol", "n", "accuracy", *levels, "from"]
-    return table[order].reset_index(drop=True)
+    for _, run in runs[runs["protocol"].isin(["visual", "gym_visual"])].iterrows():
+        group = by_log.get(run["log"])
+        values = group[K.CORRECT] if group is not None and _known(run[K.ACCURACY]) else []
+        rows.append(
+            {
+                "run": run["run"],
+                "protocol": run["protocol"],
+                "model": run["model"],
+                "plot": run["plot"],
+                "prompt": run["prompt"],
+                "accuracy": pct(run[K.ACCURACY]),
+                **ci_fields(values, int(run["epochs"] or 1)),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
-def algopuzzlevqa_table(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+def algopuzzlevqa_table(
+    runs: pd.DataFrame, samples: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Accuracy (%) per puzzle and per ontology category, per AlgoPuzzleVQA run (the log's
-    `<puzzle>` and `<group>_<category>` metrics)."""
+    `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
+    samples (a sample counts towards every category its puzzle has)."""
     import pandas as pd
+
+    from inspect_sparc.report.intervals import ci_fields, puzzle_values
 
     algo = runs[runs["task"] == "algopuzzlevqa"]
     puzzles = sorted(set(published("algopuzzlevqa")["puzzle"]) - {"average"})
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     by_puzzle, by_category = [], []
     for _, run in algo.iterrows():
         row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
-        by_puzzle.append(
-            {**row, **{p: pct(run.get(p)) for p in puzzles}, "average": pct(run["accuracy"])}
-        )
-        groups = {
-            k: pct(v)
-            for k, v in run.items()
-            if isinstance(k, str) and k.startswith(("visual_", "algorithmic_")) and _known(v)
-        }
+        group, epochs = by_log.get(run["log"]), int(run["epochs"] or 1)
+        cells: dict[str, Any] = {}
+        for name in puzzles:
+            cells[name] = pct(run.get(name))
+            if group is not None:
+                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], epochs, name))
+        cells["average"] = pct(run[K.ACCURACY])
+        by_puzzle.append({**row, **cells})
+        groups: dict[str, Any] = {}
+        for k, v in run.items():
+            if isinstance(k, str) and k.startswith(K.CATEGORY_PREFIXES) and _known(v):
+                groups[k] = pct(v)
+                if group is not None:
+                    lists = group["categories"].fillna("").str.split(",")
+                    having = lists.map(lambda c, k=k: k in c)
+                    groups.update(ci_fields(group.loc[having, K.CORRECT], epochs, k))
         by_category.append({**row, **groups})
     return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
 
 
-def published_results(runs: pd.DataFrame) -> pd.DataFrame:
-    """The published SPaRC rows for the protocols (and prompts) present in the runs, marked."""
-    import pandas as pd
+# Moved to their own modules (this one had grown past 500 lines); re-exported so that
+# `tables.<name>` keeps working.
+from inspect_sparc.report.baselines import baselines_table, computed_baselines  # noqa: E402
+from inspect_sparc.report.published_tables import (  # noqa: E402
+    HUMAN_LABEL,
+    human_row,
+    published_deltas,
+    published_results,
+)
+from inspect_sparc.report.writing import (  # noqa: E402
+    COUNT_COLUMNS,
+    P_COLUMNS,
+    csv_frame,
+    is_count,
+    write_table,
+)
 
-    parts = []
-    for protocol in PROTOCOLS:
-        present = runs[runs["protocol"] == protocol]
-        if present.empty:
-            continue
-        if protocol == "visual":
-            rows = published("sparc_visual")
-            rows = rows[rows["protocol"] == "visual"].rename(columns={"source": "paper"})
-        else:
-            prompts = set(present["prompt"].dropna()) or {"paper"}
-            rows = pd.concat([sparc_rows(protocol, p) for p in prompts])
-        if not rows.empty:
-            parts.append(rows.assign(source=[source_of(r) for _, r in rows.iterrows()]))
-    if not runs[runs["protocol"].isin(["gym", "gym_traceback"])].empty:
-        base = baseline_rows()
-        parts.append(base.assign(source=[source_of(r) for _, r in base.iterrows()]))
-    if not parts:
-        return pd.DataFrame()
-    table = pd.concat(parts, ignore_index=True)
-    keep = ["protocol", "prompt", "plot_type", "model", "n", "accuracy"]
-    keep += [f"level_{lv}" for lv in LEVELS] + ["mean_steps", "source"]
-    return table[[c for c in keep if c in table]]
-
-
-def write_table(table: pd.DataFrame, name: str, out_dir: Path, caption: str = "") -> list[Path]:
-    """Write `table` as CSV and as a booktabs LaTeX table (as the papers set them)."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    csv = out_dir / f"{name}.csv"
-    table.to_csv(csv, index=False)
-    written = [csv]
-    tex = out_dir / f"{name}.tex"
-    numeric = table.select_dtypes("number").columns
-    # text cells escaped by pandas in one pass (`\\ & % $ # _ { } ~ ^`), then the rates
-    # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
-    styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
-    rates = [c for c in numeric if c not in ("n", "epochs")]
-    if rates:
-        styler = styler.format("{:.1f}", subset=rates, na_rep="--")
-    styler = styler.format_index(escape="latex", axis=1)
-    text = styler.to_latex(
-        hrules=True,
-        caption=_latex_escape(caption) if caption else None,
-        label=f"tab:{name}",
-    )
-    tex.write_text(text, encoding="utf-8")
-    written.append(tex)
-    return written
-
-
-#: LaTeX's special characters and what stands for each in text.
-LATEX_SPECIAL = {
-    "\\": r"\textbackslash ",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde ",
-    "^": r"\textasciicircum ",
-}
-
-
-def _latex_escape(text: str) -> str:
-    """Text with LaTeX's special characters escaped in one pass (a replacement is never
-    escaped again), as pandas' `escape="latex"` escapes the cells."""
-    import re
-
-    return re.sub(r"[\\&%$#_{}~^]", lambda m: LATEX_SPECIAL[m.group()], text)
+__all__ = [
+    "COUNT_COLUMNS",
+    "HUMAN_LABEL",
+    "P_COLUMNS",
+    "baselines_table",
+    "computed_baselines",
+    "csv_frame",
+    "human_row",
+    "is_count",
+    "published_deltas",
+    "published_results",
+    "write_table",
+]

@@ -26,6 +26,7 @@ def report(request, tmp_path_factory):
     written, where the `report` extra is not installed)."""
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
     from inspect_sparc.report import build_report
 
     log_dir = request.getfixturevalue("report_logs")[0]

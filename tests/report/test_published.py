@@ -64,3 +64,44 @@ def test_visual_and_algopuzzlevqa_rows_are_pinned():
     categories = published("algopuzzlevqa_by_category")
     assert len(categories) == 77
     assert row(categories, model="GPT-4V", setup="CoT", category="Colour")["accuracy"] == 35.0
+
+
+def test_the_rebuttal_rows_ship_with_their_disagreements():
+    rebuttal = published("sparc_rebuttal")
+    assert len(rebuttal) == 17
+    gemma = row(rebuttal, protocol="gym", model="Gemma 4 31B")
+    assert (gemma["n"], gemma["accuracy"]) == (500, 13.8)
+    # the README's disagreement: the stats file has 440 puzzles, the md's footnote 360
+    assert row(rebuttal, protocol="gym_traceback", model="OLMo 3 32B Think-SFT")["n"] == 440
+
+
+def test_unnamed_leaderboard_rows_are_named_honestly_and_kept_out_of_legends():
+    import pandas as pd
+
+    from inspect_sparc.report.tables import published_results
+
+    runs = pd.DataFrame([{"protocol": "single_shot", "prompt": "paper"}])
+    shown = published_results(runs)
+    models = list(shown["model"])
+    assert "leaderboard row 2, model not named" in models
+    assert not any("UNRESOLVED" in m or "tentative" in m for m in models)
+    assert set(shown.loc[~shown["named"], "model"]) == {
+        "leaderboard row 2, model not named",
+        "leaderboard row 3, model not named (QwQ 32B?)",
+    }
+    human = shown[shown["model"].str.startswith("Human")]
+    assert human["model"].item() == "Human (not the 500-puzzle split)"
+    assert human["accuracy"].item() == 98.0 and human["ci95_low"].isna().item()  # no n
+
+
+def test_published_rows_get_wilson_intervals_from_their_own_n():
+    from statsmodels.stats.proportion import proportion_confint
+
+    from inspect_sparc.report.published import sparc_and_rebuttal, with_wilson
+
+    rows = with_wilson(sparc_and_rebuttal())
+    gemma = row(rows, protocol="gym", model="Gemma 4 31B")  # 69/500
+    low, high = proportion_confint(69, 500, method="wilson")
+    assert (gemma["ci95_low"], gemma["ci95_high"]) == pytest.approx((100 * low, 100 * high))
+    # the rebuttal's repeats of paper runs are shown once
+    assert len(rows[(rows["protocol"] == "gym") & (rows["model"] == "Gemma 3 27B")]) == 1

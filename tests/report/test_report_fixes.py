@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 from types import SimpleNamespace
 
@@ -220,3 +221,85 @@ def test_latex_cells_are_escaped_once(tmp_path):
     for escaped in ("\\%", "\\$", "\\#", "\\_", "\\{", "\\}"):
         assert escaped in row
     assert "12.3" in row and "\\caption{a\\_b \\& c}" in tex
+
+
+def test_a_failed_run_added_later_renumbers_no_label():
+    good = run_rows()  # two alike runs: #1 and #2
+    before = label_runs(good.assign(status="success"))["run"].tolist()
+    # earlier than both, and with a setting the good runs do not have
+    failed = good.iloc[[0]].assign(status="error", started_at="2025-12-31", levels="5")
+    after = label_runs(pd.concat([good.assign(status="success"), failed], ignore_index=True))
+    assert after.loc[after["status"] == "success", "run"].tolist() == before
+    [label] = after.loc[after["status"] == "error", "run"]
+    assert label.endswith("[error]")
+
+
+def test_the_terminal_summary_fits_80_columns(report):
+    from rich.console import Console
+
+    from inspect_sparc.report.__main__ import summary_table
+
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(summary_table(report.tables["results"]))
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    results = report.tables["results"].dropna(subset=["ci95_low"])
+    for _, row in results.iterrows():  # numbers are never split across lines
+        assert f"{row['ci95_low']:.1f}-{row['ci95_high']:.1f}" in text
+
+
+def test_csv_cells_are_rounded_to_what_they_mean(report):
+    import csv
+
+    out = report.out_dir / "tables"
+    with open(out / "results.csv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    for r in rows:
+        for column in ("accuracy", "ci95_low", "level_1", "invalid_path_rate"):
+            if r[column]:
+                assert len(r[column].partition(".")[2]) <= 1, (column, r[column])
+        if r["n"]:
+            assert r["n"].isdigit()
+    with open(out / "paired.csv", encoding="utf-8") as handle:
+        paired = list(csv.DictReader(handle))
+    assert paired and all(r["both"].isdigit() for r in paired if r["both"])
+    for r in paired:
+        if r["mcnemar_p"]:
+            digits = r["mcnemar_p"].replace("0.", "").lstrip("0").replace(".", "")
+            assert len(digits.rstrip("0")) <= 3, r["mcnemar_p"]
+
+
+def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
+    agent = baseline_run(
+        task="sparc_agent",
+        protocol="agent",
+        run="m | agent",
+        baseline=False,
+        max_steps=10,
+        illegal_action_rate=0.25,
+        unparseable_rate=0.5,
+        tool_calls_per_episode=7.0,
+        no_tool_call_rate=0.1,
+        mean_steps=6.0,
+    )
+    runs = pd.DataFrame([dict(agent, log="a.eval")])
+    # (steps, path points, ending): ratios 6/3 and 4/4 count; a step-limit episode, one that
+    # hit the limit exactly and a zero-edge path do not
+    episodes = [
+        (6, 4, "reached_end"),
+        (4, 5, "reached_end"),
+        (9, 3, "step_limit"),
+        (10, 4, "reached_end"),
+        (0, 1, "reached_end"),
+    ]
+    samples = pd.DataFrame(
+        [
+            {"log": "a.eval", "id": str(i), "steps": s, "path_length": p, "ended": e}
+            for i, (s, p, e) in enumerate(episodes)
+        ]
+    )
+    [row] = T.behaviour_table(runs, samples).to_dict("records")
+    assert row["illegal_action_rate"] == 25.0 and row["unparseable_rate"] == 50.0
+    assert row["tool_calls_per_episode"] == 7.0 and row["no_tool_call_rate"] == 10.0
+    assert row["n_reached_end"] == 2
+    assert row["backtracking_ratio"] == pytest.approx((6 / 3 + 4 / 4) / 2)  # median of two

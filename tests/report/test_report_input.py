@@ -18,17 +18,18 @@ def test_every_bad_log_gets_a_clear_line(report_logs, report):
     assert "cancelled: incomplete" in cancelled and "10 samples" in cancelled
     [other] = lines_for(report, bad["other"])
     assert "not one of our tasks" in other
-    for name in ("corrupt", "truncated"):
-        [line] = lines_for(report, bad[name])
-        assert line.startswith("unreadable")
-    [errored] = lines_for(report, bad["errored"])  # shown, marked incomplete, no traceback
-    assert "error: incomplete" in errored and "2 samples" in errored
+    [corrupt] = lines_for(report, bad["corrupt"])  # a text file
+    assert corrupt == "not an Inspect log: no header"
+    [truncated] = lines_for(report, bad["truncated"])  # says where it stops
+    size = bad["truncated"].stat().st_size
+    assert truncated.startswith("truncated .eval log") and f"stops at byte {size}" in truncated
+    assert "samples/" in truncated or "header" in truncated or "_journal" in truncated
+    [errored] = lines_for(report, bad["errored"])  # Inspect's error, first line; no traceback
+    assert "error: RuntimeError('the solver crashed')" in errored and "2 samples" in errored
     [old] = lines_for(report, bad["old"])
     assert "older task version 0-A" in old
     results = report.tables["results"]
-    [status] = results.loc[results["run"].str.contains("#"), "status"].loc[
-        lambda s: s == "cancelled"
-    ]
+    [status] = results.loc[results["run"].str.contains("[cancelled]", regex=False), "status"]
     assert status == "cancelled"
 
 
@@ -36,9 +37,22 @@ def test_a_path_without_logs_is_a_line_and_exit_code_1(tmp_path, capsys):
     pytest.importorskip("jinja2")
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert main([str(empty), str(tmp_path / "missing"), "--out", str(tmp_path / "out")]) == 1
+    assert main([str(empty), "--out", str(tmp_path / "out")]) == 1
     out = capsys.readouterr().out
-    assert "no Inspect logs found" in out and "no such file or folder" in out
+    assert "no Inspect logs found" in " ".join(out.split())  # wrapped to 80 columns
+    # every line fits 80 columns but the last, the written page's path (kept whole to copy)
+    assert max(len(line) for line in out.splitlines() if not line.startswith("Wrote ")) <= 80
+
+
+def test_a_missing_path_writes_no_report_and_exits_non_zero(tmp_path, capsys):
+    pytest.importorskip("jinja2")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    out = tmp_path / "out"
+    assert main([str(empty), str(tmp_path / "missing"), "--out", str(out)]) == 2
+    text = capsys.readouterr().out
+    assert "no such file or folder" in text and "missing" in text and "Wrote" not in text
+    assert not out.exists()
 
 
 def test_model_names_are_escaped_on_the_page(report):
@@ -84,6 +98,16 @@ def test_a_run_with_no_scored_sample_alone_is_shown_incomplete(report_logs, tmp_
     pytest.importorskip("jinja2")
     errored = report_logs[2]["errored"]
     assert main([str(errored), "--out", str(tmp_path)]) == 0
-    assert "incomplete" in capsys.readouterr().out
+    assert "RuntimeError('the solver crashed')" in capsys.readouterr().out
     html = (tmp_path / "index.html").read_text(encoding="utf-8")
-    assert "error: incomplete" in html and "Traceback" not in html
+    assert "error: RuntimeError(&#39;the solver crashed&#39;)" in html and "Traceback" not in html
+
+
+def test_failed_runs_never_feed_baselines_or_comparisons(report):
+    failed = set(report.runs.loc[report.runs["status"] != "success", "run"])
+    assert failed and all(r.endswith(("[error]", "[cancelled]")) for r in failed)
+    assert not failed & set(report.tables["baselines"]["from"])
+    paired = report.tables["paired"]
+    assert not failed & (set(paired["run_a"]) | set(paired["run_b"]))
+    deltas = report.tables["protocol_deltas"]
+    assert not failed & (set(deltas["run_a"]) | set(deltas["run_b"]))

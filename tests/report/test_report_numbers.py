@@ -14,6 +14,7 @@ from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, rule_kinds
 
 SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
+proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 
 
 def metrics(log) -> dict[str, float]:
@@ -37,8 +38,13 @@ def test_results_table_equals_each_logs_metrics(report_logs, report):
         m = metrics(log)
         row = row_of(results, run_of(report, log))
         assert row["accuracy"] == pytest.approx(100 * m["accuracy"])
-        assert row["ci95_low"] == pytest.approx(100 * max(0, m["accuracy"] - 1.96 * m["stderr"]))
-        assert row["ci95_high"] == pytest.approx(100 * min(1, m["accuracy"] + 1.96 * m["stderr"]))
+        # the count behind the interval is the samples' and agrees with the metric
+        assert row["solved"] == pytest.approx(row["n"] * m["accuracy"])
+        if log.eval.config.epochs == 1:  # Wilson, against statsmodels (an independent oracle)
+            low, high = proportion_confint(round(row["solved"]), row["n"], method="wilson")
+            assert (row["ci95_low"], row["ci95_high"]) == pytest.approx((100 * low, 100 * high))
+        else:  # the bootstrap over per-puzzle means holds the point estimate
+            assert row["ci95_low"] <= row["accuracy"] <= row["ci95_high"]
         assert row["epochs"] == log.eval.config.epochs
         assert row["n"] * log.eval.config.epochs == log.results.completed_samples
         for level in range(1, 6):
@@ -152,13 +158,46 @@ def test_baselines_on_the_logged_puzzles_equal_the_baseline_logs(report_logs, re
     gym = [log for log in logs if log.eval.task.endswith("/sparc_gym")]
     astar = next(log for log in gym if log.eval.solver.endswith("gym_astar"))
     random_run = next(log for log in gym if log.eval.solver.endswith("gym_random"))
-    mock_gym = next(log for log in gym if log.eval.model.startswith("mock"))
-    assert {s.id for s in astar.samples} == {s.id for s in mock_gym.samples}
-    rows = table[table["from"] == run_of(report, mock_gym)].set_index("reference")
-    assert rows.loc["A* baseline on these puzzles", "accuracy"] == pytest.approx(
+    shot = next(
+        log
+        for log in logs
+        if log.eval.task.endswith("/sparc") and log.eval.model.startswith("mock")
+    )
+    assert {s.id for s in astar.samples} == {s.id for s in shot.samples}
+    # a single-shot run has no step limit: its baselines are at the gym default (100), as the
+    # baseline logs ran
+    # the same reference on the same puzzles is shown once, named after one of the runs
+    same = (table["protocol"] == "single_shot") & (table["n"] == len(shot.samples))
+    rows = table[same].set_index("reference")
+    assert rows.loc["A* baseline, max_steps=100, on these puzzles", "accuracy"] == pytest.approx(
         100 * metrics(astar)["accuracy"]
     )
-    # the random baseline log ran 100 steps, as the computed chance does
-    assert rows.loc["chance (random legal walk, exact) on these puzzles", "accuracy"] == (
-        pytest.approx(100 * metrics(random_run)["chance"])
+    chance = "chance (random legal walk, exact), max_steps=100, on these puzzles"
+    assert rows.loc[chance, "accuracy"] == pytest.approx(100 * metrics(random_run)["chance"])
+
+
+def test_baselines_are_computed_at_each_runs_own_max_steps(report_logs, report):
+    # the gym scorer's own `chance` metric at max_steps=20 is the oracle: the report's computed
+    # chance for that run must be the same number, not the one at 100 steps
+    _, logs, _ = report_logs
+    table = report.tables["baselines"]
+    mock_gym = next(
+        log
+        for log in logs
+        if log.eval.task.endswith("/sparc_gym")
+        and log.eval.model.startswith("mock")
+        and not log.eval.task_args.get("traceback")
     )
+    assert log_steps(mock_gym) == 20
+    rows = table[table["from"] == run_of(report, mock_gym)].set_index("reference")
+    chance = "chance (random legal walk, exact), max_steps=20, on these puzzles"
+    assert rows.loc[chance, "accuracy"] == pytest.approx(100 * metrics(mock_gym)["chance"])
+    at_100 = table[table["reference"].str.contains("max_steps=100") & (table["from"] == "x")]
+    assert at_100.empty
+    assert not table["reference"].str.contains("traceback").any() or all(
+        "A* baseline" in r for r in table["reference"] if "traceback" in r
+    )  # with traceback only A* is computed: the exact chance is not computable
+
+
+def log_steps(log) -> int:
+    return log.eval.task_args["max_steps"]

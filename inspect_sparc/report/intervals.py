@@ -1,0 +1,105 @@
+"""Counts and 95% intervals behind every rate, from the samples (the unit is the puzzle).
+
+A rate's point estimate stays the log's own metric; what comes from the samples is the count
+behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson with
+each puzzle solved or not, a bootstrap over per-puzzle means when epochs disagree).
+`check_counts` verifies that the two agree (n x accuracy = solved count) on every run the
+report shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.stats import rate_interval
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: Tolerance of the count check, in puzzles (floating sums of per-puzzle means).
+COUNT_TOLERANCE = 1e-6
+
+
+def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
+    """One row per log and puzzle: its level, AlgoPuzzleVQA puzzle and categories, and each
+    value averaged over the puzzle's epochs (Inspect's `mean` reducer). Missing values stay
+    missing (an unscored sample is not a failure)."""
+    import pandas as pd
+
+    values = list(values)
+    if samples is None or samples.empty:
+        return pd.DataFrame(columns=["log", "id", "level", *values])
+    frame = samples.assign(**{v: float("nan") for v in values if v not in samples})
+    for v in values:
+        frame[v] = pd.to_numeric(frame[v], errors="coerce")
+    keys = ["log", "id"]
+    firsts = frame.groupby(keys, sort=False)[["level", "puzzle", "categories"]].first()
+    means = frame.groupby(keys, sort=False)[values].mean()
+    return firsts.join(means).reset_index()
+
+
+def ci_fields(values: Any, epochs: int, prefix: str = "") -> dict[str, Any]:
+    """`n`, the 95% interval (%) and its method of a rate over per-puzzle values (NaNs left
+    out), named `<prefix>ci95_low` ... (no prefix: `n`, `ci95_low`, `ci95_high`)."""
+    import numpy as np
+
+    data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
+    name = f"{prefix}_" if prefix else ""
+    n_key = f"n_{prefix}" if prefix else "n"
+    if data.size == 0:
+        empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
+        return empty if prefix else {**empty, "interval": None}
+    interval = rate_interval(data, epochs)
+    fields = {
+        n_key: int(data.size),
+        f"{name}ci95_low": 100 * interval.low,
+        f"{name}ci95_high": 100 * interval.high,
+    }
+    if not prefix:  # the overall rate says which interval it has
+        fields["interval"] = interval_method(interval.method)
+    return fields
+
+
+def interval_method(method: str) -> str:
+    """How an interval was computed, in the page's words."""
+    from inspect_sparc.report.stats import BOOTSTRAP
+
+    return f"{BOOTSTRAP} (per-puzzle means)" if method == BOOTSTRAP else method
+
+
+def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:
+    """Per log whose samples disagree with its metrics: why (n puzzles scored against the
+    header's n; n x accuracy against the solved count; the same per level)."""
+    problems: dict[str, str] = {}
+    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
+    for _, run in runs.iterrows():
+        acc = run.get(K.ACCURACY)
+        if acc is None or acc != acc or not run.get("complete", True):
+            continue
+        group = by_log.get(run["log"])
+        scored = group.dropna(subset=[K.CORRECT]) if group is not None else None
+        if scored is None or scored.empty:
+            problems[run["log"]] = "no scored sample behind the log's accuracy"
+            continue
+        found = _disagreement(scored, float(acc), "accuracy")
+        for level in range(1, 6):
+            metric = run.get(K.level_key(level))
+            if metric is not None and metric == metric and not found:
+                at = scored[scored["level"] == level]
+                found = _disagreement(at, float(metric), f"level {level}")
+        if found:
+            problems[run["log"]] = found
+    return problems
+
+
+def _disagreement(scored: pd.DataFrame, metric: float, what: str) -> str:
+    """'' when n x metric equals the solved count of `scored`, else the two numbers."""
+    n, solved = len(scored), float(scored[K.CORRECT].sum())
+    if abs(n * metric - solved) <= COUNT_TOLERANCE * max(n, 1):
+        return ""
+    return (
+        f"{what}: {n} puzzles x {metric:.4f} = {n * metric:.2f}, but the samples solve {solved:g}"
+    )

@@ -1,0 +1,177 @@
+"""Finding and opening logs: every log under the paths given, each one's header (never its
+samples), and in words why a file could not be read (not a log at all, or where it stops).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspect_sparc import TASK_MODULES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from inspect_ai.log import EvalLog
+
+#: The tasks this report knows, by registry name without the package prefix (the package's
+#: exported tasks: one list, so a new task reaches the report without a second edit).
+TASKS = tuple(TASK_MODULES)
+
+
+@dataclass
+class LogEntry:
+    """One log file found under the paths given, with what its header said (or why not)."""
+
+    path: str
+    task: str | None = None
+    header: EvalLog | None = None
+    problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ours(self) -> bool:
+        """True for a readable log of one of our tasks."""
+        return self.header is not None and self.task in TASKS
+
+
+def short_task(name: str) -> str:
+    """`inspect_sparc/sparc_gym` -> `sparc_gym` (other packages' names are left as they are)."""
+    prefix, _, rest = name.rpartition("/")
+    return rest if prefix in ("inspect_sparc", "") else name
+
+
+def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list[str]]:
+    """Every log file under `paths` (files or folders, recursive), and one line per path that
+    held none. Uses Inspect's own listing, so it finds what `inspect view` finds."""
+    from inspect_ai.log import list_eval_logs
+
+    if isinstance(paths, str | Path):
+        paths = [paths]
+    found: list[str] = []
+    problems: list[str] = []
+    seen: set[str] = set()
+
+    def add(name: str) -> None:
+        # one log reached by two paths (a folder and a file in it, `a/../a`) is read once
+        key = os.path.realpath(name)
+        if key not in seen:
+            seen.add(key)
+            found.append(name)
+
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            add(str(path))
+            continue
+        if not path.exists():
+            problems.append(f"{raw}: no such file or folder")
+            continue
+        logs = [info.name.removeprefix("file://") for info in list_eval_logs(str(path))]
+        if not logs:
+            problems.append(f"{raw}: no Inspect logs found")
+        for log in sorted(logs):
+            add(log)
+    return found, problems
+
+
+def read_headers(
+    paths: str | Path | Iterable[str | Path],
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[LogEntry], list[str]]:
+    """Each log's header (never its samples), or the reason it cannot be read, and the lines
+    for paths that held no logs. A bad log becomes a `problem`, never an exception."""
+    from inspect_ai.log import read_eval_log
+
+    files, problems = find_logs(paths)
+    entries: list[LogEntry] = []
+    for i, path in enumerate(files):
+        entry = LogEntry(path)
+        try:
+            header = read_eval_log(path, header_only=True)
+        except Exception:  # noqa: BLE001 - any unreadable log is reported, not raised
+            entry.problem = unreadable_reason(path)
+        else:
+            entry.task = short_task(header.eval.task)
+            if entry.task not in TASKS:
+                entry.problem = f"not one of our tasks ({header.eval.task}): skipped"
+            else:
+                entry.header = header
+                if header.status != "success":
+                    entry.notes.append(failure_note(header))
+        entries.append(entry)
+        if progress:
+            progress(i + 1, len(files))
+    mark_old_versions(entries)
+    return entries, problems
+
+
+def failure_note(header: EvalLog) -> str:
+    """Why a run is incomplete: its status and the first line of Inspect's error."""
+    error = getattr(header, "error", None)
+    message = (getattr(error, "message", None) or "").strip()
+    if message:
+        return f"{header.status}: {message.splitlines()[0]}"
+    return f"{header.status}: incomplete"
+
+
+#: How a zip (.eval) and a JSON (.json) Inspect log begin.
+ZIP_MAGIC = b"PK\x03\x04"
+#: A zip's local entry header: signature, then the name's length at byte 26.
+ZIP_NAME_AT = 26
+
+
+def unreadable_reason(path: str) -> str:
+    """Why Inspect could not read a log's header, in words: not a log at all, or a log that
+    stops early (and where)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return f"unreadable: {error.strerror or type(error).__name__}"
+    if data.startswith(ZIP_MAGIC):
+        return zip_stop(data)
+    if data.lstrip()[:1] == b"{":
+        try:
+            json.loads(data)
+        except ValueError as error:
+            line, col = getattr(error, "lineno", "?"), getattr(error, "colno", "?")
+            return (
+                f"truncated or damaged JSON log: it stops at line {line}, column {col} "
+                f"(byte {getattr(error, 'pos', len(data))} of {len(data)})"
+            )
+    return "not an Inspect log: no header"
+
+
+def zip_stop(data: bytes) -> str:
+    """Where a damaged .eval log stops: its size and the last entry it began."""
+    names = []
+    at = data.find(ZIP_MAGIC)
+    while at >= 0 and at + ZIP_NAME_AT + 4 <= len(data):
+        size = int.from_bytes(data[at + ZIP_NAME_AT : at + ZIP_NAME_AT + 2], "little")
+        start = at + ZIP_NAME_AT + 4
+        names.append(data[start : start + size].decode("utf-8", "replace"))
+        at = data.find(ZIP_MAGIC, start + size)
+    last = f", in or after entry {names[-1]!r}" if names else ""
+    return (
+        f"truncated .eval log: it stops at byte {len(data)} with no zip directory "
+        f"({len(names)} entries begun{last})"
+    )
+
+
+def mark_old_versions(entries: list[LogEntry]) -> None:
+    """Note logs written by an older task version than the newest here (their score keys or
+    metrics may differ; `--rescore` scores their answers with the installed scorer)."""
+    newest: dict[str, str] = {}
+    for entry in entries:
+        if entry.ours:
+            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
+            newest[entry.task] = max(newest.get(entry.task, version), version)  # type: ignore[index]
+    for entry in entries:
+        if entry.ours:
+            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
+            if version != newest[entry.task]:  # type: ignore[index]
+                entry.notes.append(
+                    f"older task version {version} (newest here {newest[entry.task]})"  # type: ignore[index]
+                )

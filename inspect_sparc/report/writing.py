@@ -1,0 +1,102 @@
+"""Tables to files: CSV rounded to what each number means, and booktabs LaTeX with text
+escaped once (as the papers set their tables)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: Columns of counts (written as whole numbers), of p-values (3 significant digits) and of
+#: ratios and means (2 decimals); every other number is a rate or a mean, to 0.1.
+COUNT_COLUMNS = frozenset(
+    {"n", "solved", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
+    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level"}
+)
+P_COLUMNS = frozenset({"mcnemar_p"})
+RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
+
+
+def is_count(column: str) -> bool:
+    """True for a column of counts (`n`, `n_dot`, `solved`, ...)."""
+    return column in COUNT_COLUMNS or column.startswith("n_")
+
+
+def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """`table` rounded to what its numbers mean: rates to 0.1, p-values to 3 significant
+    digits, ratios to 0.01, counts exact (the in-memory tables keep every digit)."""
+    from inspect_sparc.report.stats import significant_digits
+
+    out = table.copy()
+    for column in out.select_dtypes("number").columns:
+        if out[column].dtype == bool:
+            continue
+        if is_count(column):
+            out[column] = out[column].round().astype("Int64")
+        elif column in P_COLUMNS:
+            out[column] = out[column].map(significant_digits)
+        else:
+            out[column] = out[column].round(2 if column in RATIO_COLUMNS else 1)
+    return out
+
+
+def write_table(
+    table: pd.DataFrame,
+    name: str,
+    out_dir: Path,
+    caption: str = "",
+    tex_columns: list[str] | None = None,
+) -> list[Path]:
+    """Write `table` as CSV (rounded: `csv_frame`) and as a booktabs LaTeX table (as the
+    papers set them; only `tex_columns` when given)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv = out_dir / f"{name}.csv"
+    csv_frame(table).to_csv(csv, index=False)
+    if tex_columns:
+        table = table[tex_columns]
+    written = [csv]
+    tex = out_dir / f"{name}.tex"
+    numeric = table.select_dtypes("number").columns
+    # text cells escaped by pandas in one pass (`\\ & % $ # _ { } ~ ^`), then the rates
+    # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
+    styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
+    rates = [c for c in numeric if not is_count(c)]
+    counts = [c for c in numeric if is_count(c)]
+    if rates:
+        styler = styler.format("{:.1f}", subset=rates, na_rep="--")
+    if counts:
+        styler = styler.format("{:.0f}", subset=counts, na_rep="--")
+    styler = styler.format_index(escape="latex", axis=1)
+    text = styler.to_latex(
+        hrules=True,
+        caption=_latex_escape(caption) if caption else None,
+        label=f"tab:{name}",
+    )
+    tex.write_text(text, encoding="utf-8")
+    written.append(tex)
+    return written
+
+
+#: LaTeX's special characters and what stands for each in text.
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash ",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde ",
+    "^": r"\textasciicircum ",
+}
+
+
+def _latex_escape(text: str) -> str:
+    """Text with LaTeX's special characters escaped in one pass (a replacement is never
+    escaped again), as pandas' `escape="latex"` escapes the cells."""
+    import re
+
+    return re.sub(r"[\\&%$#_{}~^]", lambda m: LATEX_SPECIAL[m.group()], text)

@@ -1,0 +1,47 @@
+"""Real logs with scripted per-puzzle outcomes, derived from one finished `sparc` log: each
+sample's `correct` is set from a script and the log's accuracy and level metrics recomputed
+from it, so the report reads them as it reads any log (for the paired and fresh-gap tests)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+
+def scripted_log(
+    base: Any,
+    outcomes: dict[str, int],
+    path: Path,
+    *,
+    model: str,
+    source: str | None = None,
+    id_prefix: str = "",
+    started: str | None = None,
+) -> Path:
+    """Write a copy of `base` (a full EvalLog) whose samples are solved as `outcomes` says
+    (sample id -> 0/1), under `model`, optionally on another source with renamed ids."""
+    from inspect_ai.log import write_eval_log
+
+    log = base.model_copy(deep=True)
+    log.eval.model = model
+    log.eval.run_id = log.eval.eval_id = f"{model}-{id_prefix}-{path.stem}"
+    if source is not None:
+        log.eval.task_args = {**(log.eval.task_args or {}), "source": source}
+    if started:
+        log.stats.started_at = started
+    per_level: dict[int, list[int]] = defaultdict(list)
+    for sample in log.samples:
+        value = outcomes[str(sample.id)]
+        score = next(iter(sample.scores.values()))
+        score.value = {**score.value, "correct": value}
+        per_level[sample.metadata["level"]].append(value)
+        sample.id = f"{id_prefix}{sample.id}"
+    everything = [v for values in per_level.values() for v in values]
+    metrics = log.results.scores[0].metrics
+    metrics["accuracy"].value = sum(everything) / len(everything)
+    for level, values in per_level.items():
+        if f"level_{level}" in metrics:
+            metrics[f"level_{level}"].value = sum(values) / len(values)
+    write_eval_log(log, str(path))
+    return path
