@@ -73,6 +73,8 @@ BASELINE_SOLVERS = {
     "search_solver": "search (exact)",
     "gym_astar": "A* baseline",
     "gym_random": "random baseline",
+    "agent_astar": "A* baseline",
+    "agent_random": "random baseline",
 }
 
 

@@ -111,3 +111,17 @@ def test_failed_runs_never_feed_baselines_or_comparisons(report):
     assert not failed & (set(paired["run_a"]) | set(paired["run_b"]))
     deltas = report.tables["protocol_deltas"]
     assert not failed & (set(deltas["run_a"]) | set(deltas["run_b"]))
+
+
+def test_a_missing_inspect_feature_stops_the_report_naming_the_version(
+    report_logs, tmp_path, monkeypatch
+):
+    """An Inspect older than the declared floor is an error naming the version, never a
+    report quietly missing its per-sample tables."""
+    import inspect_ai.log
+
+    from inspect_sparc.report import build_report
+
+    monkeypatch.delattr(inspect_ai.log, "read_eval_log_samples_by_id")
+    with pytest.raises(ImportError, match=r"inspect-ai 0\.3\.262 or later"):
+        build_report(report_logs[0], tmp_path / "out")
