@@ -250,7 +250,12 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
 
 @styled
 def dot_chart(
-    rows: pd.DataFrame, value: str, title: str, xlabel: str, xlim: tuple | None = (-2, 102)
+    rows: pd.DataFrame,
+    value: str,
+    title: str,
+    xlabel: str,
+    xlim: tuple | None = (-2, 102),
+    label_width: int = 60,
 ) -> Figure | None:
     """One row per entry (`label`), `value` with its 95% interval (`ci95_low/high`); rows with
     `published` True muted grey, the rest in colour."""
@@ -275,7 +280,8 @@ def dot_chart(
             linestyle="none",
             markersize=3 if row["published"] else 5,
         )
-    ax.set_yticks(range(len(rows)), [_short(str(t), 60) for t in rows["label"]], fontsize=6.5)
+    labels = [_short(str(t), label_width) for t in rows["label"]]
+    ax.set_yticks(range(len(rows)), labels, fontsize=6.5)
     for tick, pub in zip(ax.get_yticklabels(), rows["published"], strict=True):
         tick.set_color("0.4" if pub else "black")
     ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -388,6 +394,7 @@ def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
 
     if visual.empty:
         return None
+    title = "Visual: accuracy by plot type"
     rows = visual.assign(
         label=[f"{r} [{p}]" for r, p in zip(visual["run"], visual["plot"], strict=True)],
         published=False,
@@ -396,11 +403,43 @@ def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
         from inspect_sparc.report.published import with_wilson
 
         pub = with_wilson(published).assign(published=True)
-        pub["label"] = [
-            f"{m} [{p}] (published)" for m, p in zip(pub["model"], pub["plot_type"], strict=True)
-        ]
+        models = set(pub["model"])
+        one_model = len(models) == 1
+        pub["label"] = published_visual_labels(pub, with_model=not one_model)
         rows = pd.concat([rows, pub], ignore_index=True)
-    return dot_chart(rows, "accuracy", "Visual: accuracy by plot type", "accuracy (%)")
+        if one_model:  # the published runs are all of one model: say it once, in the title
+            title = f"Visual: accuracy by plot type\n(published: {models.pop()})"
+    return dot_chart(rows, "accuracy", title, "accuracy (%)", label_width=72)
+
+
+def published_visual_labels(pub: pd.DataFrame, with_model: bool = True) -> list[str]:
+    """`model [plot, prompt] (published)` (without the model when the title names it); where
+    that repeats, the run's seed from its notes (or its run stamp, where the seeds repeat too),
+    so that no two published runs read the same."""
+    import re
+
+    prompts = pub["prompt"] if "prompt" in pub else [None] * len(pub)
+    notes = [str(n) for n in (pub["notes"] if "notes" in pub else [""] * len(pub))]
+    bases = [
+        f"{m + ' ' if with_model else ''}[{', '.join(str(x) for x in (p, q) if isinstance(x, str))}"
+        for m, p, q in zip(pub["model"], pub["plot_type"], prompts, strict=True)
+    ]
+
+    def note_field(note: str, name: str) -> str:
+        found = re.search(rf"{name}=([\w]+)", note)
+        return found.group(1) if found else ""
+
+    labels = []
+    for base, note in zip(bases, notes, strict=True):
+        group = [n for b, n in zip(bases, notes, strict=True) if b == base]
+        if len(group) > 1:
+            seeds = [note_field(n, "seed") for n in group]
+            name = "seed" if len(set(seeds)) == len(seeds) else "run"
+            value = note_field(note, name)
+            aside = note.split(";")[1].strip()[:30] if ";" in note else ""
+            base += f", {name} {value}" if value else (f", {aside}" if aside else "")
+        labels.append(f"{base}] (published)")
+    return labels
 
 
 @styled

@@ -46,6 +46,8 @@ def published(name: str) -> pd.DataFrame:
             display_model(m, t) for m, t in zip(table["model"], _tables(table), strict=True)
         ]
         table["named"] = [named(m) for m in table["model"]]
+    if "prompt" not in table and "notes" in table:  # the visual runs say it in their notes
+        table["prompt"] = table["notes"].str.extract(r"prompt_type=([^;]+)", expand=False)
     return table
 
 

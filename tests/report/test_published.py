@@ -105,3 +105,18 @@ def test_published_rows_get_wilson_intervals_from_their_own_n():
     assert (gemma["ci95_low"], gemma["ci95_high"]) == pytest.approx((100 * low, 100 * high))
     # the rebuttal's repeats of paper runs are shown once
     assert len(rows[(rows["protocol"] == "gym") & (rows["model"] == "Gemma 3 27B")]) == 1
+
+
+def test_no_two_published_visual_runs_read_the_same():
+    """The visual runs differ by plot, prompt and seed; the figure's labels must say which
+    (the shipped CSV holds three `original` runs with three prompts, three seeds of one plot)."""
+    from inspect_sparc.report.figures import published_visual_labels
+
+    table = published("sparc_visual")
+    visual = table[table["protocol"] == "visual"]
+    labels = published_visual_labels(visual)
+    assert len(set(labels)) == len(labels)
+    prompts = {note.split(";")[0].removeprefix("prompt_type=") for note in visual["notes"]}
+    assert {"prompt_engineering", "default_tr", "default_no_tr"} <= prompts
+    assert any("default_tr" in label for label in labels)
+    assert sum("seed 43" in label for label in labels) == 2  # two plots were rerun with seed 43
