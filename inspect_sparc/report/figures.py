@@ -198,12 +198,12 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
     parts = [mine[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
     if published is not None and not published.empty:
         pub = published.dropna(subset=["accuracy"])
-        plots = pub["plot_type"] if "plot_type" in pub else [None] * len(pub)
+        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
         pub = pub.assign(
             mine=False,
             label=[
-                f"{m}{f' [{p}]' if isinstance(p, str) else ''} (published)"
-                for m, p in zip(pub["model"], plots, strict=True)
+                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
+                for m, p in zip(pub["model"], settings, strict=True)
             ],
         )
         parts.append(pub[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
@@ -413,33 +413,15 @@ def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
 
 
 def published_visual_labels(pub: pd.DataFrame, with_model: bool = True) -> list[str]:
-    """`model [plot, prompt] (published)` (without the model when the title names it); where
-    that repeats, the run's seed from its notes (or its run stamp, where the seeds repeat too),
-    so that no two published runs read the same."""
-    import re
+    """`model [plot, prompt, ...] (published)` (without the model when the title names it): the
+    published setting that tells the runs apart (`published.visual_settings`)."""
+    from inspect_sparc.report.published import visual_settings
 
-    prompts = pub["prompt"] if "prompt" in pub else [None] * len(pub)
-    notes = [str(n) for n in (pub["notes"] if "notes" in pub else [""] * len(pub))]
-    bases = [
-        f"{m + ' ' if with_model else ''}[{', '.join(str(x) for x in (p, q) if isinstance(x, str))}"
-        for m, p, q in zip(pub["model"], pub["plot_type"], prompts, strict=True)
+    settings = pub["setting"] if "setting" in pub else visual_settings(pub)
+    return [
+        f"{m + ' ' if with_model else ''}[{setting}] (published)"
+        for m, setting in zip(pub["model"], settings, strict=True)
     ]
-
-    def note_field(note: str, name: str) -> str:
-        found = re.search(rf"{name}=([\w]+)", note)
-        return found.group(1) if found else ""
-
-    labels = []
-    for base, note in zip(bases, notes, strict=True):
-        group = [n for b, n in zip(bases, notes, strict=True) if b == base]
-        if len(group) > 1:
-            seeds = [note_field(n, "seed") for n in group]
-            name = "seed" if len(set(seeds)) == len(seeds) else "run"
-            value = note_field(note, name)
-            aside = note.split(";")[1].strip()[:30] if ";" in note else ""
-            base += f", {name} {value}" if value else (f", {aside}" if aside else "")
-        labels.append(f"{base}] (published)")
-    return labels
 
 
 @styled

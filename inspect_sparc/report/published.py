@@ -5,6 +5,7 @@ Percentages as the papers print them (15.8 means 15.8%); every row names its pap
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING
@@ -48,7 +49,37 @@ def published(name: str) -> pd.DataFrame:
         table["named"] = [named(m) for m in table["model"]]
     if "prompt" not in table and "notes" in table:  # the visual runs say it in their notes
         table["prompt"] = table["notes"].str.extract(r"prompt_type=([^;]+)", expand=False)
+    if "plot_type" in table:
+        table["setting"] = visual_settings(table)
     return table
+
+
+def _note_field(note: str, name: str) -> str:
+    """`name=value` of a published row's notes (`seed=42; run=...`), or ""."""
+    found = re.search(rf"{name}=(\w+)", note)
+    return found.group(1) if found else ""
+
+
+def visual_settings(table: pd.DataFrame) -> list[str]:
+    """What tells a published visual run apart: `plot, prompt`, and where that repeats its
+    seed (or its run stamp where the seeds repeat too, or its note) from the notes."""
+    prompts = table["prompt"] if "prompt" in table else [None] * len(table)
+    notes = [str(n) for n in (table["notes"] if "notes" in table else [""] * len(table))]
+    bases = [
+        ", ".join(str(x) for x in (plot, prompt) if isinstance(x, str))
+        for plot, prompt in zip(table["plot_type"], prompts, strict=True)
+    ]
+    settings = []
+    for base, note in zip(bases, notes, strict=True):
+        group = [n for b, n in zip(bases, notes, strict=True) if b == base]
+        if len(group) > 1:
+            seeds = [_note_field(n, "seed") for n in group]
+            name = "seed" if len(set(seeds)) == len(seeds) else "run"
+            value = _note_field(note, name)
+            aside = note.split(";")[1].strip()[:30] if ";" in note else ""
+            base += f", {name} {value}" if value else (f", {aside}" if aside else "")
+        settings.append(base)
+    return settings
 
 
 def _tables(table: pd.DataFrame) -> list[str]:

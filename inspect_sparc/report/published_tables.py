@@ -44,7 +44,7 @@ def published_results(runs: pd.DataFrame) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame()
     table = with_wilson(pd.concat(parts, ignore_index=True))
-    keep = ["protocol", "prompt", "plot_type", "model", "n", "accuracy", "ci95_low", "ci95_high"]
+    keep = ["protocol", "prompt", "setting", "model", "n", "accuracy", "ci95_low", "ci95_high"]
     keep += [f"level_{lv}" for lv in LEVELS] + ["mean_steps", "source", "named"]
     return table[[c for c in keep if c in table]]
 
