@@ -284,7 +284,8 @@ def test_s_and_e_badges_are_light_with_dark_readable_letters_where_they_belong(s
 
 def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
     """What a label adds to the ringed picture is one badge (magenta with white digits) centred
-    at the top right of its ring, and each ring is a closed circle, a few pixels thick."""
+    on the top right corner of its ring, and each ring is a closed square around the position,
+    a few pixels thick on all four sides."""
     from PIL import ImageChops
 
     for record, line in region_cases[:12]:
@@ -295,13 +296,19 @@ def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
         radius = int(where.path_size)
         for (x, y), label in labels.items():
             cx, cy = where.middle_positions[y][x]
-            # the ring: left and right of the centre alike, at least 3 px thick
+            # the ring: on all four sides of the centre alike, at least 3 px thick
             for side in (-1, 1):
                 row = [
                     rings_only.getpixel((int(cx + side * radius) + d, int(cy)))
                     for d in range(-6, 7)
                 ]
-                assert sum(close(p, MARK_COLOR, 8) for p in row) >= 3, (record["id"], (x, y), side)
+                column = [
+                    rings_only.getpixel((int(cx), int(cy + side * radius) + d))
+                    for d in range(-6, 7)
+                ]
+                for line_across in (row, column):
+                    thick = sum(close(p, MARK_COLOR, 8) for p in line_across)
+                    assert thick >= 3, (record["id"], (x, y), side)
             one = answer_drawing(puzzle, line, {**dict.fromkeys(labels, ""), (x, y): label})
             box = ImageChops.difference(one, rings_only).getbbox()
             assert box is not None, (record["id"], (x, y))
