@@ -16,6 +16,9 @@ Answer sets (`--answers`):
   - `failed`: the 500 test puzzles, each answered with real reasoning (the shipped answers' text
     before their `####`, in turn) and then the rule-blind A* line from S to E, so every sample
     fails and most carry a picture (the worst case for pictures; `bench_visual.py`'s set).
+With `--pictures`, prints instead what the answer pictures of each set cost one by one: bytes
+and milliseconds (drawing and encoding, CPU) per picture as drawn now, without the coordinate
+labels, with every coordinate labelled (lanes too), and as an optimised palette PNG.
 Needs the `dev` extra (`sparc-puzzle`).
 """
 
@@ -146,15 +149,72 @@ def measure(label: str, records: list[dict], answers: dict[str, str], runs: int)
         )
 
 
+def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
+    """The (puzzle, path, marks) of every answer picture the scorer draws for these answers."""
+    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.evals.sparc import scorer
+
+    calls: list[tuple] = []
+    real = scorer.answer_image
+
+    def spy(puzzle, path, marks, *args):
+        calls.append((puzzle, path, marks))
+        return real(puzzle, path, marks, *args)
+
+    with mock.patch.object(scorer, "answer_image", spy):
+        for record in records:
+            if record["id"] in answers:
+                scorer.score_answer(parse_puzzle(record), answers[record["id"]])
+    return calls
+
+
+def picture_costs(label: str, calls: list[tuple]) -> None:
+    """Bytes and CPU milliseconds per picture, now and in variants."""
+    import io
+
+    from inspect_sparc.core import picture
+
+    def palette_png(*call: object) -> tuple[str, bytes]:
+        buffer = io.BytesIO()
+        drawing = picture.answer_drawing(*call).quantize(colors=32, dither=0)
+        drawing.save(buffer, format="PNG", optimize=True)
+        return "image/png", buffer.getvalue()
+
+    variants: dict[str, Callable[[], contextlib.AbstractContextManager]] = {
+        "as drawn now": contextlib.nullcontext,
+    }
+    if hasattr(picture, "LABEL_EVERY"):  # not in versions before the coordinates
+        variants["no coordinates"] = lambda: mock.patch.object(
+            picture, "coordinate_spots", lambda *args: []
+        )
+        variants["every coordinate"] = lambda: mock.patch.object(picture, "LABEL_EVERY", 1)
+    print(f"{label}: {len(calls)} answer pictures")
+    for name, variant in [*variants.items(), ("palette PNG", contextlib.nullcontext)]:
+        draw = palette_png if name == "palette PNG" else picture.answer_image
+        with variant():
+            draw(*calls[0])  # warm the caches
+            started = time.process_time()
+            sizes = [len(draw(*call)[1]) for call in calls]
+            seconds = time.process_time() - started
+        print(
+            f"  {name:18s} {sum(sizes) / len(sizes):7.0f} B mean  {max(sizes):6d} B max  "
+            f"{seconds / len(calls) * 1000:5.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", choices=("real", "failed", "both"), default="both")
     parser.add_argument("--runs", type=int, default=3, help="runs of each eval (best time kept)")
+    parser.add_argument("--pictures", action="store_true", help="picture costs, no evals")
     args = parser.parse_args()
     sets = {"real": real_set, "failed": failed_set}
     for name in ("real", "failed") if args.answers == "both" else (args.answers,):
         records, answers = sets[name]()
-        measure(f"{name} answers", records, answers, args.runs)
+        if args.pictures:
+            picture_costs(f"{name} answers", picture_calls(records, answers))
+        else:
+            measure(f"{name} answers", records, answers, args.runs)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Screenshot a sample's scoring tab in `inspect view`, in headless Chromium (a real browser).
 
-    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--port N] [--height PX]
+    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--height PX]
 
 Starts `inspect view` on LOG_DIR (one log in it), clicks each sample (default: the first two
 whose explanation holds a picture), opens its SCORING tab (or `--tab Messages`...) and saves

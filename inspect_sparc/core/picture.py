@@ -131,8 +131,8 @@ def renderer_info() -> dict[str, str]:
 
 #: Pixels per grid cell of an answer picture (the reference uses 100): 64 makes every symbol
 #: readable at `inspect view`'s normal width (a 3x3 puzzle is 358 px square, a 6x6 one 627 px)
-#: in about 1-2 KB of lossless WebP. Inspect stores an explanation three times (sample scores,
-#: score event, reductions), so the picture must stay small.
+#: in about 1.2 KB of lossless WebP. Inspect stores an explanation three times (sample scores,
+#: score event, reductions; twice once compressed), so the picture must stay small.
 ANSWER_CELL = 64
 #: The answer's path, the rings around positions where a rule broke and their number badges.
 PATH_COLOR = (255, 255, 255)
@@ -142,6 +142,9 @@ BADGE_TEXT = (0, 0, 0)
 BADGE_FILL = (255, 255, 255)
 #: Coordinate labels in the margins: light, quieter than the white path and badges.
 LABEL_COLOR = (196, 214, 208)
+#: Label every second coordinate, the cells' odd ones (1: every coordinate, lanes too; about 14%
+#: more bytes a picture, docs/benchmarks.md).
+LABEL_EVERY = 2
 #: Ring labels longer than this are cut (a position named by many broken rules).
 MAX_LABEL = 7
 
@@ -247,20 +250,22 @@ def coordinate_spots(plot: Any, puzzle: Puzzle, size: int, avoid: Box) -> list[t
     (right-aligned), centred on its column or row, clear of the S disc.
 
     Cells (odd coordinates) hold the symbols a picture is drawn for; a lane's coordinate is the
-    even number between two labels. A label the E badge (`avoid`) would touch (E on the top or
-    left edge at an odd coordinate) goes to the opposite margin, below or right of the grid.
+    even number between two labels (`LABEL_EVERY`). A label the E badge (`avoid`) would touch
+    (E on the top or left edge at a labelled coordinate) goes to the opposite margin, below or
+    right of the grid.
     """
     image_width, image_height = plot._img.size
     edge = plot.pad_pixels * 9 // 16  # the labels' side nearer the grid
     spots = []
-    for n in range(1, puzzle.columns, 2):
+    first = 1 if LABEL_EVERY == 2 else 0
+    for n in range(first, puzzle.columns, LABEL_EVERY):
         width, height = text_mask(str(n), size).size
         x0 = round(plot.middle_positions[0][n][0] - width / 2)
         box = (x0, edge - height, x0 + width, edge)
         if _overlap(box, avoid):
             box = (x0, image_height - edge, x0 + width, image_height - edge + height)
         spots.append((str(n), box))
-    for n in range(1, puzzle.rows, 2):
+    for n in range(first, puzzle.rows, LABEL_EVERY):
         width, height = text_mask(str(n), size).size
         y0 = round(plot.middle_positions[n][0][1] - height / 2)
         box = (edge - width, y0, edge, y0 + height)
