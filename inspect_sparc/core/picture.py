@@ -225,7 +225,7 @@ def answer_drawing(
     stroke = max(2, cell // 12)
     for x, y in sorted(labels):
         cx, cy = plot.middle_positions[y][x]
-        # a square ring: straight edges cost a lossless encoder a third of a circle's bytes
+        # a square ring: straight edges cost a lossless encoder far fewer bytes than a circle's
         box = (cx - radius, cy - radius, cx + radius, cy + radius)
         plot._draw.rectangle(box, outline=MARK_COLOR, width=stroke)
     for (x, y), label in sorted(labels.items()):
