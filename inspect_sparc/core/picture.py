@@ -5,9 +5,9 @@ published visual numbers) with one change: its font lookup (`arial.ttf`, then De
 then Pillow's default, depending on the machine) is pinned to the DejaVu Sans Mono 2.37 shipped
 in `inspect_sparc/fonts/`, so a puzzle and plot give the same bytes on every machine, equal to
 the reference's output on a standard Linux box. `answer_image` draws an answer's path on
-the puzzle, S and E labelled, the positions where rules broke ringed and numbered, small enough
-to keep in every score explanation. Pure logic: no Inspect. PIL and the renderer are imported
-where they are used.
+the puzzle, the cells' coordinates in the margins, S and E labelled, the positions where rules
+broke ringed and numbered, small enough to keep in every score explanation. Pure logic: no
+Inspect. PIL and the renderer are imported where they are used.
 """
 
 from __future__ import annotations
