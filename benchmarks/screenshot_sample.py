@@ -1,6 +1,6 @@
 """Screenshot a sample's scoring tab in `inspect view`, in headless Chromium (a real browser).
 
-    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--port N]
+    python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--height PX]
 
 Starts `inspect view` on LOG_DIR (one log in it), clicks each sample (default: the first two
 whose explanation holds a picture), opens its SCORING tab (or `--tab Messages`...) and saves
@@ -22,15 +22,17 @@ from pathlib import Path
 from screenshot_view import view_server  # the sibling script (run from benchmarks/ or root)
 
 
-def shoot(url: str, out: Path, samples: list[str], tab: str = "Scoring") -> None:
-    """Open each sample's `tab` and screenshot it."""
+def shoot(
+    url: str, out: Path, samples: list[str], tab: str = "Scoring", height: int = 1100
+) -> None:
+    """Open each sample's `tab` and screenshot it (a window `height` pixels tall)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=shutil.which("chromium"), args=["--no-sandbox"]
         )
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page = browser.new_page(viewport={"width": 1400, "height": height})
         page.goto(url)
         page.wait_for_load_state("networkidle")
         page.get_by_text("SAMPLES", exact=False).first.wait_for()
@@ -74,11 +76,13 @@ def main() -> None:
     parser.add_argument("--sample", action="append", default=[], help="sample id (repeatable)")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--tab", default="Scoring", help="sample tab: Scoring, Messages, ...")
+    parser.add_argument("--height", type=int, default=1100, help="window height in pixels")
     args = parser.parse_args()
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     with view_server(Path(args.log_dir), args.port) as base:
-        shoot(base + "/", out, args.sample or samples_with_pictures(args.log_dir), args.tab)
+        samples = args.sample or samples_with_pictures(args.log_dir)
+        shoot(base + "/", out, samples, args.tab, args.height)
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def test_ring_numbers_match_the_listed_broken_rules_and_their_positions(region_c
         for (x, y), label in labels.items():
             cx, cy = where.middle_positions[y][x]
             assert near(picture, (cx + radius, cy), MARK_COLOR, 3), (x, y)  # the ring
-            corner = (cx + radius * 0.7, cy - radius * 0.7)
+            corner = (cx + radius, cy - radius)
             assert near(picture, corner, MARK_COLOR, 8), (x, y, label)  # the badge
         # and no ring where no rule broke
         for y in range(1, puzzle.rows, 2):
@@ -196,16 +196,28 @@ def test_e_sits_on_the_ends_stub_even_in_a_corner(sparc_records):
 
 
 def changed_box(picture, reference, around, reach):
-    """The bounding box of the pixels that differ between two pictures within `reach` of
-    `around` (x0, y0, x1, y1), or None."""
+    """The bounding box (x0, y0, x1, y1) of the connected patch of pixels that differ between
+    two pictures, within `reach` of `around`, that lies nearest `around` (a badge, not a
+    coordinate label a few pixels off it), or None."""
     from PIL import ImageChops
 
     cx, cy = (int(c) for c in around)
     box = (max(0, cx - reach), max(0, cy - reach), cx + reach + 1, cy + reach + 1)
-    found = ImageChops.difference(picture.crop(box), reference.crop(box)).getbbox()
-    if found is None:
+    diff = ImageChops.difference(picture.crop(box), reference.crop(box)).convert("L")
+    width, height = diff.size
+    changed = {(x, y) for x in range(width) for y in range(height) if diff.getpixel((x, y))}
+    if not changed:
         return None
-    return (found[0] + box[0], found[1] + box[1], found[2] + box[0], found[3] + box[1])
+    seed = min(changed, key=lambda p: (p[0] + box[0] - cx) ** 2 + (p[1] + box[1] - cy) ** 2)
+    patch, todo = {seed}, [seed]
+    while todo:
+        x, y = todo.pop()
+        for step in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if step in changed and step not in patch:
+                patch.add(step)
+                todo.append(step)
+    xs, ys = [p[0] for p in patch], [p[1] for p in patch]
+    return (min(xs) + box[0], min(ys) + box[1], max(xs) + 1 + box[0], max(ys) + 1 + box[1])
 
 
 def ink_box(picture, box, color):
@@ -272,7 +284,8 @@ def test_s_and_e_badges_are_light_with_dark_readable_letters_where_they_belong(s
 
 def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
     """What a label adds to the ringed picture is one badge (magenta with white digits) centred
-    at the top right of its ring, and each ring is a closed circle, a few pixels thick."""
+    on the top right corner of its ring, and each ring is a closed square around the position,
+    a few pixels thick on all four sides."""
     from PIL import ImageChops
 
     for record, line in region_cases[:12]:
@@ -283,17 +296,23 @@ def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
         radius = int(where.path_size)
         for (x, y), label in labels.items():
             cx, cy = where.middle_positions[y][x]
-            # the ring: left and right of the centre alike, at least 3 px thick
+            # the ring: on all four sides of the centre alike, at least 3 px thick
             for side in (-1, 1):
                 row = [
                     rings_only.getpixel((int(cx + side * radius) + d, int(cy)))
                     for d in range(-6, 7)
                 ]
-                assert sum(close(p, MARK_COLOR, 8) for p in row) >= 3, (record["id"], (x, y), side)
+                column = [
+                    rings_only.getpixel((int(cx), int(cy + side * radius) + d))
+                    for d in range(-6, 7)
+                ]
+                for line_across in (row, column):
+                    thick = sum(close(p, MARK_COLOR, 8) for p in line_across)
+                    assert thick >= 3, (record["id"], (x, y), side)
             one = answer_drawing(puzzle, line, {**dict.fromkeys(labels, ""), (x, y): label})
             box = ImageChops.difference(one, rings_only).getbbox()
             assert box is not None, (record["id"], (x, y))
-            corner = (cx + radius * 0.7, cy - radius * 0.7)
+            corner = (cx + radius, cy - radius)
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             assert abs(centre[0] - corner[0]) <= 2 and abs(centre[1] - corner[1]) <= 2
             # a magenta badge (not just the ring below it) with white digits of readable size

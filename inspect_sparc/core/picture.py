@@ -5,9 +5,9 @@ published visual numbers) with one change: its font lookup (`arial.ttf`, then De
 then Pillow's default, depending on the machine) is pinned to the DejaVu Sans Mono 2.37 shipped
 in `inspect_sparc/fonts/`, so a puzzle and plot give the same bytes on every machine, equal to
 the reference's output on a standard Linux box. `answer_image` draws an answer's path on
-the puzzle, S and E labelled, the positions where rules broke ringed and numbered, small enough
-to keep in every score explanation. Pure logic: no Inspect. PIL and the renderer are imported
-where they are used.
+the puzzle, the cells' coordinates in the margins, S and E labelled, the positions where rules
+broke ringed and numbered, small enough to keep in every score explanation. Pure logic: no
+Inspect. PIL and the renderer are imported where they are used.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.puzzle import Point, Puzzle
+
+#: A pixel box: left, top, right, bottom.
+Box = tuple[float, float, float, float]
 
 #: Every plot type of sparc-visualization 0.2.2 (`get_puzzle_image`'s `plot_type`).
 PLOT_TYPES: tuple[str, ...] = (
@@ -128,8 +131,8 @@ def renderer_info() -> dict[str, str]:
 
 #: Pixels per grid cell of an answer picture (the reference uses 100): 64 makes every symbol
 #: readable at `inspect view`'s normal width (a 3x3 puzzle is 358 px square, a 6x6 one 627 px)
-#: in about 1-2 KB of lossless WebP. Inspect stores an explanation three times (sample scores,
-#: score event, reductions), so the picture must stay small.
+#: in about 1.2 KB of lossless WebP. Inspect stores an explanation three times (sample scores,
+#: score event, reductions; twice once compressed), so the picture must stay small.
 ANSWER_CELL = 64
 #: The answer's path, the rings around positions where a rule broke and their number badges.
 PATH_COLOR = (255, 255, 255)
@@ -137,6 +140,11 @@ MARK_COLOR = (255, 0, 160)
 #: S and E badges: dark text on a light badge, readable over both board colours.
 BADGE_TEXT = (0, 0, 0)
 BADGE_FILL = (255, 255, 255)
+#: Coordinate labels in the margins: light, quieter than the white path and badges.
+LABEL_COLOR = (196, 214, 208)
+#: Label every second coordinate, the cells' odd ones (1: every coordinate, lanes too; about 14%
+#: more bytes a picture, docs/benchmarks.md).
+LABEL_EVERY = 2
 #: Ring labels longer than this are cut (a position named by many broken rules).
 MAX_LABEL = 7
 
@@ -168,15 +176,17 @@ def answer_image(
     `original` plot at `cell` pixels per grid cell instead of 100. Points off the grid are
     skipped (a wrong answer may leave it); the path is drawn as runs of unit steps, so a jump
     shows as a break in the line, and no further than twice the number of grid positions (a
-    hostile answer may hold 100,000 points). Lossless WebP (about 0.7 times the size of the same
-    picture as an optimised palette PNG), or that PNG where Pillow lacks WebP.
+    hostile answer may hold 100,000 points). Lossless WebP (about 0.6 times the size of the same
+    picture as an optimised palette PNG, in a third of the time), or that PNG where Pillow lacks
+    WebP.
     """
     from PIL import features
 
     image = answer_drawing(puzzle, path, marks, cell)
     buffer = io.BytesIO()
     if features.check("webp"):
-        image.save(buffer, format="WEBP", lossless=True, quality=50, method=1)
+        # method 3 at least effort: files 0.6% larger than method 1 at quality 50, a fifth faster
+        image.save(buffer, format="WEBP", lossless=True, quality=0, method=3)
         return "image/webp", buffer.getvalue()
     image.quantize(colors=32, dither=0).save(buffer, format="PNG", optimize=True)
     return "image/png", buffer.getvalue()
@@ -188,7 +198,8 @@ def answer_drawing(
     marks: Iterable[Point] | Mapping[Point, str] = (),
     cell: int = ANSWER_CELL,
 ) -> Any:
-    """The RGB PIL image behind `answer_image` (S, E, path, numbered rings)."""
+    """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
+    above the grid and the y of each cell row left of it, the path, numbered rings, S and E."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
 
@@ -196,35 +207,122 @@ def answer_drawing(
     size = (board.width, board.height)
     plot = OriginalPlot(board, size=size, cell_size=cell, pad_pixels=cell // 2)
     plot.render()
+    radius = max(3, int(plot.path_size))
+    badge_size = max(10, cell * 11 // 32)
+    # E on the end's stub, which points out of the grid; the coordinates keep clear of it
+    ex, ey = plot.middle_positions[puzzle.end[1]][puzzle.end[0]]
+    dx, dy = _outward(puzzle, puzzle.end)
+    reach = radius + cell // 4
+    e_box = _badge_box(plot, (ex + dx * reach, ey + dy * reach), "E", badge_size)
+    for text, box in coordinate_spots(plot, puzzle, label_size(cell), e_box):
+        _ink(plot, (box[0], box[1]), text, label_size(cell), LABEL_COLOR)
     # a line longer than twice the grid positions only revisits them: draw no more of it
     drawn = (path or ())[: 2 * puzzle.rows * puzzle.columns]
     inside = [tuple(p) for p in drawn if puzzle.in_grid(p)]
     if inside:
         _draw_runs(plot, inside)
     labels = {p: t for p, t in _labels(marks).items() if puzzle.in_grid(p)}
-    plot._draw.fontmode = "1"  # crisp text in few colours: a small lossless palette
-    radius = max(3, int(plot.path_size))
     stroke = max(2, cell // 12)
-    font = pinned_font(max(10, cell * 11 // 32))
     for x, y in sorted(labels):
         cx, cy = plot.middle_positions[y][x]
+        # a square ring: straight edges cost a lossless encoder far fewer bytes than a circle's
         box = (cx - radius, cy - radius, cx + radius, cy + radius)
-        plot._draw.ellipse(box, outline=MARK_COLOR, width=stroke)
+        plot._draw.rectangle(box, outline=MARK_COLOR, width=stroke)
     for (x, y), label in sorted(labels.items()):
         if label:
             cx, cy = plot.middle_positions[y][x]
-            corner = (cx + radius * 0.7, cy - radius * 0.7)
-            _badge(plot, corner, label, font, MARK_COLOR, PATH_COLOR, "c")
+            box = _badge_box(plot, (cx + radius, cy - radius), label, badge_size)  # on the corner
+            _badge(plot, box, label, badge_size, MARK_COLOR, PATH_COLOR, outline=None)
     if inside and any(labels.values()):
         _retrace(plot, inside)  # a number badge may reach a lane: the path stays whole on top
-    # S on the start disc; E on the end's stub, which points out of the grid
     sx, sy = plot.middle_positions[puzzle.start[1]][puzzle.start[0]]
-    _badge(plot, (sx, sy), "S", font, BADGE_FILL, BADGE_TEXT, "c")
-    ex, ey = plot.middle_positions[puzzle.end[1]][puzzle.end[0]]
-    dx, dy = _outward(puzzle, puzzle.end)
-    reach = radius + cell // 4
-    _badge(plot, (ex + dx * reach, ey + dy * reach), "E", font, BADGE_FILL, BADGE_TEXT, "c")
+    for text, box in (("S", _badge_box(plot, (sx, sy), "S", badge_size)), ("E", e_box)):
+        _badge(plot, box, text, badge_size, BADGE_FILL, BADGE_TEXT, outline=BADGE_TEXT)
     return plot._img
+
+
+def label_size(cell: int = ANSWER_CELL) -> int:
+    """Font size of the coordinate labels (12 px at 64 px a cell: a two-digit label fits a
+    lane's width, and the labels fit the margin beside the grid)."""
+    return max(8, cell * 3 // 16)
+
+
+def coordinate_spots(plot: Any, puzzle: Puzzle, size: int, avoid: Box) -> list[tuple[str, Box]]:
+    """The label box of each cell column's x above the grid and each cell row's y left of it
+    (right-aligned), centred on its column or row, clear of the S disc.
+
+    Cells (odd coordinates) hold the symbols a picture is drawn for; a lane's coordinate is the
+    even number between two labels (`LABEL_EVERY`). A label the E badge (`avoid`) would touch
+    (E on the top or left edge at a labelled coordinate) goes to the opposite margin, below or
+    right of the grid.
+    """
+    image_width, image_height = plot._img.size
+    edge = plot.pad_pixels * 9 // 16  # the labels' side nearer the grid
+    spots = []
+    first = 1 if LABEL_EVERY == 2 else 0
+    for n in range(first, puzzle.columns, LABEL_EVERY):
+        width, height = text_mask(str(n), size).size
+        x0 = round(plot.middle_positions[0][n][0] - width / 2)
+        box = (x0, edge - height, x0 + width, edge)
+        if _overlap(box, avoid):
+            box = (x0, image_height - edge, x0 + width, image_height - edge + height)
+        spots.append((str(n), box))
+    for n in range(first, puzzle.rows, LABEL_EVERY):
+        width, height = text_mask(str(n), size).size
+        y0 = round(plot.middle_positions[n][0][1] - height / 2)
+        box = (edge - width, y0, edge, y0 + height)
+        if _overlap(box, avoid):
+            box = (image_width - edge, y0, image_width - edge + width, y0 + height)
+        spots.append((str(n), box))
+    return spots
+
+
+def _overlap(a: Box, b: Box, margin: int = 2) -> bool:
+    """True when boxes `a` and `b` come closer than `margin` pixels."""
+    apart_x = a[2] + margin <= b[0] or b[2] + margin <= a[0]
+    return not (apart_x or a[3] + margin <= b[1] or b[3] + margin <= a[1])
+
+
+@lru_cache(maxsize=512)
+def text_mask(text: str, size: int) -> Any:
+    """The ink of `text` in the pinned font at `size`, cropped to it: a 1-bit PIL mask, crisp
+    (no antialiasing: few colours, a small lossless picture), cached (the same few labels recur
+    in every picture)."""
+    from PIL import Image, ImageDraw
+
+    font = pinned_font(size)
+    left, top, right, bottom = font.getbbox(text, mode="1")
+    mask = Image.new("1", (max(1, right - left), max(1, bottom - top)))
+    draw = ImageDraw.Draw(mask)
+    draw.fontmode = "1"
+    draw.text((-left, -top), text, font=font, fill=1)
+    return mask.crop(mask.getbbox() or (0, 0, 1, 1))
+
+
+def _ink(plot: Any, corner: tuple[float, float], text: str, size: int, color: Any) -> None:
+    """Paint `text` in `color` with the top left of its ink at `corner`."""
+    plot._img.paste(color, (round(corner[0]), round(corner[1])), text_mask(text, size))
+
+
+def _badge_box(plot: Any, centre: tuple[float, float], text: str, size: int) -> Box:
+    """The box of a badge holding `text` centred at `centre`, moved inside the picture."""
+    width, height = text_mask(text, size).size
+    pad = max(2, height // 4)
+    width, height = width + 2 * pad, height + 2 * pad
+    image_width, image_height = plot._img.size
+    x0 = min(max(0, round(centre[0] - width / 2)), image_width - width)
+    y0 = min(max(0, round(centre[1] - height / 2)), image_height - height)
+    return (x0, y0, x0 + width, y0 + height)
+
+
+def _badge(
+    plot: Any, box: Box, text: str, size: int, fill: Any, ink: Any, outline: Any = None
+) -> None:
+    """A square-cornered badge filling `box` (from `_badge_box`), `text` centred in it."""
+    plot._draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=fill, outline=outline)
+    width, height = text_mask(text, size).size
+    corner = ((box[0] + box[2] - width) / 2, (box[1] + box[3] - height) / 2)
+    _ink(plot, corner, text, size, ink)
 
 
 def _labels(marks: Iterable[Point] | Mapping[Point, str]) -> dict[Point, str]:
@@ -259,29 +357,6 @@ def _outward(puzzle: Puzzle, point: Point) -> tuple[int, int]:
     if x == puzzle.columns - 1:
         return (1, 0)
     return (0, 0)
-
-
-def _badge(
-    plot: Any, corner: tuple[float, float], text: str, font: Any, fill: Any, ink: Any, anchor: str
-) -> None:
-    """A rounded badge with `text` at `corner`, kept inside the picture (`anchor`: "c" centres
-    it there, "rb" puts its right bottom corner there, "lb" its left bottom corner)."""
-    left, top, right, bottom = plot._draw.textbbox((0, 0), text, font=font)
-    pad = max(2, (bottom - top) // 4)
-    width, height = right - left + 2 * pad, bottom - top + 2 * pad
-    x, y = corner
-    if anchor == "c":
-        x0, y0 = x - width / 2, y - height / 2
-    else:
-        x0 = x - width if anchor[0] == "r" else x
-        y0 = y - height
-    image_width, image_height = plot._img.size
-    x0 = min(max(0, x0), image_width - width)
-    y0 = min(max(0, y0), image_height - height)
-    plot._draw.rounded_rectangle(
-        (x0, y0, x0 + width, y0 + height), radius=pad, fill=fill, outline=(0, 0, 0), width=1
-    )
-    plot._draw.text((x0 + pad - left, y0 + pad - top), text, font=font, fill=ink)
 
 
 def _retrace(plot: Any, points: Sequence[Point]) -> None:
