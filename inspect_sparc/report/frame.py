@@ -2,6 +2,8 @@
 
 Built on Inspect's own log reading: a log's header first (`header_only`), its samples only when
 asked, streamed one at a time without messages or events, so no log is ever held whole.
+Both frames live here (a little over 500 lines) because each sample row is built from its run's
+row (settings, protocol, label, step limit): split, the two halves would import each other.
 """
 
 from __future__ import annotations
