@@ -9,7 +9,8 @@ ratios; asserts nothing:
   - `ours`: `inspect_sparc/sparc` (answer pictures in the explanations of region failures);
   - `ours, no pictures`: the same with `answer_picture` switched off (what pictures cost);
   - `upstream`: `sparc-puzzle` 0.7.0's `sparc.tasks` (its samples and scorer);
-  - `floor`: our samples with Inspect's built-in `includes()` scorer (the least a task can log).
+  - `floor`: our task with its scorer swapped for Inspect's built-in `includes()` (the least a
+    task can log; same samples, same solver, same registered task).
 Answer sets (`--answers`):
   - `real`: the 53 shipped puzzles repeated under new ids to 500, 473 of them answered with the
     60 shipped real model answers (nearly all failed; `bench_core.py`'s whole-eval set);
@@ -66,7 +67,7 @@ def failed_set() -> tuple[list[dict], dict[str, str]]:
 
 def tasks(source: Path, records: list[dict]) -> dict[str, Callable[[], object]]:
     """Each eval's task, built inside the timing (loading and checking records is its cost)."""
-    from inspect_ai import Task
+    from inspect_ai import Task, task_with
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.scorer import includes
     from inspect_ai.solver import generate
@@ -83,7 +84,9 @@ def tasks(source: Path, records: list[dict]) -> dict[str, Callable[[], object]]:
         )
 
     def floor() -> Task:
-        return Task(dataset=sparc(source=str(source)).dataset, solver=generate(), scorer=includes())
+        # the same registered task with only the scorer swapped: Inspect's per-task work (such as
+        # finding the installed distribution that ships a task) is paid alike by both
+        return task_with(sparc(source=str(source)), scorer=includes())
 
     return {
         "ours": lambda: sparc(source=str(source)),

@@ -342,3 +342,15 @@ def test_ring_labels_are_cut_to_fit_and_odd_points_skipped():
     assert many.startswith(labels[(1, 1)][:-1])
     assert labels[(3, 1)] == "1,2,3" and labels[(5, 5)] == "1234567"  # short enough: kept whole
     assert _labels([(1, "x"), None, (2,), [3, 5], (7.0, 1)]) == {(3, 5): "", (7, 1): ""}
+
+
+def test_a_pictured_explanation_holds_one_image_with_alt_text_then_the_caption(region_cases):
+    """The alt text is short (the caption says the rest) but never empty: screen readers and a
+    viewer that cannot draw the image still say what was there."""
+    for record, line in region_cases:
+        explanation = score_answer(parse_puzzle(record), answer(line)).explanation
+        images = re.findall(r"!\[([^\]]*)\]\((data:image/[a-z]+;base64,[^)]+)\)", explanation)
+        assert len(images) == 1, record["id"]
+        alt, _ = images[0]
+        assert "answer" in alt and "path" in alt, alt
+        assert explanation.endswith(f"{images[0][1]})\n\n{PICTURE_CAPTION}")

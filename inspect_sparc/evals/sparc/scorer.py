@@ -188,6 +188,9 @@ def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, 
 
 #: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
 PICTURE_CAPTION = "*The answer's path in white from S to E; rings: the broken rules listed above.*"
+#: The picture's alt text: short, since the caption under it says the rest, and every sample's
+#: log entry is compressed on its own, so each repeated word costs bytes in every sample.
+PICTURE_ALT = "The answer's path on the puzzle"
 
 
 def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
@@ -200,8 +203,7 @@ def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[
         mime, data = answer_image(puzzle, path, marks)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    alt = "The answer's path (white) on the puzzle, S and E labelled; numbered rings: broken rules"
-    return f"![{alt}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
+    return f"![{PICTURE_ALT}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
 
 
 def failure_drawing(
