@@ -266,3 +266,12 @@ def test_the_texts_default_to_the_tasks_defaults(sparc_records):
     assert tools_text(traceback, max_steps) == tools_text(traceback, max_steps, observation)
     env = GymEnv(parse_puzzle(record))
     assert state_text(env) == state_text(env, observation)
+
+
+def test_an_unreadable_move_is_echoed_whole_up_to_40_characters(sparc_records):
+    # The cut the test above checks (the first 40 characters, then "...") starts past 40: an
+    # argument that fits is shown as given, with no "..." suggesting that something was cut.
+    env = GymEnv(parse_puzzle(sparc_records[0]), max_steps=50)
+    fits, over = "n" * 40, "n" * 41
+    assert f"{fits!r} is not a direction" in illegal_text(fits, env.step(None), env)
+    assert f"'{over[:40]}...' is not a direction" in illegal_text(over, env.step(None), env)

@@ -10,6 +10,7 @@ from inspect_ai.scorer import SampleScore, Score
 
 from inspect_sparc.evals.metrics import (
     accuracy,
+    group_means,
     grouped_accuracy,
     key_means,
     mean_of,
@@ -89,3 +90,14 @@ def test_grouped_accuracy_groups_by_sample_metadata_sorted_by_name() -> None:
     assert list(result) == ["level_1", "level_10", "level_2", "level_None"]
     assert result == {"level_1": 0.0, "level_10": 0.5, "level_2": 1.0, "level_None": 1.0}
     assert grouped_accuracy("puzzle")(scores) == {"None": 0.5, "maze": 1.0}
+
+
+def test_group_means_names_groups_by_their_value_by_default() -> None:
+    # A metric written elsewhere groups with `group_means` alone: each entry is named by the
+    # group's value as text, as `grouped_accuracy` names them without a template.
+    scores = [
+        scored({"correct": 1}, puzzle="maze"),
+        scored({"correct": 0}, puzzle="maze"),
+        scored({"correct": 1}, puzzle="clock"),
+    ]
+    assert group_means(scores, "puzzle") == {"clock": 1.0, "maze": 0.5}

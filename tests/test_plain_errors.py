@@ -110,3 +110,33 @@ def test_without_inspects_hook_a_python_caller_keeps_the_traceback(monkeypatch):
     with pytest.raises(PlainValueError):
         raising(ValueError("level must be one of 1, 2, 3, 4, 5; got 7"))()
     assert sys.excepthook is sys.__excepthook__
+
+
+def test_under_inspects_hook_other_errors_reach_the_hook_below_unchanged(monkeypatch):
+    """A bug raised after one of our errors still gets Python's full report: the hook under
+    Inspect's is handed the very type, error and traceback, as `sys.excepthook` would be."""
+    from inspect_ai._util.error import exception_hook
+
+    handed = []
+    monkeypatch.setattr(sys, "excepthook", lambda *args: handed.append(args))
+    monkeypatch.setattr(sys, "excepthook", exception_hook())  # Inspect's, over the recorder
+    with pytest.raises(PlainValueError):
+        raising(ValueError("level must be one of 1, 2, 3, 4, 5; got 7"))()
+    try:
+        {}["level"]
+    except KeyError as error:
+        bug, trace = error, error.__traceback__
+    sys.excepthook(KeyError, bug, trace)
+    assert len(handed) == 1
+    assert handed[0][0] is KeyError and handed[0][1] is bug and handed[0][2] is trace
+
+
+def test_a_hook_without_a_module_name_is_left_alone(monkeypatch):
+    """Another tool's hook may be any callable, one without `__module__` too (a method
+    wrapper): the user's error is still raised plain, and that hook stays in charge."""
+    hook = sys.__excepthook__.__call__
+    assert not hasattr(hook, "__module__")
+    monkeypatch.setattr(sys, "excepthook", hook)
+    with pytest.raises(PlainValueError):
+        raising(ValueError("level must be one of 1, 2, 3, 4, 5; got 7"))()
+    assert sys.excepthook is hook
