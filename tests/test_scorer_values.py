@@ -228,3 +228,16 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         f"breaks_{key}": pytest.approx(mean([v[f"breaks_{key}"] for _, v in expected]))
         for key in RULE_KEYS
     }
+
+
+@pytest.mark.parametrize("answer", ["I cannot solve this.", "", "#### no coordinates here"])
+def test_an_answer_without_a_path_is_explained_as_empty_not_as_a_bad_line(answer) -> None:
+    """The reference marks every path check failed for an empty answer; the words must not
+    claim the (absent) path jumps, revisits or crosses a rule cell."""
+    puzzle = parse_puzzle(next(iter(RECORDS.values())))
+    score = score_answer(puzzle, answer)
+    assert score.value["correct"] == 0 and score.value["invalid_path"] == 1
+    verdict = score.explanation.splitlines()[1]
+    assert "it is empty" in verdict
+    for fault in PLAIN_FAULTS.values():
+        assert fault not in verdict

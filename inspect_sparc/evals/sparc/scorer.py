@@ -146,7 +146,7 @@ def explain(
         if analysis["fully_valid_path"]:
             lines.append("**Not solved**: a line from S to E, but it breaks the puzzle's rules:")
         else:
-            lines.append(f"**Not solved**: {invalid_path_words(analysis)}:")
+            lines.append(f"**Not solved**: {invalid_path_words(analysis, empty=not path)}:")
         lines += violation_lines(verdict.violations)
     if path and not solved:
         labels = mark_labels(verdict.violations)
@@ -154,10 +154,13 @@ def explain(
     return "\n".join(lines)
 
 
-def invalid_path_words(analysis: Mapping[str, bool]) -> str:
-    """Why a path is not a valid line, in plain words first, then the reference's check names."""
+def invalid_path_words(analysis: Mapping[str, bool], empty: bool = False) -> str:
+    """Why a path is not a valid line, in plain words first, then the reference's check names.
+    An empty answer fails every check in the reference; it is said to be empty, not to jump."""
     failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
-    words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS] or ["it is empty"]
+    words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS]
+    if empty or not words:
+        words = ["it is empty (no path to check)"]
     terms = ", ".join(f"`{key}`" for key in failed)
     return f"not a valid line from S to E: {'; '.join(words)} (reference checks failed: {terms})"
 
