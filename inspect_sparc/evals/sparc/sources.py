@@ -241,8 +241,7 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
             f"subset {subset!r} is on Hugging Face: use -T source=huggingface -T subset={subset}."
         )
     patterns = hub_patterns(subset)
-    folder = _snapshot(hub, patterns, local_only=True)
-    files = find_data_files(Path(folder), subset, split) if folder else []
+    folder, files = _cached_files(hub, split, subset)
     if not files:  # not cached, or cached for other configs only
         missing = (
             f"config {subset!r}, split {split!r} is not in the cached snapshot"
@@ -261,10 +260,19 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
             f"No data files for config {subset!r}, split {split!r} in {hub.repo_id}@"
             f"{hub.revision[:12]} ({folder}). {ways_out(hub)}"
         )
-    records: list[dict] = []
-    for path in files:
-        records.extend(read_records_file(path))
-    return records
+    return _read_files(files)
+
+
+def _read_files(files: list[Path]) -> list[dict]:
+    """The records of a config's data files, in order."""
+    return [record for path in files for record in read_records_file(path)]
+
+
+def _cached_files(hub: Hub, split: str, subset: str) -> tuple[str | None, list[Path]]:
+    """The cached snapshot folder of the pinned revision (None: not cached) and the data files
+    of one config and split in it (none when only other configs are cached)."""
+    folder = _snapshot(hub, hub_patterns(subset), local_only=True)
+    return folder, find_data_files(Path(folder), subset, split) if folder else []
 
 
 def hub_patterns(subset: str) -> list[str]:
@@ -275,11 +283,8 @@ def hub_patterns(subset: str) -> list[str]:
 def cached_hub_records(hub: Hub, split: str = "test", subset: str = "all") -> list[dict] | None:
     """Records of a pinned hub dataset from the local cache only, or None when it is not cached
     there: never downloads, and changes no environment variable (safe beside other threads)."""
-    folder = _snapshot(hub, hub_patterns(subset), local_only=True)
-    files = find_data_files(Path(folder), subset, split) if folder else []
-    if not files:
-        return None
-    return [record for path in files for record in read_records_file(path)]
+    _, files = _cached_files(hub, split, subset)
+    return _read_files(files) if files else None
 
 
 def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
