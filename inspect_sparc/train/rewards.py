@@ -21,7 +21,7 @@ from typing import Any
 from inspect_sparc.core.analysis import is_solved
 from inspect_sparc.core.answer import extract_path
 from inspect_sparc.core.puzzle import Path, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import LINE_RULES, Board, board_for, check
+from inspect_sparc.core.rules import LINE_RULES, STRUCTURAL_RULES, Board, board_for, check
 
 #: Parsed puzzles kept per process (a GRPO batch holds a few prompts; a dataset a few thousand).
 CACHE_SIZE = 4096
@@ -31,8 +31,9 @@ CACHE_SIZE = 4096
 LINE_FLOOR = 0.5
 LINE_SPAN = 0.4
 PATH_CEILING = 0.25
-#: Faults of a line that the rule engine counts besides the puzzle's own rules.
-LINE_FAULTS = ("gap", "off_grid")
+#: Faults of a line that the rule engine counts besides the puzzle's own rules: the structural
+#: rules a path can break and still be a line (a gap crossed, a step off the grid).
+LINE_FAULTS = tuple(rule for rule in STRUCTURAL_RULES if rule not in LINE_RULES)
 #: Rule name -> the symbol kinds that make a puzzle have that rule.
 RULE_KINDS = {
     "square": {"square"},
