@@ -43,6 +43,10 @@ MALFORMED_TOOL_CALLS = "malformed_tool_calls"
 #: 1 when the option was read from the follow-up reply (the authors' second turn).
 FOLLOW_UP = "follow_up"
 
+# The SPaRC tasks' epochs reducer (`evals/reducer.py`): Inspect's mean, registered in this
+# package's namespace, so a log names it `inspect_sparc/mean`.
+EPOCHS_REDUCER = "inspect_sparc/mean"
+
 # Metric names.
 ACCURACY = "accuracy"
 STDERR = "stderr"

@@ -118,12 +118,17 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
     return spec.model, False
 
 
+#: The epochs reducers that take the mean: Inspect's and the SPaRC tasks' (the same values).
+MEAN_REDUCERS = ("mean", K.EPOCHS_REDUCER)
+
+
 def metrics_of(header: EvalLog) -> dict[str, float]:
     """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare.
 
     With several epoch reducers (`--epochs-reducer max,mean`) a scorer has one set of metrics
-    per reducer: the `mean` set is taken where there is one (the reducer the tables counted
-    from samples use), else the first; `metrics_reducer` says which."""
+    per reducer: the mean set (Inspect's `mean` or the SPaRC tasks' `inspect_sparc/mean`) is
+    taken where there is one (the reducer the tables counted from samples use), else the first;
+    `metrics_reducer` says which."""
     values: dict[str, float] = {}
     results = header.results
     if results is None:
@@ -131,7 +136,7 @@ def metrics_of(header: EvalLog) -> dict[str, float]:
     chosen: dict[str, Any] = {}
     for score in results.scores:
         if score.name not in chosen or (
-            score.reducer == "mean" and chosen[score.name].reducer != "mean"
+            score.reducer in MEAN_REDUCERS and chosen[score.name].reducer not in MEAN_REDUCERS
         ):
             chosen[score.name] = score
     for i, score in enumerate(chosen.values()):

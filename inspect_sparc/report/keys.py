@@ -18,6 +18,7 @@ from inspect_sparc.evals.names import (  # noqa: F401 - re-exported for the repo
     CUT_RATE,
     DEAD_END,
     DEAD_END_RATE,
+    EPOCHS_REDUCER,
     ILLEGAL,
     ILLEGAL_ACTION_RATE,
     INVALID_PATH_RATE,

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
+from inspect_sparc.evals.names import EPOCHS_REDUCER
 from inspect_sparc.report import tables as T
 from inspect_sparc.report.frame import (
     RULE_KINDS,
@@ -196,6 +197,7 @@ def test_answer_cut_at_200_points_counts_its_points():
 
 
 def test_with_several_reducers_the_mean_metrics_are_taken_and_named():
+    R = EPOCHS_REDUCER
     def score(reducer, value):
         metric = SimpleNamespace(value=value)
         return SimpleNamespace(name="sparc_scorer", reducer=reducer, metrics={"accuracy": metric})
@@ -207,6 +209,9 @@ def test_with_several_reducers_the_mean_metrics_are_taken_and_named():
     assert values["accuracy"] == 0.4 and values["metrics_reducer"] == "mean"
     run = {"epochs_reducer": "max,mean", "metrics_reducer": "mean"}
     assert T._reducer_text(run) == "max,mean (metrics: mean)"
+    # the SPaRC tasks' own mean (`inspect_sparc/mean`, the default) counts as the mean too
+    ours = SimpleNamespace(results=SimpleNamespace(scores=[score("max", 0.9), score(R, 0.4)]))
+    assert metrics_of(ours)["accuracy"] == 0.4 and metrics_of(ours)["metrics_reducer"] == R
 
 
 def test_latex_cells_are_escaped_once(tmp_path):

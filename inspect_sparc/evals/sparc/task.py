@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from inspect_ai import Task
+from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import ChatMessage
 
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.evals.cards import task_version
+from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 from inspect_sparc.evals.sparc.settings import METADATA_KEY, EpisodeSettings
 
@@ -30,8 +31,10 @@ def source_metadata(prompt: str, source: str, split: str, subset: str) -> dict[s
 
 def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
     """The Task of SPaRC task `name`: its `parts` (dataset, solver, scorer, metrics, limits),
-    its metadata and its version from the task cards (`eval.yaml`)."""
-    return Task(**parts, metadata=dict(metadata), version=task_version(name))
+    its metadata, its version from the task cards (`eval.yaml`) and the epochs reducer that
+    leaves explanations to the samples (`--epochs N` keeps it, `--epochs-reducer` replaces it)."""
+    epochs = Epochs(1, mean_reducer())
+    return Task(**parts, epochs=epochs, metadata=dict(metadata), version=task_version(name))
 
 
 def episode_dataset(
