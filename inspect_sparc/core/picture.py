@@ -180,9 +180,14 @@ def answer_image(
     picture as an optimised palette PNG, in a third of the time), or that PNG where Pillow lacks
     WebP.
     """
+    return encode_answer(answer_drawing(puzzle, path, marks, cell))
+
+
+def encode_answer(image: Any) -> tuple[str, bytes]:
+    """(MIME type, bytes) of an answer drawing (`answer_drawing`): lossless WebP, or an
+    optimised palette PNG where Pillow lacks WebP. Pillow's encoders run without the GIL."""
     from PIL import features
 
-    image = answer_drawing(puzzle, path, marks, cell)
     buffer = io.BytesIO()
     if features.check("webp"):
         # method 3 at least effort: files 0.6% larger than method 1 at quality 50, a fifth faster

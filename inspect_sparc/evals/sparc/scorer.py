@@ -8,7 +8,7 @@ are for people reading a sample.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -16,7 +16,7 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.picture import answer_image, data_uri
+from inspect_sparc.core.picture import answer_drawing, answer_image, data_uri, encode_answer
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import (
@@ -35,6 +35,7 @@ from inspect_sparc.evals.names import (
     INVALID_PATH,
     INVALID_PATH_RATE,
 )
+from inspect_sparc.evals.worker import in_worker
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
 MAX_ANSWER_POINTS = 200
@@ -83,8 +84,11 @@ def answer_text(path: Path | None) -> str:
     return f"{format_path(path[:MAX_ANSWER_POINTS])}, ... ({more} more points)"
 
 
-def score_answer(puzzle: Puzzle, completion: str) -> Score:
-    """Score one answer text against one puzzle (pure function; never raises on any text)."""
+def score_answer(puzzle: Puzzle, completion: str, picture: Picture | None = None) -> Score:
+    """Score one answer text against one puzzle (pure function; never raises on any text).
+
+    `picture` draws the answer picture of an explanation (default `answer_picture`; the Inspect
+    scorer passes `LaterPictures.picture`, which leaves the encoding for the worker thread)."""
     path = extract_path(completion, puzzle.end)
     solved = is_solved(puzzle, path)
     analysis = reference_analysis(puzzle, path)
@@ -101,7 +105,7 @@ def score_answer(puzzle: Puzzle, completion: str) -> Score:
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=answer_text(path),
-        explanation=explain(puzzle, path, solved, analysis, verdict),
+        explanation=explain(puzzle, path, solved, analysis, verdict, picture),
         metadata={
             "analysis": analysis,
             "rule_violations": list(verdict.broken_rules),
@@ -125,6 +129,7 @@ def explain(
     solved: bool,
     analysis: Mapping[str, bool],
     verdict: Verdict,
+    picture: Picture | None = None,
 ) -> str:
     """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
     where regions matter (`failure_drawing`), else a text grid."""
@@ -150,7 +155,8 @@ def explain(
         lines += violation_lines(verdict.violations)
     if path and not solved:
         labels = mark_labels(verdict.violations)
-        lines += failure_drawing(puzzle, path, labels, broken, analysis["fully_valid_path"])
+        line = analysis["fully_valid_path"]
+        lines += failure_drawing(puzzle, path, labels, broken, line, picture)
     return "\n".join(lines)
 
 
@@ -196,6 +202,15 @@ PICTURE_CAPTION = "*The answer's path in white from S to E; rings: the broken ru
 PICTURE_ALT = "The answer's path on the puzzle"
 
 
+#: Draws an answer picture for an explanation: (puzzle, path, marks) -> Markdown, or "".
+Picture = Callable[[Puzzle, Path, Mapping[Point, str]], str]
+
+
+def picture_markdown(uri: str) -> str:
+    """The Markdown of an answer picture at `uri`, with its caption."""
+    return f"![{PICTURE_ALT}]({uri})\n\n{PICTURE_CAPTION}"
+
+
 def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
     """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
 
@@ -206,19 +221,69 @@ def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[
         mime, data = answer_image(puzzle, path, marks)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    return f"![{PICTURE_ALT}]({data_uri(data, mime)})\n\n{PICTURE_CAPTION}"
+    return picture_markdown(data_uri(data, mime))
+
+
+class LaterPictures:
+    """Answer pictures drawn while an answer is scored and encoded after it, in the worker
+    thread: encoding is three quarters of a picture's cost and runs without the GIL, so the
+    event loop serves other samples meanwhile. The explanation holds a placeholder until then
+    (a NUL-delimited token: no explanation text holds a NUL)."""
+
+    def __init__(self) -> None:
+        self._drawings: dict[str, Any] = {}
+
+    def picture(self, puzzle: Puzzle, path: Path, marks: Mapping[Point, str]) -> str:
+        """`answer_picture`, its image drawn now and its data URI left as a placeholder."""
+        try:
+            drawing = answer_drawing(puzzle, path, marks)
+        except Exception:  # noqa: BLE001 - as `answer_picture`: the text grid explains instead
+            return ""
+        token = f"\0picture {len(self._drawings)}\0"
+        self._drawings[token] = drawing
+        return picture_markdown(token)
+
+    async def finish(self, score: Score) -> Score:
+        """`score` with every placeholder replaced by its picture's data URI (or, should
+        encoding fail, the picture by a line saying so: the text still explains the score)."""
+        if not self._drawings:
+            return score
+        uris = await in_worker(self._encode_all)
+        explanation = score.explanation or ""
+        for token, uri in uris.items():
+            found = picture_markdown(uri) if uri else "(The answer picture could not be encoded.)"
+            explanation = explanation.replace(picture_markdown(token), found)
+        return score.model_copy(update={"explanation": explanation})
+
+    def _encode_all(self) -> dict[str, str | None]:
+        """Each placeholder's data URI, None where encoding failed."""
+        uris: dict[str, str | None] = {}
+        for token, drawing in self._drawings.items():
+            try:
+                mime, data = encode_answer(drawing)
+            except Exception:  # noqa: BLE001 - a missing picture must never change a score
+                uris[token] = None
+                continue
+            uris[token] = data_uri(data, mime)
+        return uris
 
 
 def failure_drawing(
-    puzzle: Puzzle, path: Path, labels: Mapping[Point, str], broken: Set[str], line: bool
+    puzzle: Puzzle,
+    path: Path,
+    labels: Mapping[Point, str],
+    broken: Set[str],
+    line: bool,
+    picture: Picture | None = None,
 ) -> list[str]:
-    """The failed path drawn for an explanation (every scorer's): a picture when `line` (a line
-    from S to E, not a solution) fails where regions decide (`PICTURED_RULES`, or no broken rule
-    at all: an unlisted valid path), else the compact text grid, also when drawing fails."""
+    """The failed path drawn for an explanation (every scorer's): a picture (by `picture`,
+    default `answer_picture`) when `line` (a line from S to E, not a solution) fails where
+    regions decide (`PICTURED_RULES`, or no broken rule at all: an unlisted valid path), else
+    the compact text grid, also when drawing fails."""
     pictured = line and (not broken or bool(PICTURED_RULES & broken))
-    picture = answer_picture(puzzle, path, labels) if pictured else ""
-    if picture:
-        return ["", picture]
+    drawn = (picture or answer_picture)(puzzle, path, labels) if pictured else ""
+    if drawn:
+        return ["", drawn]
     return ["", "```", render(puzzle, path, labels, shapes="polyshape" in broken), "```"]
 
 
@@ -227,6 +292,10 @@ def sparc_scorer() -> Any:
     """Exact match against every stored solution, with the reference invalid-path analysis."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        return score_answer(parse_puzzle(state.metadata["puzzle"]), state.output.completion)
+        pictures = LaterPictures()
+        puzzle = parse_puzzle(state.metadata["puzzle"])
+        return await pictures.finish(
+            score_answer(puzzle, state.output.completion, pictures.picture)
+        )
 
     return score

@@ -39,6 +39,8 @@ from inspect_sparc.evals.names import (
 )
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
+    LaterPictures,
+    Picture,
     failure_drawing,
     mark_labels,
     rule_break_rates,
@@ -85,8 +87,9 @@ def gym_metrics(traceback: bool = False) -> list[Metric]:
     return [*metrics, rule_break_rates()]
 
 
-def score_episode(env: GymEnv) -> Score:
-    """Score one finished (or cut) episode; pure apart from building the Score."""
+def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
+    """Score one finished (or cut) episode; pure apart from building the Score (`picture`: as
+    for `score_answer`)."""
     puzzle = env.puzzle
     path = env.final_path
     reached = env.ended == REACHED_END
@@ -111,7 +114,7 @@ def score_episode(env: GymEnv) -> Score:
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
-        explanation=explain(env, violations, chance),
+        explanation=explain(env, violations, chance, picture),
         metadata={
             "moves": moves_text(env.history),
             "ended": env.ended or "cut",
@@ -134,7 +137,12 @@ ENDING_EXPLANATIONS = {
 }
 
 
-def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None = None) -> str:
+def explain(
+    env: GymEnv,
+    violations: Sequence[Violation],
+    chance: float | None = None,
+    picture: Picture | None = None,
+) -> str:
     """The verdict, how the episode ended (where, for a dead end), the broken rules numbered
     with their positions, the moves, the counts and chance level, the final path (Markdown)."""
     puzzle: Puzzle = env.puzzle
@@ -166,7 +174,7 @@ def explain(env: GymEnv, violations: Sequence[Violation], chance: float | None =
     # the stored solutions), else the text grid (a solved episode's path too)
     line = env.ended == REACHED_END and not env.solved
     broken = {v.rule for v in violations}
-    lines += failure_drawing(puzzle, env.final_path, labels, broken, line)
+    lines += failure_drawing(puzzle, env.final_path, labels, broken, line, picture)
     return "\n".join(lines)
 
 
@@ -183,6 +191,8 @@ def gym_scorer() -> Any:
 
     async def score(state: TaskState, target: Target) -> Score:
         settings = EpisodeSettings.from_metadata(state.metadata)
-        return score_episode(replay_episode(state.metadata["puzzle"], settings, state.store))
+        env = replay_episode(state.metadata["puzzle"], settings, state.store)
+        pictures = LaterPictures()
+        return await pictures.finish(score_episode(env, pictures.picture))
 
     return score
