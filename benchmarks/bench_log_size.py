@@ -7,10 +7,12 @@ Replays the same recorded answers (mockllm) through four evals of the same 500 p
 process after a warm-up, runs interleaved, and prints bytes, seconds (best of `--runs`) and
 ratios; asserts nothing:
   - `ours`: `inspect_sparc/sparc` (answer pictures in the explanations of region failures);
-  - `ours, no pictures`: the same with `answer_picture` switched off (what pictures cost);
+  - `ours, no pictures`: the same with the answer pictures switched off (the text grid instead:
+    what pictures cost);
   - `upstream`: `sparc-puzzle` 0.7.0's `sparc.tasks` (its samples and scorer);
-  - `floor`: our task with its scorer swapped for Inspect's built-in `includes()` (the least a
-    task can log; same samples, same solver, same registered task).
+  - `floor`: our task with its scorer swapped for Inspect's built-in `includes()` and Inspect's
+    default epochs reducer (the least a task can log; same samples, same solver, same
+    registered task).
 Answer sets (`--answers`):
   - `real`: the 53 shipped puzzles repeated under new ids to 500, 473 of them answered with the
     60 shipped real model answers (nearly all failed; `bench_core.py`'s whole-eval set);
@@ -67,7 +69,7 @@ def failed_set() -> tuple[list[dict], dict[str, str]]:
 
 def tasks(source: Path, records: list[dict]) -> dict[str, Callable[[], object]]:
     """Each eval's task, built inside the timing (loading and checking records is its cost)."""
-    from inspect_ai import Task, task_with
+    from inspect_ai import Epochs, Task, task_with
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.scorer import includes
     from inspect_ai.solver import generate
@@ -84,9 +86,10 @@ def tasks(source: Path, records: list[dict]) -> dict[str, Callable[[], object]]:
         )
 
     def floor() -> Task:
-        # the same registered task with only the scorer swapped: Inspect's per-task work (such as
+        # the same registered task with the scorer swapped and Inspect's default epochs reducer
+        # (`mean`, which keeps a copy of each explanation): Inspect's per-task work (such as
         # finding the installed distribution that ships a task) is paid alike by both
-        return task_with(sparc(source=str(source)), scorer=includes())
+        return task_with(sparc(source=str(source)), scorer=includes(), epochs=Epochs(1))
 
     return {
         "ours": lambda: sparc(source=str(source)),
@@ -113,7 +116,7 @@ def run_once(name: str, make: Callable[[], object], answers: dict, folder: Path)
     """Wall and CPU seconds (task built and evaluated) and bytes of the log of one eval."""
     from inspect_ai import eval
 
-    off = mock.patch("inspect_sparc.evals.sparc.scorer.answer_picture", return_value="")
+    off = mock.patch("inspect_sparc.evals.sparc.scorer.LaterPictures.picture", return_value="")
     patch = off if "no pictures" in name else contextlib.nullcontext()
     log_dir = folder / f"{name.replace(' ', '').replace(',', '-')}-{time.monotonic_ns()}"
     with patch:

@@ -131,8 +131,8 @@ def renderer_info() -> dict[str, str]:
 
 #: Pixels per grid cell of an answer picture (the reference uses 100): 64 makes every symbol
 #: readable at `inspect view`'s normal width (a 3x3 puzzle is 358 px square, a 6x6 one 627 px)
-#: in about 1.2 KB of lossless WebP. Inspect stores an explanation three times (sample scores,
-#: score event, reductions; twice once compressed), so the picture must stay small.
+#: in about 1.2 KB of lossless WebP. Inspect stores an explanation twice in a sample's entry
+#: (its scores, its score event: once compressed), so the picture must stay small.
 ANSWER_CELL = 64
 #: The answer's path, the rings around positions where a rule broke and their number badges.
 PATH_COLOR = (255, 255, 255)

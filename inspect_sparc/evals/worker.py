@@ -1,10 +1,10 @@
 """One worker thread for scoring work that would stall the event loop (drawing and encoding an
 answer picture takes a few milliseconds; the WebP encoder runs without the GIL).
 
-One thread, not anyio's pool: on Python's GIL many threads only take turns, and handing each
-score to a pool of up to 40 threads cost 40% more CPU than the work itself, where one thread
-costs about 3% (docs/benchmarks.md). Under asyncio (Inspect's default) work goes to that thread;
-under another backend (trio) to anyio's threads.
+One thread, not anyio's pool: on Python's GIL many threads only take turns, and handing work
+to a pool of up to 40 threads costs far more than handing it to one
+(`benchmarks/bench_worker.py`, figures in docs/benchmarks.md). Under asyncio (Inspect's default)
+work goes to that thread; under another backend (trio) to anyio's threads.
 """
 
 from __future__ import annotations
