@@ -4,8 +4,9 @@ Inspect's reducers copy the first epoch's explanation whenever every epoch's exp
 same, so always with one epoch, and the log keeps the reduced scores apart from the samples
 (`reductions.json`), where nothing shows them (`inspect view` and `inspect score` read each
 sample's own scores). A SPaRC explanation may hold an answer picture, so that copy stored every
-picture a second time: 9% of a 500-puzzle log of failed answers (docs/benchmarks.md). The values
-are Inspect's own `mean_score`'s, key by key; only the explanation is left out.
+picture a second time: about a tenth of a 500-puzzle log of failed answers
+(docs/benchmarks.md). The values are Inspect's own `mean_score`'s, key by key; only the
+explanation is left out.
 """
 
 from __future__ import annotations
