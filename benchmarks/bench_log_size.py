@@ -3,12 +3,16 @@
     python benchmarks/bench_log_size.py                  # both answer sets, best of 3
     python benchmarks/bench_log_size.py --answers failed --runs 5
 
-Replays the same recorded answers (mockllm) through four evals of the same 500 puzzles, in one
-process after a warm-up, runs interleaved, and prints bytes, seconds (best of `--runs`) and
-ratios; asserts nothing:
+Replays the same recorded answers (mockllm) through five evals of the same 500 puzzles, in one
+process after a warm-up, runs interleaved, and prints bytes, seconds and ratios to the floor:
+the best run of each against the floor's best, and the median over rounds of each round's
+ratio (steadier on a shared machine, where the floor's best may be a lucky run); asserts nothing:
   - `ours`: `inspect_sparc/sparc` (answer pictures in the explanations of region failures);
   - `ours, no pictures`: the same with the answer pictures switched off (the text grid instead:
     what pictures cost);
+  - `ours, replayed`: the same task with a scorer that returns the scores `ours` gave (made
+    before the timing), so it does no scoring work: what Inspect's carrying our scores costs,
+    apart from what computing them costs;
   - `upstream`: `sparc-puzzle` 0.7.0's `sparc.tasks` (its samples and scorer);
   - `floor`: our task with its scorer swapped for Inspect's built-in `includes()` and Inspect's
     default epochs reducer (the least a task can log; same samples, same solver, same
@@ -21,7 +25,8 @@ Answer sets (`--answers`):
     fails and most carry a picture (the worst case for pictures; `bench_visual.py`'s set).
 With `--pictures`, prints instead what the answer pictures of each set cost one by one: bytes
 and milliseconds (drawing and encoding, CPU) per picture as drawn now, without the coordinate
-labels, with every coordinate labelled (lanes too), and as an optimised palette PNG.
+labels, with every coordinate labelled (lanes too), as an optimised palette PNG, and at
+smaller cell sizes.
 Needs the `dev` extra (`sparc-puzzle`).
 """
 
@@ -29,8 +34,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gzip
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -99,6 +106,23 @@ def tasks(source: Path, records: list[dict]) -> dict[str, Callable[[], object]]:
     }
 
 
+def replaying(make: Callable[[], object], scores: dict[str, object]) -> Callable[[], object]:
+    """`make`'s task with a scorer (same name and metrics) that returns `scores` by sample id."""
+    from inspect_ai import task_with
+    from inspect_ai.scorer import scorer
+
+    from inspect_sparc.evals.sparc.scorer import sparc_metrics
+
+    @scorer(metrics=sparc_metrics(), name="sparc_scorer")
+    def replayed_scorer() -> object:
+        async def score(state, target):
+            return scores[str(state.sample_id)].model_copy()
+
+        return score
+
+    return lambda: task_with(make(), scorer=replayed_scorer())
+
+
 def replay(answers: dict[str, str], prompts: dict[str, str]) -> object:
     """mockllm answering each sample (found by its prompt text) with its recorded answer."""
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -113,7 +137,7 @@ def replay(answers: dict[str, str], prompts: dict[str, str]) -> object:
 
 
 def run_once(name: str, make: Callable[[], object], answers: dict, folder: Path) -> tuple:
-    """Wall and CPU seconds (task built and evaluated) and bytes of the log of one eval."""
+    """Wall and CPU seconds (task built and evaluated), bytes and the log of one eval."""
     from inspect_ai import eval
 
     off = mock.patch("inspect_sparc.evals.sparc.scorer.LaterPictures.picture", return_value="")
@@ -126,33 +150,45 @@ def run_once(name: str, make: Callable[[], object], answers: dict, folder: Path)
         [log] = eval(task, model=replay(answers, prompts), log_dir=str(log_dir), display="none")
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert log.status == "success", log.error
-    return seconds, cpu, sum(f.stat().st_size for f in log_dir.iterdir())
+    return seconds, cpu, sum(f.stat().st_size for f in log_dir.iterdir()), log
 
 
 def measure(label: str, records: list[dict], answers: dict[str, str], runs: int) -> None:
-    """All four evals `runs` times, interleaved; print best times, sizes and ratios."""
+    """All five evals `runs` times, interleaved; print sizes, best times and ratios."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         source = folder / "records.jsonl"
         source.write_text("\n".join(json.dumps(r) for r in records))
         makers = tasks(source, records)
         run_once("floor", makers["floor"], answers, folder)  # warm-up: Inspect's start-up
-        results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in makers}
+        *_, log = run_once("ours", makers["ours"], answers, folder)  # the scores to replay
+        scores = {str(s.id): s.scores["sparc_scorer"] for s in log.samples}
+        replayed = {"ours, replayed": replaying(makers["ours"], scores)}
+        makers = {**dict(list(makers.items())[:2]), **replayed, **dict(list(makers.items())[2:])}
+        results: dict[str, list[tuple]] = {name: [] for name in makers}
         for _ in range(runs):
             for name, make in makers.items():
-                results[name].append(run_once(name, make, answers, folder))
-    wall = {name: min(r[0] for r in runs_) for name, runs_ in results.items()}
-    cpu = {name: min(r[1] for r in runs_) for name, runs_ in results.items()}
-    size = {name: runs_[0][2] for name, runs_ in results.items()}
-    print(f"{label}: {len(records)} samples, {len(answers)} answered, best of {runs}")
+                results[name].append(run_once(name, make, answers, folder)[:3])
+    print(f"{label}: {len(records)} samples, {len(answers)} answered, best of {runs}; "
+          "ratios to the floor: best / best, and the median of each round's ratio")  # fmt: skip
+    times = "{:>7s} {:>7s} {:>7s}"
     print(f"  {'eval':18s} {'log bytes':>11s} {'/upstream':>9s} {'/floor':>7s}  "
-          f"{'wall s':>7s} {'/floor':>7s}  {'CPU s':>7s} {'/floor':>7s}")  # fmt: skip
-    for name in makers:
+          f"{times.format('wall s', '/floor', 'median')}  "
+          f"{times.format('CPU s', '/floor', 'median')}")  # fmt: skip
+    floor = results["floor"]
+    for name, rounds in results.items():
+        size = rounds[0][2]
         print(
-            f"  {name:18s} {size[name]:11,d} {size[name] / size['upstream']:9.3f} "
-            f"{size[name] / size['floor']:7.3f}  {wall[name]:7.2f} "
-            f"{wall[name] / wall['floor']:7.3f}  {cpu[name]:7.2f} {cpu[name] / cpu['floor']:7.3f}"
+            f"  {name:18s} {size:11,d} {size / results['upstream'][0][2]:9.3f} "
+            f"{size / floor[0][2]:7.3f}  {_ratios(rounds, floor, 0)}  {_ratios(rounds, floor, 1)}"
         )
+
+
+def _ratios(rounds: list[tuple], floor: list[tuple], column: int) -> str:
+    """Best seconds, best / floor's best, and the median of the rounds' ratios to the floor."""
+    best = min(r[column] for r in rounds)
+    paired = statistics.median(r[column] / f[column] for r, f in zip(rounds, floor, strict=True))
+    return f"{best:7.2f} {best / min(f[column] for f in floor):7.3f} {paired:7.3f}"
 
 
 def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
@@ -172,6 +208,11 @@ def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
             if record["id"] in answers:
                 scorer.score_answer(parse_puzzle(record), answers[record["id"]])
     return calls
+
+
+def _at_cell(cell: int, draw: Callable[..., tuple[str, bytes]], *call: object) -> tuple:
+    """`draw(*call)` at `cell` pixels a grid cell."""
+    return draw(*call, cell)
 
 
 def picture_costs(label: str, calls: list[tuple]) -> None:
@@ -194,9 +235,12 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
             picture, "coordinate_spots", lambda *args: []
         )
         variants["every coordinate"] = lambda: mock.patch.object(picture, "LABEL_EVERY", 1)
+    draws: dict[str, Callable[..., tuple[str, bytes]]] = {"palette PNG": palette_png}
+    for cell in (56, 52, 48):  # smaller cells: what a smaller picture would save
+        draws[f"at {cell} px a cell"] = functools.partial(_at_cell, cell, picture.answer_image)
     print(f"{label}: {len(calls)} answer pictures")
-    for name, variant in [*variants.items(), ("palette PNG", contextlib.nullcontext)]:
-        draw = palette_png if name == "palette PNG" else picture.answer_image
+    for name, variant in [*variants.items(), *((n, contextlib.nullcontext) for n in draws)]:
+        draw = draws.get(name, picture.answer_image)
         with variant():
             draw(*calls[0])  # warm the caches
             started = time.process_time()
