@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 
 import pytest
@@ -60,6 +61,20 @@ def test_mean_and_stderr_match_statistics(values: list[float]) -> None:
     expected = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     assert stderr_of(scores, "correct") == pytest.approx(expected)
     assert stderr()(scores) == {"stderr": pytest.approx(expected)}
+
+
+def test_means_do_not_depend_on_the_order_samples_finish_in() -> None:
+    """An eval sums in the order its samples finish, `inspect score` in log order: the mean is
+    `statistics.fmean`'s (an exact sum) to the last bit, so both give the same metrics."""
+    rng = random.Random(7)
+    for _ in range(500):
+        values = [
+            rng.choice([1.0, 0.0, 2.0]) * rng.random() ** 3 for _ in range(rng.randint(2, 60))
+        ]
+        scores = [scored({"chance": v}) for v in values]
+        shuffled = rng.sample(scores, len(scores))
+        assert mean_of(scores, "chance") == mean_of(shuffled, "chance") == statistics.fmean(values)
+        assert stderr_of(scores, "chance") == stderr_of(shuffled, "chance")
 
 
 def test_no_scores_give_nan_mean_and_zero_stderr() -> None:

@@ -40,9 +40,11 @@ def value_of(score: SampleScore, key: str) -> float:
 
 
 def mean_of(scores: Iterable[SampleScore], key: str) -> float:
-    """Mean of `key` over the scores (NaN when there are none)."""
+    """Mean of `key` over the scores (NaN when there are none). The sum is exact (`math.fsum`),
+    so the mean does not depend on the order the samples finished in: `inspect score` on a
+    log gives the metrics the eval gave, to the last bit."""
     values = [value_of(s, key) for s in scores]
-    return sum(values) / len(values) if values else math.nan
+    return math.fsum(values) / len(values) if values else math.nan
 
 
 def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
@@ -51,8 +53,8 @@ def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
     n = len(values)
     if n < 2:
         return 0.0
-    mean = sum(values) / n
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    mean = math.fsum(values) / n  # exact sums, as `mean_of`
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     return math.sqrt(variance) / math.sqrt(n)
 
 
