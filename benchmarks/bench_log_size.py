@@ -23,6 +23,9 @@ Answer sets (`--answers`):
   - `failed`: the 500 test puzzles, each answered with real reasoning (the shipped answers' text
     before their `####`, in turn) and then the rule-blind A* line from S to E, so every sample
     fails and most carry a picture (the worst case for pictures; `bench_visual.py`'s set).
+`--inline` adds `ours, inline` (the pictures encoded on the event loop, not in the worker
+thread: what the worker saves); `--gc-off` runs every eval with garbage collection switched off
+(the `GC s` column gives each eval's median seconds of collection, by `gc.callbacks`).
 With `--pictures`, prints instead what the answer pictures of each set cost one by one: bytes
 and milliseconds (drawing and encoding, CPU) per picture as drawn now, without the coordinate
 labels, with every coordinate labelled (lanes too), as an optimised palette PNG, and at
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gc
 import gzip
 import json
 import statistics
@@ -136,25 +140,54 @@ def replay(answers: dict[str, str], prompts: dict[str, str]) -> object:
     return get_model("mockllm/model", custom_outputs=respond)
 
 
+#: Seconds spent collecting garbage since the last reset (timed by `gc.callbacks`).
+_GC = {"seconds": 0.0, "started": 0.0}
+
+
+def _time_gc(phase: str, info: dict) -> None:
+    if phase == "start":
+        _GC["started"] = time.perf_counter()
+    else:
+        _GC["seconds"] += time.perf_counter() - _GC["started"]
+
+
+async def _inline(work: Callable[..., object], *args: object) -> object:
+    """`evals.worker.in_worker` without the worker thread: the work on the event loop."""
+    return work(*args)
+
+
 def run_once(name: str, make: Callable[[], object], answers: dict, folder: Path) -> tuple:
-    """Wall and CPU seconds (task built and evaluated), bytes and the log of one eval."""
+    """Wall and CPU seconds (task built and evaluated), bytes, seconds of garbage collection
+    and the log of one eval."""
     from inspect_ai import eval
 
-    off = mock.patch("inspect_sparc.evals.sparc.scorer.LaterPictures.picture", return_value="")
-    patch = off if "no pictures" in name else contextlib.nullcontext()
+    patches = {
+        "no pictures": ("evals.sparc.scorer.LaterPictures.picture", mock.Mock(return_value="")),
+        "inline": ("evals.sparc.scorer.in_worker", _inline),
+    }
+    patch = next(
+        (mock.patch(f"inspect_sparc.{target}", new) for key, (target, new) in patches.items()
+         if key in name),
+        contextlib.nullcontext(),
+    )  # fmt: skip
     log_dir = folder / f"{name.replace(' ', '').replace(',', '-')}-{time.monotonic_ns()}"
     with patch:
+        _GC["seconds"] = 0.0
         started, cpu = time.perf_counter(), time.process_time()
         task = make()
         prompts = {s.input[-1].text: str(s.id) for s in task.dataset}
         [log] = eval(task, model=replay(answers, prompts), log_dir=str(log_dir), display="none")
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert log.status == "success", log.error
-    return seconds, cpu, sum(f.stat().st_size for f in log_dir.iterdir()), log
+    size = sum(f.stat().st_size for f in log_dir.iterdir())
+    return seconds, cpu, size, _GC["seconds"], log
 
 
-def measure(label: str, records: list[dict], answers: dict[str, str], runs: int) -> None:
-    """All five evals `runs` times, interleaved; print sizes, best times and ratios."""
+def measure(
+    label: str, records: list[dict], answers: dict[str, str], runs: int, inline: bool = False
+) -> None:
+    """All five evals (six with `inline`) `runs` times, interleaved; print sizes, best times,
+    ratios and garbage collection."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         source = folder / "records.jsonl"
@@ -164,23 +197,26 @@ def measure(label: str, records: list[dict], answers: dict[str, str], runs: int)
         *_, log = run_once("ours", makers["ours"], answers, folder)  # the scores to replay
         scores = {str(s.id): s.scores["sparc_scorer"] for s in log.samples}
         replayed = {"ours, replayed": replaying(makers["ours"], scores)}
+        if inline:
+            replayed["ours, inline"] = makers["ours"]
         makers = {**dict(list(makers.items())[:2]), **replayed, **dict(list(makers.items())[2:])}
         results: dict[str, list[tuple]] = {name: [] for name in makers}
         for _ in range(runs):
             for name, make in makers.items():
-                results[name].append(run_once(name, make, answers, folder)[:3])
+                results[name].append(run_once(name, make, answers, folder)[:4])
     print(f"{label}: {len(records)} samples, {len(answers)} answered, best of {runs}; "
           "ratios to the floor: best / best, and the median of each round's ratio")  # fmt: skip
     times = "{:>7s} {:>7s} {:>7s}"
     print(f"  {'eval':18s} {'log bytes':>11s} {'/upstream':>9s} {'/floor':>7s}  "
           f"{times.format('wall s', '/floor', 'median')}  "
-          f"{times.format('CPU s', '/floor', 'median')}")  # fmt: skip
+          f"{times.format('CPU s', '/floor', 'median')}  {'GC s':>5s}")  # fmt: skip
     floor = results["floor"]
     for name, rounds in results.items():
         size = rounds[0][2]
         print(
             f"  {name:18s} {size:11,d} {size / results['upstream'][0][2]:9.3f} "
             f"{size / floor[0][2]:7.3f}  {_ratios(rounds, floor, 0)}  {_ratios(rounds, floor, 1)}"
+            f"  {statistics.median(r[3] for r in rounds):5.2f}"
         )
 
 
@@ -257,14 +293,21 @@ def main() -> None:
     parser.add_argument("--answers", choices=("real", "failed", "both"), default="both")
     parser.add_argument("--runs", type=int, default=3, help="runs of each eval (best time kept)")
     parser.add_argument("--pictures", action="store_true", help="picture costs, no evals")
+    parser.add_argument(
+        "--inline", action="store_true", help="also ours with the pictures encoded inline"
+    )
+    parser.add_argument("--gc-off", action="store_true", help="garbage collection switched off")
     args = parser.parse_args()
+    gc.callbacks.append(_time_gc)
+    if args.gc_off:
+        gc.disable()
     sets = {"real": real_set, "failed": failed_set}
     for name in ("real", "failed") if args.answers == "both" else (args.answers,):
         records, answers = sets[name]()
         if args.pictures:
             picture_costs(f"{name} answers", picture_calls(records, answers))
         else:
-            measure(f"{name} answers", records, answers, args.runs)
+            measure(f"{name} answers", records, answers, args.runs, args.inline)
 
 
 if __name__ == "__main__":
