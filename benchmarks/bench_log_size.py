@@ -196,10 +196,11 @@ def measure(
         run_once("floor", makers["floor"], answers, folder)  # warm-up: Inspect's start-up
         *_, log = run_once("ours", makers["ours"], answers, folder)  # the scores to replay
         scores = {str(s.id): s.scores["sparc_scorer"] for s in log.samples}
-        replayed = {"ours, replayed": replaying(makers["ours"], scores)}
+        variants = {"ours, replayed": replaying(makers["ours"], scores)}
         if inline:
-            replayed["ours, inline"] = makers["ours"]
-        makers = {**dict(list(makers.items())[:2]), **replayed, **dict(list(makers.items())[2:])}
+            variants["ours, inline"] = makers["ours"]
+        ours, others = ("ours", "ours, no pictures"), ("upstream", "floor")
+        makers = {**{n: makers[n] for n in ours}, **variants, **{n: makers[n] for n in others}}
         results: dict[str, list[tuple]] = {name: [] for name in makers}
         for _ in range(runs):
             for name, make in makers.items():
