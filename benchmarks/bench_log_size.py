@@ -29,7 +29,8 @@ thread: what the worker saves); `--gc-off` runs every eval with garbage collecti
 With `--pictures`, prints instead what the answer pictures of each set cost one by one: bytes
 and milliseconds (drawing and encoding, CPU) per picture as drawn now, without the coordinate
 labels, with every coordinate labelled (lanes too), as an optimised palette PNG, and at
-smaller cell sizes.
+smaller cell sizes. With `--webp`, what each lossless WebP method and effort would give on the
+first 40 pictures of each set (the scorer's choice: method 3, quality 0).
 Needs the `dev` extra (`sparc-puzzle`).
 """
 
@@ -289,6 +290,27 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
         )
 
 
+def webp_settings(label: str, calls: list[tuple], count: int = 40) -> None:
+    """Bytes and CPU milliseconds per picture for each lossless WebP method and three
+    qualities (effort), on the first `count` pictures: what the encoder's settings can save."""
+    import io
+
+    from inspect_sparc.core import picture
+
+    drawings = [picture.answer_drawing(*call) for call in calls[:count]]
+    print(f"{label}: lossless WebP settings, {len(drawings)} pictures")
+    for method in range(7):
+        for quality in (0, 50, 100):
+            started, sizes = time.process_time(), []
+            for drawing in drawings:
+                buffer = io.BytesIO()
+                drawing.save(buffer, format="WEBP", lossless=True, quality=quality, method=method)
+                sizes.append(buffer.tell())
+            milliseconds = (time.process_time() - started) / len(drawings) * 1000
+            print(f"  method {method} quality {quality:3d}  {statistics.mean(sizes):7.0f} B mean"
+                  f"  {milliseconds:6.1f} ms")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", choices=("real", "failed", "both"), default="both")
@@ -298,6 +320,7 @@ def main() -> None:
         "--inline", action="store_true", help="also ours with the pictures encoded inline"
     )
     parser.add_argument("--gc-off", action="store_true", help="garbage collection switched off")
+    parser.add_argument("--webp", action="store_true", help="WebP settings' costs, no evals")
     args = parser.parse_args()
     gc.callbacks.append(_time_gc)
     if args.gc_off:
@@ -307,6 +330,8 @@ def main() -> None:
         records, answers = sets[name]()
         if args.pictures:
             picture_costs(f"{name} answers", picture_calls(records, answers))
+        elif args.webp:
+            webp_settings(f"{name} answers", picture_calls(records, answers))
         else:
             measure(f"{name} answers", records, answers, args.runs, args.inline)
 
