@@ -1,5 +1,5 @@
-"""One worker thread for scoring work that would stall the event loop (drawing and encoding an
-answer picture takes a few milliseconds; the WebP encoder runs without the GIL).
+"""One worker thread for scoring work that would stall the event loop (encoding an answer
+picture takes about 3 ms, without the GIL; its drawing, which holds the GIL, stays inline).
 
 One thread, not anyio's pool: on Python's GIL many threads only take turns, and handing work
 to a pool of up to 40 threads costs far more than handing it to one
