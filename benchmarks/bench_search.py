@@ -45,7 +45,7 @@ def load(path: Path) -> list[Puzzle]:
         with gzip.open(path, "rt", encoding="utf-8") as lines:
             records = [json.loads(line) for line in lines if line.strip()]
     else:
-        from inspect_sparc.evals.sparc.sources import read_records_file
+        from inspect_sparc.core.sources import read_records_file
 
         records = read_records_file(path)
     return [parse_puzzle(record) for record in records]

@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels = level_argument(args.level)
     except ValueError as error:
         parser.error(str(error))
-    from inspect_sparc.evals.sparc.sources import SourceError, load_records
+    from inspect_sparc.core.sources import SourceError, load_records
 
     try:
         records = load_records(source=args.source, split=args.split, subset=args.subset)

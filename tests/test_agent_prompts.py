@@ -13,6 +13,7 @@ import re
 import pytest
 
 from inspect_sparc.core.gym import GymEnv
+from inspect_sparc.core.prompts import PROMPT_KINDS
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
@@ -30,7 +31,6 @@ from inspect_sparc.evals.sparc.gym.prompts import (
     gym_visual_system_prompt,
     legal_actions_text,
 )
-from inspect_sparc.evals.sparc.prompts import PROMPT_KINDS
 
 #: A unit step on the grid and the word a reader uses for it (y grows downwards).
 STEP_WORD = {(1, 0): "RIGHT", (0, -1): "UP", (-1, 0): "LEFT", (0, 1): "DOWN"}

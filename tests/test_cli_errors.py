@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from inspect_sparc import algopuzzlevqa, sparc, sparc_agent, sparc_gym, sparc_hard, sparc_visual
+from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.puzzle import RecordError
-from inspect_sparc.downloads import SourceError
 from inspect_sparc.evals.errors import PlainRecordError, PlainSourceError, PlainValueError
 
 LEVEL = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None for all levels"

@@ -20,7 +20,7 @@ from test_tasks import answers_by_prompt, scripted_model
 from test_visual_explanation import rule_blind_line
 
 from inspect_sparc.core.answer import format_path
-from inspect_sparc.evals.names import EPOCHS_REDUCER
+from inspect_sparc.core.names import EPOCHS_REDUCER
 from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 

@@ -150,7 +150,7 @@ def test_reference_validator_accepts_every_stored_solution(generated):
 def test_reference_prompt_builder_matches_ours(generated):
     from sparc.prompts import single_shot, single_shot_paper
 
-    from inspect_sparc.evals.sparc.prompts import user_prompt
+    from inspect_sparc.core.prompts import user_prompt
 
     for record in generated:
         assert user_prompt(record, "paper") == single_shot_paper.get_prompt(record)["user"]
@@ -300,7 +300,7 @@ def test_cli_bad_arguments_exit_2_with_a_message(argv, message, capsys):
 @pytest.fixture
 def small_generated_sets(tmp_path, monkeypatch):
     """`generated:SEED` sets of 5 puzzles (the real size is 500), cached under tmp_path."""
-    from inspect_sparc.evals.sparc import sources
+    from inspect_sparc.core import sources
 
     monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
     monkeypatch.setenv(sources.CACHE_ENV, str(tmp_path / "cache"))

@@ -13,9 +13,9 @@ import sys
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
+from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.generate import GenerateError
 from inspect_sparc.core.puzzle import RecordError
-from inspect_sparc.downloads import SourceError
 from inspect_sparc.evals.errors import (
     PlainRecordError,
     PlainSourceError,

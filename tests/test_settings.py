@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
+from inspect_sparc.core.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.agent.tools import SETTINGS_KEY, store_fields, stored_settings
-from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 ALL = [
     EpisodeSettings.from_task(prompt, traceback, steps, observation, plot)

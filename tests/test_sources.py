@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub.utils import filter_repo_objects
 
-from inspect_sparc.evals.sparc import sources
-from inspect_sparc.evals.sparc.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
+from inspect_sparc.core import sources
+from inspect_sparc.core.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
 
 CARD = """---
 configs:
@@ -354,7 +354,7 @@ def test_the_training_guard_reads_cached_test_grids_without_offline_variables(
 ):
     import os
 
-    from inspect_sparc.train import leakage
+    from inspect_sparc.core import leakage
 
     fake = FakeHub(tmp_path, sparc_records[:4], cached=True)
     use_fake(monkeypatch, fake)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_sparc.evals.names import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
+from inspect_sparc.core.names import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
 
 
 def value_of(score: SampleScore, key: str) -> float:
@@ -133,9 +133,7 @@ def accuracy_by_level(key: str = CORRECT) -> Metric:
 
 
 @metric
-def grouped_accuracy(
-    group_key: str, key: str = CORRECT, name_template: str = "{group}"
-) -> Metric:
+def grouped_accuracy(group_key: str, key: str = CORRECT, name_template: str = "{group}") -> Metric:
     """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:

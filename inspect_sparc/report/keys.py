@@ -1,6 +1,6 @@
 """Metric and score-value key names the report reads from logs: the scorers' own names.
 
-Every name the scorers write is defined once in `inspect_sparc.evals.names` (pure, no Inspect
+Every name the scorers write is defined once in `inspect_sparc.core.names` (pure, no Inspect
 import); this module gives the report the ones it reads, plus the prefixes it matches columns
 by, so a scorer that renames a key renames the report's column with it. The report's own table
 columns are its own names, not these.
@@ -8,8 +8,7 @@ columns are its own names, not these.
 
 from __future__ import annotations
 
-from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
-from inspect_sparc.evals.names import (  # noqa: F401 - re-exported for the report's modules
+from inspect_sparc.core.names import (  # noqa: F401 - re-exported for the report's modules
     ACCURACY,
     BREAK_KEYS,
     CHANCE,
@@ -40,6 +39,7 @@ from inspect_sparc.evals.names import (  # noqa: F401 - re-exported for the repo
     UNPARSEABLE_RATE,
     level_metric,
 )
+from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
 
 #: `level_1` .. `level_5`: accuracy per difficulty level (the part before the level).
 LEVEL_PREFIX = LEVEL_METRIC.split("{", 1)[0]

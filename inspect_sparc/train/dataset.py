@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.generate import generate_puzzles
+from inspect_sparc.core.leakage import check_no_test_grids
+from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.evals.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.evals.sparc.sources import BUNDLED, GENERATED, GENERATED_SET_SIZE, HUBS
-from inspect_sparc.train.leakage import check_no_test_grids
+from inspect_sparc.core.sources import BUNDLED, GENERATED, GENERATED_SET_SIZE, HUBS
 from inspect_sparc.train.puzzles import PuzzleSource, load_puzzles
 
 #: Sources that are the benchmark's test split (a hub's default split, the bundled sample).

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from inspect_sparc.evals.sparc.sources import SPLITS, load_records
+from inspect_sparc.core.sources import SPLITS, load_records
 
 #: The hub that publishes both splits (`source="test"` / `"train"`); its cache is read first.
 SPLIT_HUB = "huggingface"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from inspect_sparc.core.sources import SourceError
 from inspect_sparc.evals.algopuzzlevqa import sources
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.sparc.sources import SourceError
 
 PREFIX = (
     "https://raw.githubusercontent.com/declare-lab/LLM-PuzzleTest/"

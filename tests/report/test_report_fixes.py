@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from inspect_sparc.evals.names import EPOCHS_REDUCER
+from inspect_sparc.core.names import EPOCHS_REDUCER
 from inspect_sparc.report import tables as T
 from inspect_sparc.report.frame import (
     RULE_KINDS,
@@ -198,6 +198,7 @@ def test_answer_cut_at_200_points_counts_its_points():
 
 def test_with_several_reducers_the_mean_metrics_are_taken_and_named():
     R = EPOCHS_REDUCER
+
     def score(reducer, value):
         metric = SimpleNamespace(value=value)
         return SimpleNamespace(name="sparc_scorer", reducer=reducer, metrics={"accuracy": metric})

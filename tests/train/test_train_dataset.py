@@ -8,11 +8,11 @@ import pytest
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
+from inspect_sparc.core.leakage import LeakageError, grid_hash, shipped_test_hashes
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.dataset import record_to_sample
 from inspect_sparc.train import prompt_dataset, sparc_reward
 from inspect_sparc.train.dataset import level_counts, main, parse_level_argument
-from inspect_sparc.train.leakage import LeakageError, grid_hash, shipped_test_hashes
 
 
 @pytest.fixture(scope="module")

@@ -33,10 +33,10 @@ PUZZLES: tuple[str, ...] = get_args(PuzzleName)
 """Puzzle names in the paper's (alphabetical) order; also the sample order of a round."""
 
 
-
 def meant(unknown: list[str]) -> str:
     """The "did you mean" hint for the first unknown puzzle name (empty when none is close)."""
     return did_you_mean(unknown[0], PUZZLES) if unknown else ""
+
 
 def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
     """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list)."""

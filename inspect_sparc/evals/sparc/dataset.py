@@ -10,6 +10,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
 from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.ordering import round_robin
+from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.core.puzzle import (
     REQUIRED_FIELDS,
     Puzzle,
@@ -17,9 +19,7 @@ from inspect_sparc.core.puzzle import (
     parse_puzzle,
     path_to_moves,
 )
-from inspect_sparc.evals.ordering import round_robin
-from inspect_sparc.evals.sparc.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.evals.sparc.sources import GENERATED, load_records
+from inspect_sparc.core.sources import GENERATED, load_records
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from inspect_ai.util import Store
 from inspect_sparc.core.gym import GymEnv, StepResult, replay_moves, step_letter
 from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.evals.sparc.settings import EpisodeSettings
+from inspect_sparc.core.settings import EpisodeSettings
 
 #: Store key of the episode's moves, one letter per step (see `core.gym.step_letter`).
 MOVES_KEY = "gym_moves"

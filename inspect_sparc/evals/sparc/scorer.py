@@ -16,6 +16,13 @@ from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
+from inspect_sparc.core.names import (
+    BREAK_KEYS,
+    BREAK_METRICS,
+    CORRECT,
+    INVALID_PATH,
+    INVALID_PATH_RATE,
+)
 from inspect_sparc.core.picture import answer_drawing, answer_image, data_uri, encode_answer
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
@@ -28,13 +35,6 @@ from inspect_sparc.core.rules import (
     format_points,
 )
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
-from inspect_sparc.evals.names import (
-    BREAK_KEYS,
-    BREAK_METRICS,
-    CORRECT,
-    INVALID_PATH,
-    INVALID_PATH_RATE,
-)
 from inspect_sparc.evals.worker import in_worker
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).

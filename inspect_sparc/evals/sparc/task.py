@@ -17,10 +17,10 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import ChatMessage
 
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.core.settings import METADATA_KEY, EpisodeSettings
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.settings import METADATA_KEY, EpisodeSettings
 
 
 def source_metadata(prompt: str, source: str, split: str, subset: str) -> dict[str, Any]:

@@ -22,13 +22,13 @@ from inspect_sparc.core.gym import (
     GymEnv,
     StepResult,
 )
+from inspect_sparc.core.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.gym.prompts import (
     INSTRUCTION,
     episode_system_prompt,
     gym_visual_step_text,
     observation_text,
 )
-from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)

@@ -15,8 +15,7 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.evals.metrics import mean_of, value_of
-from inspect_sparc.evals.names import (
+from inspect_sparc.core.names import (
     MALFORMED_TOOL_CALL_RATE,
     MALFORMED_TOOL_CALLS,
     MALFORMED_TOOL_CALLS_PER_EPISODE,
@@ -26,6 +25,7 @@ from inspect_sparc.evals.names import (
     TOOL_CALLS_PER_EPISODE,
     TURNS,
 )
+from inspect_sparc.evals.metrics import mean_of, value_of
 from inspect_sparc.evals.sparc.agent.malformed import STOPPED_KEY, malformed_calls
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
 from inspect_sparc.evals.sparc.gym.scorer import ENDING_EXPLANATIONS, gym_metrics, gym_scorer

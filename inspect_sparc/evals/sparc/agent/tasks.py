@@ -21,15 +21,15 @@ from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentText
 
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, GymEnv
+from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.agent.agent import sparc_react
 from inspect_sparc.evals.sparc.agent.prompts import intro_text, state_text
 from inspect_sparc.evals.sparc.agent.scorer import agent_metrics, agent_scorer
 from inspect_sparc.evals.sparc.agent.tools import start_episode
-from inspect_sparc.evals.sparc.prompts import PromptKind
-from inspect_sparc.evals.sparc.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
 #: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when

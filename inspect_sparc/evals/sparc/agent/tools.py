@@ -19,6 +19,7 @@ from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
 from inspect_sparc.core.gym import GymEnv
+from inspect_sparc.core.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,
@@ -28,7 +29,6 @@ from inspect_sparc.evals.sparc.agent.prompts import (
     state_text,
 )
 from inspect_sparc.evals.sparc.episode import MOVES_KEY, record_step, replay_episode, step_picture
-from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 #: Store keys: the puzzle record and the episode settings (set by `start_episode`; see
 #: `store_fields`), and the number of `move` calls, steps or not (a call after the end is no step).

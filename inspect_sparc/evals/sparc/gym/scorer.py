@@ -21,10 +21,7 @@ from inspect_sparc.core.gym import (
     GymEnv,
     moves_text,
 )
-from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.rules import Violation, check, format_point
-from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
-from inspect_sparc.evals.names import (
+from inspect_sparc.core.names import (
     BACKTRACKS,
     BREAK_KEYS,
     CHANCE,
@@ -37,6 +34,10 @@ from inspect_sparc.evals.names import (
     STEPS,
     UNPARSEABLE,
 )
+from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.rules import Violation, check, format_point
+from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
     LaterPictures,
@@ -46,7 +47,6 @@ from inspect_sparc.evals.sparc.scorer import (
     rule_break_rates,
     violation_lines,
 )
-from inspect_sparc.evals.sparc.settings import EpisodeSettings
 
 
 @metric

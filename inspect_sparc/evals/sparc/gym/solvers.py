@@ -30,6 +30,7 @@ from inspect_ai.util import span
 
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
 from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
+from inspect_sparc.core.settings import EpisodeSettings, check_observation
 from inspect_sparc.evals.sparc.episode import MOVES_KEY, new_episode, record_step, step_picture
 from inspect_sparc.evals.sparc.gym.prompts import (
     episode_system_prompt,
@@ -37,7 +38,6 @@ from inspect_sparc.evals.sparc.gym.prompts import (
     observation_text,
 )
 from inspect_sparc.evals.sparc.protocols import require_protocol
-from inspect_sparc.evals.sparc.settings import EpisodeSettings, check_observation
 
 __all__ = ["MOVES_KEY", "gym_agent", "gym_astar", "gym_random"]
 

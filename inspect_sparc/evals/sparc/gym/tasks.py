@@ -20,13 +20,13 @@ from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+from inspect_sparc.core.prompts import PromptKind
+from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.gym.prompts import episode_system_prompt
 from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
-from inspect_sparc.evals.sparc.prompts import PromptKind
-from inspect_sparc.evals.sparc.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
 #: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when

@@ -19,11 +19,11 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
+from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
-from inspect_sparc.evals.sparc.prompts import PromptKind
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 

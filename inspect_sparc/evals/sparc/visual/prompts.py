@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
-from inspect_sparc.evals.sparc.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
+from inspect_sparc.core.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
 VISUAL_PROMPT_KINDS: tuple[str, ...] = get_args(VisualPromptKind)
@@ -134,6 +134,7 @@ The drawn path must satisfy **ALL** applicable constraints:
 ####
 [(0, 0), (1, 0), (2, 0), (2, 1), ...]
 """
+
 
 def check_visual_prompt_kind(kind: str) -> str:
     """`kind` if it names a single-shot visual prompt, else a ValueError listing them."""

@@ -22,11 +22,11 @@ from inspect_ai.solver import generate
 
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.core.sources import load_records
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import record_to_sample, samples_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
-from inspect_sparc.evals.sparc.sources import load_records
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_SYSTEM_PROMPT,

@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.evals.sparc.prompts import check_prompt_kind
+from inspect_sparc.core.prompts import check_prompt_kind
 
 ObservationKind = Literal["text", "image"]
 #: How the model is shown the puzzle each step: the grid as text (`--gym`) or the picture with

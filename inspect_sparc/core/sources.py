@@ -23,7 +23,7 @@ from typing import Any
 from inspect_sparc.core.choices import did_you_mean
 
 # CACHE_ENV is re-exported: the generated-set cache lives under it.
-from inspect_sparc.evals.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
+from inspect_sparc.core.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -44,7 +44,7 @@ SPLITS = ("test", "train")
 HUBS = ("modelscope", "huggingface")
 BUNDLED = "sample"
 DATA_SUFFIXES = (".parquet", ".jsonl", ".json")
-SAMPLE_FILE = Path(__file__).parents[2] / "data" / "sparc_sample.jsonl"
+SAMPLE_FILE = Path(__file__).parents[1] / "data" / "sparc_sample.jsonl"
 #: `source=generated:SEED`: fresh puzzles from the generator, cached on disk.
 GENERATED = "generated:"
 #: Puzzles in a `generated:SEED` set (the test split's size and level mix); tests shrink it.

@@ -5,7 +5,7 @@ A grid's hash is the SHA-256 of its `puzzle_array` as compact JSON (first 16 hex
 the local hub cache its grids are checked as well (nothing is downloaded for this). Rebuild the
 shipped list from a file of the test split with
 
-    python -m inspect_sparc.train.leakage path/to/test_split.jsonl
+    python -m inspect_sparc.core.leakage path/to/test_split.jsonl
 
 Pure logic: no Inspect imports.
 """
@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-HASH_FILE = Path(__file__).parent / "data" / "test_grid_hashes.txt"
+HASH_FILE = Path(__file__).parents[1] / "data" / "test_grid_hashes.txt"
 #: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
 HASH_DIGITS = 16
 
@@ -46,7 +46,7 @@ def shipped_test_hashes() -> frozenset[str]:
 def cached_test_hashes() -> frozenset[str]:
     """Hashes of the test split's grids in the local hub caches; empty when neither holds it
     (the caches are read as they are: nothing is downloaded)."""
-    from inspect_sparc.evals.sparc.sources import HUB_BY_NAME, SourceError, cached_hub_records
+    from inspect_sparc.core.sources import HUB_BY_NAME, SourceError, cached_hub_records
 
     hashes: set[str] = set()
     for hub in HUB_BY_NAME.values():
@@ -61,6 +61,11 @@ def cached_test_hashes() -> frozenset[str]:
 def benchmark_grid_hashes() -> frozenset[str]:
     """Every known test-split grid hash: the shipped list and the cached split's grids."""
     return shipped_test_hashes() | cached_test_hashes()
+
+
+def is_test_grid(record: Mapping[str, Any]) -> bool:
+    """Whether a record's grid is a known test-split grid (the shipped and cached hashes)."""
+    return grid_hash(record) in benchmark_grid_hashes()
 
 
 def check_no_test_grids(
@@ -87,7 +92,7 @@ def write_hashes(records: Sequence[Mapping[str, Any]], path: Path = HASH_FILE) -
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Rebuild the shipped hash list from a file (or source) of the test split."""
-    from inspect_sparc.evals.sparc.sources import load_records
+    from inspect_sparc.core.sources import load_records
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="the test split: a .jsonl/.json/.parquet file or a hub")
