@@ -29,14 +29,14 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
-from inspect_sparc.core.settings import EpisodeSettings, check_observation
-from inspect_sparc.evals.sparc.episode import MOVES_KEY, new_episode, record_step, step_picture
-from inspect_sparc.evals.sparc.gym.prompts import (
+from inspect_sparc.core.episode_prompts import (
     episode_system_prompt,
     gym_visual_step_text,
     observation_text,
 )
+from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
+from inspect_sparc.core.settings import EpisodeSettings, check_observation
+from inspect_sparc.evals.sparc.episode import MOVES_KEY, new_episode, record_step, step_picture
 from inspect_sparc.evals.sparc.protocols import require_protocol
 
 __all__ = ["MOVES_KEY", "gym_agent", "gym_astar", "gym_random"]
