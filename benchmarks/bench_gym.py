@@ -134,7 +134,7 @@ def model_eval(records: list[dict], limit: int = 50) -> None:
 
     from inspect_sparc.core.gym import path_actions
     from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY
+    from inspect_sparc.evals.sparc.episode import MOVES_KEY
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
     by_id = {r["id"]: parse_puzzle(r) for r in records}

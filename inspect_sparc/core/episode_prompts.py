@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.
-TEMPLATE = """
+GYM_TEMPLATE = """
     You are an autonomous agent controlling a path‐finding puzzle solver.
     Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
 
@@ -145,7 +145,7 @@ def gym_system_prompt(
     """The system prompt for one puzzle record (its polyshape definitions filled in)."""
     check_prompt_kind(kind)
     traceback = bool(traceback)
-    return TEMPLATE.format(
+    return GYM_TEMPLATE.format(
         revisiting=REVISITING[traceback],
         regions=REGIONS_AGAIN[traceback],
         blank_lines=BLANK_LINES[traceback],

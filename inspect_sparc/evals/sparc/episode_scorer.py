@@ -115,7 +115,7 @@ def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
     return Score(
         value=value,  # type: ignore[arg-type]
         answer=format_path(path),
-        explanation=explain(env, violations, chance, picture),
+        explanation=explain_episode(env, violations, chance, picture),
         metadata={
             "moves": moves_text(env.history),
             "ended": env.ended or "cut",
@@ -138,7 +138,7 @@ ENDING_EXPLANATIONS = {
 }
 
 
-def explain(
+def explain_episode(
     env: GymEnv,
     violations: Sequence[Violation],
     chance: float | None = None,
