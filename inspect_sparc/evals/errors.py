@@ -38,12 +38,12 @@ except ImportError:  # pragma: no cover - only when Inspect moves its private cl
         """Stand-in: without Inspect's class the errors keep their traceback."""
 
 
-class _OneLine:
+class _OneLine(Exception):
     """Mixin: the original error type's message, also as `.message` (what Inspect prints)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)  # the original type's constructor (next in the MRO)
-        self.message = message
+        self.message: Any = message  # Inspect types it as a rich renderable
 
 
 class PlainValueError(_OneLine, ValueError, _Plain):

@@ -113,7 +113,7 @@ def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
         value[CHANCE] = chance
     value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
-        value=value,  # type: ignore[arg-type]
+        value=value,
         answer=format_path(path),
         explanation=explain_episode(env, violations, chance, picture),
         metadata={
