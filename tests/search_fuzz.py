@@ -5,7 +5,7 @@ judge each with its own rule code; the pure and the compiled engine must list ex
 paths (the same list, in the same order, from both). The grids cover every rule kind (dots,
 gaps, squares, stars, triangles, polyshapes, ylops) and the shapes the published puzzles miss:
 S or E a mid-edge inside the grid, E off the border, grids one cell wide. Used by
-tests/test_search_fuzz.py and benchmarks/fuzz_search.py.
+tests/core/test_search_fuzz.py and benchmarks/fuzz_search.py.
 """
 
 from __future__ import annotations

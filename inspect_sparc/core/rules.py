@@ -13,7 +13,7 @@ would be noise: an empty answer does not "miss every dot". `check` never raises.
 
 `SEARCH_PRUNING` says, for every rule, which functions of the search (`core/search/`: the shared
 layout, the pure engine, the numba kernel and its driver) prune it: a rule change must visit
-each of them, and docs/search.md argues why each cut is sound (tests/test_rules.py fails if a
+each of them, and docs/search.md argues why each cut is sound (tests/core/test_rules.py fails if a
 name there stops existing).
 
 Over 500 lines on purpose: this is the single arbiter of the rules (the path faults, the local

@@ -25,9 +25,9 @@ from inspect_ai.solver import SolverSpec
 from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
-DOCS = Path(__file__).parent.parent / "docs" / "agent.md"
+DOCS = Path(__file__).parents[4] / "docs" / "agent.md"
 #: All 500 puzzles of the published test split (a path is a `source`).
-TEST_SPLIT = Path(__file__).parent / "fixtures" / "sparc" / "test_split.jsonl.gz"
+TEST_SPLIT = Path(__file__).parents[3] / "fixtures" / "sparc" / "test_split.jsonl.gz"
 
 
 def run(task, tmp_path: Path, solver, model="mockllm/model", **kwargs):

@@ -11,7 +11,7 @@ import pytest
 from inspect_sparc.audit import audit_record, level_argument, main, progress_bar
 from inspect_sparc.core import search as search_engines
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES_FILE = FIXTURES / "puzzles.jsonl"
 RECORDS = [json.loads(line) for line in PUZZLES_FILE.read_text().splitlines()]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_visual_explanation import (
+from picture_helpers import (
     answer,
     close,
     geometry,

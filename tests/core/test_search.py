@@ -18,8 +18,8 @@ from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
-SAMPLE = Path(__file__).parent.parent / "inspect_sparc" / "data" / "sparc_sample.jsonl"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
+SAMPLE = Path(__file__).parents[2] / "inspect_sparc" / "data" / "sparc_sample.jsonl"
 
 
 def _read(path: Path) -> list[Puzzle]:

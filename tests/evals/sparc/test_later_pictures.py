@@ -8,7 +8,7 @@ import threading
 from unittest import mock
 
 import pytest
-from test_visual_explanation import answer, region_failures
+from picture_helpers import answer, region_failures
 
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc import scorer

@@ -23,7 +23,7 @@ from rule_oracle import Board, broken_rules, simple_paths
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import board_for, check
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 RECORDS = {
     record["id"]: record
     for record in map(json.loads, (FIXTURES / "puzzles.jsonl").read_text().splitlines())

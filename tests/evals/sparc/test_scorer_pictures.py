@@ -2,69 +2,25 @@
 
 from __future__ import annotations
 
-import base64
 import io
-import re
 
 import pytest
+from picture_helpers import (
+    answer,
+    close,
+    geometry,
+    picture_of,
+    pixels,
+    region_failures,
+    rule_blind_line,
+    wrong_path,
+)
 from PIL import Image
-from sparc.process_puzzle import _astar_find_path
-from sparc_visualization.objects.board import get_board_from_data
-from sparc_visualization.plots.original_plot import OriginalPlot
 
-from inspect_sparc.core.picture import ANSWER_CELL, MARK_COLOR, PATH_COLOR, answer_image
+from inspect_sparc.core.picture import MARK_COLOR, PATH_COLOR, answer_image
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
-from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, score_answer
-
-PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")
-
-
-def picture_of(explanation: str) -> Image.Image | None:
-    """The decoded picture in an explanation, or None."""
-    found = PICTURE.findall(explanation)
-    assert len(found) <= 1
-    return Image.open(io.BytesIO(base64.b64decode(found[0]))).convert("RGB") if found else None
-
-
-def geometry(record: dict) -> OriginalPlot:
-    """Where the reference renderer puts each grid position at the picture's scale (the oracle
-    for pixel positions; it is never rendered here)."""
-    board = get_board_from_data(record)
-    return OriginalPlot(
-        board, size=(board.width, board.height), cell_size=ANSWER_CELL, pad_pixels=ANSWER_CELL // 2
-    )
-
-
-def close(pixel, color, tolerance=24) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, color, strict=True))
-
-
-def wrong_path(puzzle):
-    """The first solution with its last two points cut: a line that never reaches E."""
-    return puzzle.solutions[0][:-2]
-
-
-def rule_blind_line(record: dict) -> tuple:
-    """The reference's own A* line from S to E (sparc-puzzle's ablation): a valid line that
-    ignores every puzzle rule, so it usually breaks region rules."""
-    return tuple(map(tuple, _astar_find_path(record)))
-
-
-def answer(path) -> str:
-    return "My reasoning...\n#### " + ", ".join(f"({x},{y})" for x, y in path)
-
-
-def region_failures(records: list[dict]) -> list[tuple[dict, tuple]]:
-    """(record, A* line) for every puzzle whose A* line breaks a rule a picture shows."""
-    found = []
-    for record in records:
-        line = rule_blind_line(record)
-        score = score_answer(parse_puzzle(record), answer(line))
-        broken = set(score.metadata["rule_violations"])
-        if not score.value["invalid_path"] and broken & PICTURED_RULES:
-            found.append((record, line))
-    return found
+from inspect_sparc.evals.sparc.scorer import score_answer
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +75,7 @@ def test_broken_rules_are_ringed_where_they_broke(region_cases):
         assert any(close(p, MARK_COLOR) for p in ring), (x, y)
     _, unmarked = answer_image(puzzle, line, ())
     plain = Image.open(io.BytesIO(unmarked)).convert("RGB")
-    assert not any(close(p, MARK_COLOR, 8) for p in plain.getdata())
+    assert not any(close(p, MARK_COLOR, 8) for p in pixels(plain))
 
 
 def test_no_picture_for_a_solved_or_empty_answer(sparc_records):
@@ -158,7 +114,7 @@ def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
     monkeypatch.setattr(features, "check", lambda name: False if name == "webp" else real(name))
     png = score_answer(puzzle, answer(line)).explanation
     assert "data:image/webp;base64," in webp and "data:image/png;base64," in png
-    assert list(picture_of(png).getdata()) == list(picture_of(webp).getdata())  # both lossless
+    assert pixels(picture_of(png)) == pixels(picture_of(webp))  # both lossless
 
 
 def test_a_gym_episode_that_reaches_e_breaking_region_rules_is_pictured(region_cases):

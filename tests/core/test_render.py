@@ -11,7 +11,7 @@ import yaml
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.render import COLOR_WORDS, KIND_WORDS, LATTICE_WORDS, MARK, legend, render
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES = [
     parse_puzzle(json.loads(line)) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()
 ]

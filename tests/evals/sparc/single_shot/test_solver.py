@@ -14,7 +14,7 @@ from sparc.validation import extract_solution_path, validate_solution
 
 from inspect_sparc.evals.sparc.single_shot.solvers import SEARCH_MODEL, search_solver
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[3] / "fixtures" / "sparc"
 RECORDS = [json.loads(line) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()]
 
 

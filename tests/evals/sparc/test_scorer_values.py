@@ -23,7 +23,7 @@ from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import check
 from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, PLAIN_FAULTS, score_answer
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "sparc"
 RECORDS = {
     record["id"]: record
     for record in map(json.loads, (FIXTURES / "puzzles.jsonl").read_text().splitlines())

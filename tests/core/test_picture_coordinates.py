@@ -10,11 +10,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from test_visual_explanation import (
+from picture_helpers import (
     answer,
     close,
     geometry,
     picture_of,
+    pixels,
     region_failures,
     rule_blind_line,
 )
@@ -61,7 +62,7 @@ def read_label(picture, window) -> tuple[int, int, tuple[int, int, int, int]] | 
     crop = picture.crop((x0, y0, min(x1, picture.width), min(y1, picture.height)))
     ink = [
         (x0 + i % crop.width, y0 + i // crop.width)
-        for i, pixel in enumerate(crop.getdata())
+        for i, pixel in enumerate(pixels(crop))
         if close(pixel, LABEL_COLOR, tolerance=4)
     ]
     if not ink:
@@ -126,7 +127,7 @@ def test_labels_cover_nothing_the_puzzle_draws(sparc_records):
         reference.render()
         picture = answer_drawing(puzzle, None)
         width, height = picture.size
-        drawn, under = list(picture.getdata()), list(reference._img.getdata())
+        drawn, under = pixels(picture), pixels(reference._img)
         ink = [i for i, pixel in enumerate(drawn) if pixel == LABEL_COLOR]
         assert ink, record["id"]
         for i in ink:

@@ -19,7 +19,7 @@ from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
 #: All 500 puzzles of the published test split (a path is a `source`).
-TEST_SPLIT = Path(__file__).parent / "fixtures" / "sparc" / "test_split.jsonl.gz"
+TEST_SPLIT = Path(__file__).parents[3] / "fixtures" / "sparc" / "test_split.jsonl.gz"
 #: Score fields only the agent protocol has.
 AGENT_ONLY = ("tool_calls", "turns", "no_tool_turns", "malformed_tool_calls")
 

@@ -16,8 +16,8 @@ import pytest
 from inspect_ai import Epochs, eval, eval_set
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.scorer import Score, mean_score
-from test_tasks import answers_by_prompt, scripted_model
-from test_visual_explanation import rule_blind_line
+from mock_outputs import answers_by_prompt, scripted_model
+from picture_helpers import rule_blind_line
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.names import EPOCHS_REDUCER

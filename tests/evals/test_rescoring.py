@@ -1,6 +1,6 @@
 """`inspect score` on a log of the step-by-step tasks and of AlgoPuzzleVQA: the same scores and,
 to the last bit, the same metrics as the eval gave, in a fresh process through the real CLI
-(`sparc`'s: `test_epochs_reducer.py`).
+(`sparc`'s: `test_reducer.py`).
 
 The oracle is the eval's own log. Rescoring replays the recorded moves from each sample's store
 (or reads the last reply again) and computes the metrics over the samples in log order, where

@@ -24,7 +24,7 @@ from inspect_sparc.core.rules import (
     shape_offsets,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures" / "sparc"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 RECORDS = [json.loads(line) for line in (FIXTURES / "puzzles.jsonl").read_text().splitlines()]
 PUZZLES = [parse_puzzle(record) for record in RECORDS]
 BY_ID = {p.id: p for p in PUZZLES}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
-from mock_outputs import mock_output
+from mock_outputs import answers_by_prompt, mock_output, scripted_model
 
 import inspect_sparc as sparc_module
 from inspect_sparc.core.answer import format_path
@@ -20,21 +20,6 @@ from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import RULES, check
 from inspect_sparc.core.search import solve
 from inspect_sparc.evals.sparc.single_shot.tasks import TASK_VERSION, sparc, sparc_hard
-
-
-def answers_by_prompt(task, answer_for) -> dict[str, list[str]]:
-    """Map each sample's user prompt to the answers the mock model gives it, in call order."""
-    return {s.input[1].content: answer_for(s) for s in task.dataset}
-
-
-def scripted_model(script: dict[str, list[str]]):
-    """A mockllm model that answers each prompt from its own queue (order-proof under epochs)."""
-    queues = {prompt: list(answers) for prompt, answers in script.items()}
-
-    def respond(messages, tools, tool_choice, config):
-        return mock_output(queues[messages[-1].text].pop(0))
-
-    return get_model("mockllm/model", custom_outputs=respond)
 
 
 def reversed_target(sample) -> str:

@@ -19,7 +19,7 @@ __all__ = [
     "mock_output",
 ]
 
-FIXTURE_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "algopuzzlevqa"
+FIXTURE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "algopuzzlevqa"
 FIXTURE_DATA = FIXTURE_ROOT / "data"
 
 
