@@ -47,9 +47,9 @@ def best_of(runs: int, work) -> tuple[float, int]:
 
 
 def ours(records: list[dict], actions: list[list[int]]) -> int:
+    from inspect_sparc.core.episode_prompts import observation_text
     from inspect_sparc.core.gym import GymEnv
     from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.evals.sparc.gym.prompts import observation_text
 
     steps = 0
     for record, walk in zip(records, actions, strict=True):
@@ -134,7 +134,7 @@ def model_eval(records: list[dict], limit: int = 50) -> None:
 
     from inspect_sparc.core.gym import path_actions
     from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY
+    from inspect_sparc.evals.sparc.episode import MOVES_KEY
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
     by_id = {r["id"]: parse_puzzle(r) for r in records}

@@ -24,7 +24,7 @@ from inspect_ai.tool import ToolCall
 from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, path_actions
 from inspect_sparc.core.puzzle import Puzzle
 from inspect_sparc.evals.sparc.agent.tools import episode
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY
+from inspect_sparc.evals.sparc.episode import MOVES_KEY
 
 NAMES = tuple(name.lower() for name in ACTION_NAMES)
 

@@ -26,8 +26,8 @@ from inspect_sparc.core.gym import ACTIONS, GymEnv, replay_moves
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.agent.prompts import CONTINUE_TEXT, read_direction
 from inspect_sparc.evals.sparc.agent.tasks import TASK_VERSION, default_message_limit, sparc_agent
-from inspect_sparc.evals.sparc.gym.scorer import score_episode
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY
+from inspect_sparc.evals.sparc.episode import MOVES_KEY
+from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
 
 def run(task, player: Player, tmp_path: Path, **kwargs):

@@ -25,7 +25,7 @@ from inspect_sparc.evals.sparc.agent.malformed import (
     malformed_in_a_row,
 )
 from inspect_sparc.evals.sparc.agent.tasks import default_message_limit, sparc_agent
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY
+from inspect_sparc.evals.sparc.episode import MOVES_KEY
 
 BROKEN_JSON = '{"direction": "up"'  # the closing brace lost, as a real model sent it
 

@@ -12,6 +12,11 @@ import re
 
 import pytest
 
+from inspect_sparc.core.episode_prompts import (
+    gym_system_prompt,
+    gym_visual_system_prompt,
+    legal_actions_text,
+)
 from inspect_sparc.core.gym import GymEnv
 from inspect_sparc.core.prompts import PROMPT_KINDS
 from inspect_sparc.core.puzzle import parse_puzzle
@@ -26,11 +31,6 @@ from inspect_sparc.evals.sparc.agent.prompts import (
     tools_text,
 )
 from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
-from inspect_sparc.evals.sparc.gym.prompts import (
-    gym_system_prompt,
-    gym_visual_system_prompt,
-    legal_actions_text,
-)
 
 #: A unit step on the grid and the word a reader uses for it (y grows downwards).
 STEP_WORD = {(1, 0): "RIGHT", (0, -1): "UP", (-1, 0): "LEFT", (0, 1): "DOWN"}

@@ -126,7 +126,7 @@ def test_a_gym_dead_end_names_and_marks_where_the_agent_got_stuck(sparc_records)
     from inspect_sparc.core.baselines import random_policy
     from inspect_sparc.core.gym import DEAD_END, GymEnv
     from inspect_sparc.core.render import MARK
-    from inspect_sparc.evals.sparc.gym.scorer import score_episode
+    from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     found = 0
     for index, record in enumerate(sparc_records):
@@ -149,7 +149,7 @@ def test_a_gym_dead_end_names_and_marks_where_the_agent_got_stuck(sparc_records)
 
 
 def test_small_chances_read_as_odds() -> None:
-    from inspect_sparc.evals.sparc.gym.scorer import readable_chance
+    from inspect_sparc.evals.sparc.episode_scorer import readable_chance
 
     assert readable_chance(0.00005) == "1 in 20,000 (5e-05)"
     assert readable_chance(0.5) == "1 in 2 (0.5)"

@@ -17,6 +17,7 @@ from rule_oracle import valid_paths
 
 from inspect_sparc.core import generate as generator
 from inspect_sparc.core import search as search_engines
+from inspect_sparc.core.downloads import CACHE_ENV
 from inspect_sparc.core.generate import (
     LEVEL_COUNTS,
     GenerateError,
@@ -303,7 +304,7 @@ def small_generated_sets(tmp_path, monkeypatch):
     from inspect_sparc.core import sources
 
     monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
-    monkeypatch.setenv(sources.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     return sources
 
 
@@ -312,7 +313,7 @@ def test_generated_source_builds_caches_and_reuses(small_generated_sets, monkeyp
     records = sources.load_records(f"generated:{SEED}")
     assert [dumps(r) for r in records] == [dumps(r) for r in generated[:5]]
     cached = sources.generated_cache_file(SEED, 5)
-    assert cached.is_file() and str(cached).startswith(str(sources.os.environ[sources.CACHE_ENV]))
+    assert cached.is_file() and str(cached).startswith(str(sources.os.environ[CACHE_ENV]))
 
     def no_generation(*args, **kwargs):
         raise AssertionError("a cached set must be reused")

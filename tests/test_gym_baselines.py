@@ -127,7 +127,7 @@ def test_mean_chance_matches_the_reference_random_walk(sparc_test_split):
 def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(sparc_records):
     from inspect_sparc.core.gym import GymEnv, path_actions
     from inspect_sparc.core.rules import check
-    from inspect_sparc.evals.sparc.gym.scorer import score_episode
+    from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     checked = 0
     for record in sparc_records:

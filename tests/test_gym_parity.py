@@ -13,6 +13,7 @@ import pytest
 from gym_reference import reference_env, reference_episode
 from sparc.process_puzzle import _parse_action
 
+from inspect_sparc.core.episode_prompts import gym_system_prompt, observation_text
 from inspect_sparc.core.gym import (
     DEAD_END,
     REACHED_END,
@@ -22,7 +23,6 @@ from inspect_sparc.core.gym import (
     read_action,
 )
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.evals.sparc.gym.prompts import gym_system_prompt, observation_text
 
 REFERENCE_PROMPTS = {
     ("paper", False): "gym_step_paper",

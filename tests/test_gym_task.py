@@ -22,7 +22,8 @@ from inspect_sparc.core.gym import path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import RULES
 from inspect_sparc.core.sources import load_records
-from inspect_sparc.evals.sparc.gym.solvers import MOVES_KEY, gym_astar, gym_random
+from inspect_sparc.evals.sparc.episode import MOVES_KEY
+from inspect_sparc.evals.sparc.gym.solvers import gym_astar, gym_random
 from inspect_sparc.evals.sparc.gym.tasks import TASK_VERSION, sparc_gym
 
 WORDS = ("right", "up", "left", "down")

@@ -32,10 +32,10 @@ from inspect_sparc.evals.metrics import (
     key_ratios,
     stderr,
 )
-from inspect_sparc.evals.sparc.gym.scorer import (
+from inspect_sparc.evals.sparc.episode_scorer import (
     chance_level,
     episode_ending_rates,
-    gym_metrics,
+    episode_metrics,
     score_episode,
     step_counts,
 )
@@ -120,9 +120,10 @@ def gym_scores(sparc_records):
 
 def test_gym_metrics_agree_across_equal_epochs(gym_scores):
     astar, walks, metadata = gym_scores
-    # gym_metrics(): accuracy, stderr, accuracy_by_level, episode_ending_rates, step_counts,
+    # episode_metrics(): accuracy, stderr, accuracy_by_level, episode_ending_rates, step_counts,
     # chance_level, rule_break_rates
-    assert_agreeing_epochs_change_nothing(gym_metrics(), astar[:3] + walks[3:], metadata=metadata)
+    scores = astar[:3] + walks[3:]
+    assert_agreeing_epochs_change_nothing(episode_metrics(), scores, metadata=metadata)
 
 
 def test_gym_rates_take_the_mean_over_disagreeing_epochs(gym_scores):

@@ -154,7 +154,7 @@ def test_the_tasks_pictures_carry_the_coordinates(sparc_records):
     """The picture in a `sparc` (and `sparc_visual`: the same scorer) explanation, and in a
     `sparc_gym` episode's (the `sparc_agent` scorer wraps it), is labelled."""
     from inspect_sparc.core.gym import GymEnv, path_actions
-    from inspect_sparc.evals.sparc.gym.scorer import score_episode
+    from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_failures(sparc_records[::4])[0]
     puzzle = parse_puzzle(record)

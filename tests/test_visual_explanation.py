@@ -163,7 +163,7 @@ def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
 
 def test_a_gym_episode_that_reaches_e_breaking_region_rules_is_pictured(region_cases):
     from inspect_sparc.core.gym import GymEnv, path_actions
-    from inspect_sparc.evals.sparc.gym.scorer import score_episode
+    from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_cases[0]
     puzzle = parse_puzzle(record)

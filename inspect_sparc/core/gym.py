@@ -23,7 +23,7 @@ ACTION_NAMES: tuple[str, ...] = ("RIGHT", "UP", "LEFT", "DOWN")
 #: One letter per action for compact move lists (`RRDD L? UU`).
 ACTION_LETTERS: tuple[str, ...] = ("R", "U", "L", "D")
 #: The letter recorded for a reply no action could be read from.
-UNPARSEABLE = "?"
+UNPARSEABLE_LETTER = "?"
 DEFAULT_MAX_STEPS = 100
 
 #: Why an episode ended (None while it runs).
@@ -189,7 +189,7 @@ class GymEnv:
 def step_letter(result: StepResult) -> str:
     """One step as a letter: `R U L D` for a move, lowercase for an illegal try, `?` unreadable."""
     if result.action is None:
-        return UNPARSEABLE
+        return UNPARSEABLE_LETTER
     letter = ACTION_LETTERS[result.action]
     return letter if result.legal else letter.lower()
 
@@ -252,5 +252,5 @@ def replay_moves(
     for letter in moves.replace(" ", ""):
         if env.done:
             break
-        env.step(None if letter == UNPARSEABLE else ACTION_LETTERS.index(letter.upper()))
+        env.step(None if letter == UNPARSEABLE_LETTER else ACTION_LETTERS.index(letter.upper()))
     return env

@@ -24,7 +24,6 @@ BREAK_KEYS: dict[str, str] = {rule: f"breaks_{rule}" for rule in RULES}
 #: How an episode ended: one key each, 1 for the ending it had (`CUT`: stopped by a message,
 #: token or time limit before any of the others).
 CUT = "cut"
-ENDING_KEYS: tuple[str, ...] = (REACHED_END, DEAD_END, STEP_LIMIT, CUT)
 STEPS = "steps"
 ILLEGAL = "illegal"
 UNPARSEABLE = "unparseable"

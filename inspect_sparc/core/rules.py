@@ -43,7 +43,6 @@ STRUCTURAL_RULES: tuple[str, ...] = (
 )
 #: The puzzle rules: whether a line solves the puzzle (dots, and the cell symbols' rules).
 PUZZLE_RULES: tuple[str, ...] = ("dot", "square", "star", "triangle", "polyshape")
-REGION_RULES = PUZZLE_RULES  # old name, kept for importers (it also held dot and triangle)
 RULES: tuple[str, ...] = STRUCTURAL_RULES + PUZZLE_RULES
 #: Structural faults that make a path no line at all (the reference's `fully_valid_path` fails);
 #: puzzle rules are checked only for lines, and the scorer counts only these on non-lines.

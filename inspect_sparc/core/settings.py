@@ -22,7 +22,7 @@ from inspect_sparc.core.prompts import check_prompt_kind
 ObservationKind = Literal["text", "image"]
 #: How the model is shown the puzzle each step: the grid as text (`--gym`) or the picture with
 #: the path so far (`--gym --visual`).
-OBSERVATIONS: tuple[str, ...] = get_args(ObservationKind)
+OBSERVATION_KINDS: tuple[str, ...] = get_args(ObservationKind)
 #: The sample metadata field that holds the settings.
 METADATA_KEY = "gym"
 
@@ -38,10 +38,10 @@ def check_traceback(traceback: object) -> bool:
 
 def check_observation(observation: object) -> str:
     """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
-    if observation not in OBSERVATIONS:
+    if observation not in OBSERVATION_KINDS:
         raise ValueError(
-            f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
-            f"{did_you_mean(observation, OBSERVATIONS)}"
+            f"observation must be one of {', '.join(OBSERVATION_KINDS)}; got {observation!r}"
+            f"{did_you_mean(observation, OBSERVATION_KINDS)}"
         )
     return str(observation)
 
@@ -60,7 +60,7 @@ class EpisodeSettings:
     max_steps: int = DEFAULT_MAX_STEPS
     #: The prompt kind of the rules text ("paper" or "corrected").
     prompt: str = "paper"
-    #: "text" or "image" (see `OBSERVATIONS`).
+    #: "text" or "image" (see `OBSERVATION_KINDS`).
     observation: str = "text"
     #: The renderer's plot type of image observations.
     plot: str = "original"

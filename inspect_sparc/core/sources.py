@@ -21,9 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.choices import did_you_mean
-
-# CACHE_ENV is re-exported: the generated-set cache lives under it.
-from inspect_sparc.core.downloads import CACHE_ENV, SourceError, cache_base, unreachable  # noqa: F401
+from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).

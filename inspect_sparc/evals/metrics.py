@@ -10,6 +10,16 @@ INSPECT_SPARC/ACCURACY in `inspect view`), but each dict entry under its own key
 these helpers shows `accuracy`, `stderr`, `level_1`... like Inspect's built-in metrics, while the
 registered name (which `inspect score` uses to rebuild the metric from a log) stays namespaced.
 A scalar metric written elsewhere should return `plainly(name, value)` for the same reason.
+
+Why not Inspect's own `accuracy`, `stderr` and `grouped`: they would not log the same values.
+Inspect's `accuracy` and `stderr` read one float per sample (`to_float(score.value)`); these
+scores are dicts of several keys (so that each key reduces across epochs on its own), and even
+with a `to_float` that picks `correct`, Inspect's `accuracy` sums in the order samples finished
+(a rescore with `inspect score` can differ in the last bit; `mean_of` sums exactly) and reports
+0.0 where no sample was scored (here NaN: no data is not a zero score). Inspect's `grouped`
+needs a float-valued inner metric, adds an `all` entry and orders groups as they first appear;
+`group_means` reports the groups sorted, with no `all` (the headline `accuracy` is its own
+metric).
 """
 
 from __future__ import annotations

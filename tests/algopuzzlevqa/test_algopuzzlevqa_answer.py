@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_sparc.evals.algopuzzlevqa.answer import extract_letter, extract_option, read_answer
+from inspect_sparc.evals.algopuzzlevqa.answer import extract_letter, read_answer
 
 FOUR = ["7:29", "1:02", "8:56", "3:17"]
 TWO = ["No", "Yes"]
@@ -34,18 +34,18 @@ def test_extract_letter(text: str, letter: str | None) -> None:
     assert extract_letter(text) == letter
 
 
-def test_extract_option_maps_letter_to_text() -> None:
-    choice = extract_option("Therefore the answer is (C) 8:56.", FOUR)
+def test_strict_reading_maps_letter_to_text() -> None:
+    choice = read_answer("Therefore the answer is (C) 8:56.", FOUR, "strict")
     assert (choice.letter, choice.option, choice.names_option) == ("C", "8:56", True)
 
 
 def test_letter_beyond_the_options_names_none() -> None:
-    choice = extract_option("The answer is (C).", TWO)
+    choice = read_answer("The answer is (C).", TWO, "strict")
     assert (choice.letter, choice.option, choice.names_option) == ("C", None, False)
 
 
 def test_no_letter_names_none() -> None:
-    choice = extract_option("It is possible: Yes.", TWO)
+    choice = read_answer("It is possible: Yes.", TWO, "strict")
     assert (choice.letter, choice.option) == (None, None)
 
 

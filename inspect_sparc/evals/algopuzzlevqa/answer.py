@@ -131,7 +131,3 @@ def read_answer(text: str, options: list[str], extraction: str = "paper") -> Rea
     reader = read_paper if check_extraction(extraction) == "paper" else read_strict
     return reader(text, options)
 
-
-def extract_option(text: str, options: list[str]) -> Reading:
-    """The strict reading (kept for callers of the earlier API)."""
-    return read_strict(text, options)

@@ -9,12 +9,13 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
+from inspect_sparc.core.ordering import round_robin
 from inspect_sparc.evals.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,
     check_max_image_size,
     resized_copies,
 )
-from inspect_sparc.evals.algopuzzlevqa.layout import Record, read_folder, round_robin
+from inspect_sparc.evals.algopuzzlevqa.layout import Record, read_folder
 from inspect_sparc.evals.algopuzzlevqa.ontology import puzzle_categories
 from inspect_sparc.evals.algopuzzlevqa.prompts import (
     build_prompt,
@@ -85,7 +86,7 @@ def algopuzzlevqa_dataset(
     check_prompt_style(prompt)
     max_image_size = check_max_image_size(max_image_size)
     folder = resolve_source(source, puzzles)
-    records = round_robin(read_folder(folder, puzzles))
+    records = round_robin(read_folder(folder, puzzles).values())  # puzzles interleaved
     sent: dict[Path, Path] = {}
     if max_image_size:
         sent = resized_copies((r.image_path for r in records), cache_root(), max_image_size)

@@ -13,7 +13,6 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_sparc.core.ordering import round_robin as interleave
 from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 
 IMAGE_NAME = re.compile(r"(?:^|/)images/(?P<puzzle>[a-z_]+)/(?P<id>(?P=puzzle)_\d+)\.jpg$")
@@ -126,8 +125,3 @@ def read_folder(folder: Path, puzzles: list[str]) -> dict[str, list[Record]]:
             "pass puzzle=... to choose among the puzzles it has."
         )
     return {name: read_puzzle(folder, name) for name in puzzles}
-
-
-def round_robin(groups: dict[str, list[Record]]) -> list[Record]:
-    """Records interleaved over the puzzles (first of each, then second of each, ...)."""
-    return interleave(groups.values())

@@ -24,9 +24,6 @@ GITHUB_COMMIT = "9b3a074cca0cfe3f06ef57acae425992fe98a8fb"
 GITHUB_FOLDER = "AlgoPuzzleVQA/data"
 RAW_URL = "https://raw.githubusercontent.com/{repo}/{commit}/{folder}/{path}"
 
-SOURCES = ("github", "sample")
-"""Named sources; any other `source` value is a path to a folder in the repository layout."""
-
 DOWNLOAD_WORKERS = 8
 ATTEMPTS = 3
 TIMEOUT_S = 30.0

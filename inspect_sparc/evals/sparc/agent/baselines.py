@@ -25,8 +25,8 @@ from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, PUZZLE_KEY, episo
 from inspect_sparc.evals.sparc.protocols import wrong_task
 
 #: Model names recorded on the baselines' messages and output.
-ASTAR_MODEL = "inspect_sparc/agent_astar"
-RANDOM_MODEL = "inspect_sparc/agent_random"
+AGENT_ASTAR_MODEL = "inspect_sparc/agent_astar"
+AGENT_RANDOM_MODEL = "inspect_sparc/agent_random"
 
 
 def move_message(model: str, env: GymEnv, action: int | None) -> ChatMessageAssistant:
@@ -79,7 +79,7 @@ def agent_astar() -> Agent:
     async def execute(state: AgentState) -> AgentState:
         rng = sample_rng("astar")
         return await play_through_tools(
-            state, ASTAR_MODEL, lambda env: astar_policy(env.puzzle, rng), tools
+            state, AGENT_ASTAR_MODEL, lambda env: astar_policy(env.puzzle, rng), tools
         )
 
     return execute
@@ -92,6 +92,8 @@ def agent_random() -> Agent:
 
     async def execute(state: AgentState) -> AgentState:
         rng = sample_rng("random")
-        return await play_through_tools(state, RANDOM_MODEL, lambda env: random_policy(rng), tools)
+        return await play_through_tools(
+            state, AGENT_RANDOM_MODEL, lambda env: random_policy(rng), tools
+        )
 
     return execute

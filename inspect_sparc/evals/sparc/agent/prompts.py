@@ -13,6 +13,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from inspect_sparc.core.episode_prompts import (
+    INSTRUCTION,
+    episode_system_prompt,
+    gym_visual_step_text,
+    observation_text,
+)
 from inspect_sparc.core.gym import (
     ACTION_NAMES,
     DEAD_END,
@@ -23,12 +29,6 @@ from inspect_sparc.core.gym import (
     StepResult,
 )
 from inspect_sparc.core.settings import EpisodeSettings
-from inspect_sparc.evals.sparc.gym.prompts import (
-    INSTRUCTION,
-    episode_system_prompt,
-    gym_visual_step_text,
-    observation_text,
-)
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)

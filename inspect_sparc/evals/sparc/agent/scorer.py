@@ -9,10 +9,9 @@ those among them with no tool call; so are its malformed tool calls (which never
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from inspect_ai.model import ChatMessage, ChatMessageAssistant
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.names import (
@@ -28,7 +27,11 @@ from inspect_sparc.core.names import (
 from inspect_sparc.evals.metrics import mean_of, value_of
 from inspect_sparc.evals.sparc.agent.malformed import STOPPED_KEY, malformed_calls
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
-from inspect_sparc.evals.sparc.gym.scorer import ENDING_EXPLANATIONS, gym_metrics, gym_scorer
+from inspect_sparc.evals.sparc.episode_scorer import (
+    ENDING_EXPLANATIONS,
+    episode_metrics,
+    score_recorded_episode,
+)
 
 
 @metric
@@ -65,7 +68,7 @@ def malformed_tool_use() -> Metric:
 
 def agent_metrics(traceback: bool = False) -> list[Metric]:
     """`sparc_gym`'s metrics, then tool use and malformed tool calls."""
-    return [*gym_metrics(traceback), tool_use(), malformed_tool_use()]
+    return [*episode_metrics(traceback), tool_use(), malformed_tool_use()]
 
 
 def with_stop_reason(explanation: str | None, malformed: int, stopped: str | None) -> str:
@@ -88,12 +91,11 @@ def turn_counts(messages: Sequence[ChatMessage]) -> tuple[int, int]:
 
 
 @scorer(metrics=agent_metrics())
-def agent_scorer() -> Any:
+def agent_scorer() -> Scorer:
     """Score the episode as `sparc_gym` does; add tool calls, turns and malformed calls."""
-    score_episode = gym_scorer()
 
     async def score(state: TaskState, target: Target) -> Score:
-        result: Score = await score_episode(state, target)
+        result = await score_recorded_episode(state)
         turns, silent = turn_counts(state.messages)
         calls = int(state.store.get(CALLS_KEY, 0))
         malformed = malformed_calls(state.messages)

@@ -29,21 +29,21 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
-from inspect_sparc.core.settings import EpisodeSettings, check_observation
-from inspect_sparc.evals.sparc.episode import MOVES_KEY, new_episode, record_step, step_picture
-from inspect_sparc.evals.sparc.gym.prompts import (
+from inspect_sparc.core.episode_prompts import (
     episode_system_prompt,
     gym_visual_step_text,
     observation_text,
 )
+from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
+from inspect_sparc.core.settings import EpisodeSettings, check_observation
+from inspect_sparc.evals.sparc.episode import new_episode, record_step, step_picture
 from inspect_sparc.evals.sparc.protocols import require_protocol
 
-__all__ = ["MOVES_KEY", "gym_agent", "gym_astar", "gym_random"]
+__all__ = ["gym_agent", "gym_astar", "gym_random"]
 
 #: Model names recorded on the baselines' outputs.
-ASTAR_MODEL = "inspect_sparc/gym_astar"
-RANDOM_MODEL = "inspect_sparc/gym_random"
+GYM_ASTAR_MODEL = "inspect_sparc/gym_astar"
+GYM_RANDOM_MODEL = "inspect_sparc/gym_random"
 
 
 def text_observation(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser:
@@ -160,7 +160,7 @@ def gym_astar() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         rng = episode_rng(state.sample_id, state.epoch, "astar")
-        await play_baseline(state, ASTAR_MODEL, lambda env: astar_policy(env.puzzle, rng))
+        await play_baseline(state, GYM_ASTAR_MODEL, lambda env: astar_policy(env.puzzle, rng))
         return state
 
     return solve
@@ -172,7 +172,7 @@ def gym_random() -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         rng = episode_rng(state.sample_id, state.epoch, "random")
-        await play_baseline(state, RANDOM_MODEL, lambda env: random_policy(rng))
+        await play_baseline(state, GYM_RANDOM_MODEL, lambda env: random_policy(rng))
         return state
 
     return solve

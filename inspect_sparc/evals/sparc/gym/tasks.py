@@ -19,13 +19,14 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
+from inspect_sparc.core.episode_prompts import episode_system_prompt
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
 from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.gym.prompts import episode_system_prompt
-from inspect_sparc.evals.sparc.gym.scorer import gym_metrics, gym_scorer
+from inspect_sparc.evals.sparc.episode_scorer import episode_metrics
+from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
@@ -74,5 +75,5 @@ def sparc_gym(
         dataset=episode_dataset(source, split, subset, level, settings, gym_input),
         solver=gym_agent(observation),
         scorer=gym_scorer(),
-        metrics=gym_metrics(settings.traceback),
+        metrics=episode_metrics(settings.traceback),
     )

@@ -4,7 +4,7 @@ Single shot: `paper` is `sparc.prompts.single_shot_visual_paper` (the wording be
 published numbers), `corrected` is `single_shot_visual` (negative polyshapes stated the way the
 puzzles were built), `prompt_engineering` is `single_shot_visual_prompt_engineering` (the
 renderer package's image-only prompt, no text grid). The step-by-step visual prompts (`--gym
---visual`) live with their protocol, in `gym/prompts.py`. Pure logic: no Inspect.
+--visual`) are the episode's, in `core/episode_prompts.py`. Pure logic: no Inspect.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""The step-by-step (Spatial-Gym) prompts, byte-identical to `sparc-puzzle` 0.7.0.
+"""The step-by-step (Spatial-Gym) episode prompts, byte-identical to `sparc-puzzle` 0.7.0.
 
 One system prompt per episode (`paper`: `sparc.prompts.gym_step_paper` and
 `gym_step_traceback_paper`, the wording behind the published gym numbers; `corrected`:
 `gym_step` and `gym_step_traceback`, the authors' later wording of the polyshape rules) and one
 user observation per step, as `sparc.process_puzzle.process_puzzle_step_by_step` writes it;
 with image observations (`--gym --visual`) the `gym_visual[_traceback][_paper]` system prompts
-and the short text after each step's image (sparc-visualization 0.2.2). Pure logic: no Inspect.
+and the short text after each step's image (sparc-visualization 0.2.2). `sparc_gym` sends them;
+`sparc_agent` builds its first message and tool replies on them. Pure logic: no Inspect.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.
-TEMPLATE = """
+GYM_TEMPLATE = """
     You are an autonomous agent controlling a path‐finding puzzle solver.
     Your goal is to find a valid path (a continuous line) from the specified Start Node to the End Node on the provided grid, adhering to all puzzle rules.
 
@@ -144,7 +145,7 @@ def gym_system_prompt(
     """The system prompt for one puzzle record (its polyshape definitions filled in)."""
     check_prompt_kind(kind)
     traceback = bool(traceback)
-    return TEMPLATE.format(
+    return GYM_TEMPLATE.format(
         revisiting=REVISITING[traceback],
         regions=REGIONS_AGAIN[traceback],
         blank_lines=BLANK_LINES[traceback],

@@ -1,0 +1,194 @@
+"""How a step-by-step episode is scored: replay the recorded moves, score the final path, say why
+it failed; and the episode's metrics. `sparc_gym`'s scorer is `score_recorded_episode`;
+`sparc_agent`'s adds tool use to it, so the same moves score the same in both protocols.
+
+Every metric reads the dict `Score.value` (correct as in `sparc`, how the episode ended, step
+counts, the chance level, broken rules), so all stay right under `--epochs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.scorer import Metric, SampleScore, Score, metric
+from inspect_ai.solver import TaskState
+
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.baselines import chance_of_solving
+from inspect_sparc.core.gym import (
+    DEAD_END,
+    REACHED_END,
+    STEP_LIMIT,
+    GymEnv,
+    moves_text,
+)
+from inspect_sparc.core.names import (
+    BACKTRACKS,
+    BREAK_KEYS,
+    CHANCE,
+    CORRECT,
+    CUT,
+    ENDING_METRICS,
+    ILLEGAL,
+    MEAN_STEPS,
+    STEP_SHARES,
+    STEPS,
+    UNPARSEABLE,
+)
+from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.rules import Violation, check, format_point
+from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
+from inspect_sparc.evals.sparc.episode import replay_episode
+from inspect_sparc.evals.sparc.scorer import (
+    LaterPictures,
+    Picture,
+    failure_drawing,
+    mark_labels,
+    rule_break_rates,
+    violation_lines,
+)
+
+
+@metric
+def episode_ending_rates() -> Metric:
+    """How episodes ended, as shares of episodes (`ENDING_METRICS`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, ENDING_METRICS)
+
+    return compute
+
+
+@metric
+def step_counts() -> Metric:
+    """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return {**means(scores, {MEAN_STEPS: STEPS}), **ratios(scores, STEP_SHARES)}
+
+    return compute
+
+
+@metric
+def chance_level() -> Metric:
+    """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return means(scores, {CHANCE: CHANCE})
+
+    return compute
+
+
+def episode_metrics(traceback: bool = False) -> list[Metric]:
+    """Accuracy first, then per level, endings, steps, the chance level (no traceback), breaks."""
+    metrics = [accuracy(), stderr(), accuracy_by_level(), episode_ending_rates(), step_counts()]
+    if not traceback:
+        metrics.append(chance_level())
+    return [*metrics, rule_break_rates()]
+
+
+def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
+    """Score one finished (or cut) episode; pure apart from building the Score (`picture`: as
+    for `score_answer`)."""
+    puzzle = env.puzzle
+    path = env.final_path
+    reached = env.ended == REACHED_END
+    verdict = check(puzzle, path)
+    violations = verdict.violations if reached and not env.solved else ()
+    broken = {v.rule for v in violations}
+    value: dict[str, float] = {
+        CORRECT: int(env.solved),
+        REACHED_END: int(reached),
+        DEAD_END: int(env.ended == DEAD_END),
+        STEP_LIMIT: int(env.ended == STEP_LIMIT),
+        CUT: int(env.ended is None),
+        STEPS: env.steps,
+        ILLEGAL: env.illegal,
+        UNPARSEABLE: env.unparseable,
+        BACKTRACKS: env.backtracks,
+    }
+    chance = None if env.traceback else chance_of_solving(puzzle, env.max_steps)
+    if chance is not None:
+        value[CHANCE] = chance
+    value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
+    return Score(
+        value=value,  # type: ignore[arg-type]
+        answer=format_path(path),
+        explanation=explain_episode(env, violations, chance, picture),
+        metadata={
+            "moves": moves_text(env.history),
+            "ended": env.ended or "cut",
+            "path_length": len(path),
+            "rule_violations": sorted(broken),
+            # for people: the viewer prints every number of a score value with decimals
+            # (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as written
+            "steps": env.steps,
+            **({"chance": readable_chance(chance)} if chance is not None else {}),
+        },
+    )
+
+
+#: How the episode ended, as the explanation says it (None: cut by a sample limit).
+ENDING_EXPLANATIONS = {
+    REACHED_END: "reached E",
+    DEAD_END: "no legal move left (dead end)",
+    STEP_LIMIT: "step limit reached",
+    None: "cut short by a sample limit (scored on the path so far)",
+}
+
+
+def explain_episode(
+    env: GymEnv,
+    violations: Sequence[Violation],
+    chance: float | None = None,
+    picture: Picture | None = None,
+) -> str:
+    """The verdict, how the episode ended (where, for a dead end), the broken rules numbered
+    with their positions, the moves, the counts and chance level, the final path (Markdown)."""
+    puzzle: Puzzle = env.puzzle
+    lines = []
+    if env.solved:
+        lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
+    else:
+        lines.append(f"**Not solved**: {ENDING_EXPLANATIONS[env.ended]} after {env.steps} steps.")
+    labels: dict[Point, str] = {}
+    if env.ended == DEAD_END:
+        stuck = env.final_path[-1]
+        lines.append(f"1. `dead_end`: stuck at {format_point(stuck)}, no legal move from there")
+        lines.append("")  # ends the list (Markdown would run the next line into it)
+        labels[stuck] = "1"
+    elif violations:
+        lines.append("The path reached E but breaks these rules:")
+        lines += [*violation_lines(violations), ""]
+        labels = mark_labels(violations)
+    elif env.ended == REACHED_END and not env.solved:
+        lines.append("The path reached E and breaks no rule, but it is not a stored solution.")
+    counts = f"{env.illegal} illegal, {env.unparseable} unreadable, {env.backtracks} back"
+    lines.append(f"Moves ({counts}): `{moves_text(env.history) or '-'}`")
+    lines.append("(R U L D: moves; lowercase: illegal tries that moved nothing; ?: unreadable)")
+    if chance is not None:
+        lines.append(
+            f"Chance that random legal moves solve this puzzle: {readable_chance(chance)}."
+        )
+    # as for `sparc`: a picture where regions matter (a line to E breaking a region rule or off
+    # the stored solutions), else the text grid (a solved episode's path too)
+    line = env.ended == REACHED_END and not env.solved
+    broken = {v.rule for v in violations}
+    lines += failure_drawing(puzzle, env.final_path, labels, broken, line, picture)
+    return "\n".join(lines)
+
+
+def readable_chance(probability: float) -> str:
+    """A probability people can read at any size: `1 in 99,533 (1e-05)`, `1 in 2 (0.5)`."""
+    if probability <= 0:
+        return "0"
+    return f"1 in {round(1 / probability):,} ({probability:.2g})"
+
+
+async def score_recorded_episode(state: TaskState) -> Score:
+    """Replay the episode's recorded moves and score the final path against the solutions."""
+    settings = EpisodeSettings.from_metadata(state.metadata)
+    env = replay_episode(state.metadata["puzzle"], settings, state.store)
+    pictures = LaterPictures()
+    return await pictures.finish(score_episode(env, pictures.picture))
