@@ -22,7 +22,7 @@ ANALYSIS_KEYS = (
 
 def is_solved(puzzle: Puzzle, path: Path | None) -> bool:
     """True iff the path has two or more points and equals a stored solution."""
-    return bool(path) and len(path) >= 2 and tuple(path) in puzzle.solutions
+    return path is not None and len(path) >= 2 and tuple(path) in puzzle.solutions
 
 
 def reference_analysis(puzzle: Puzzle, path: Path | None) -> dict[str, bool]:

@@ -90,7 +90,8 @@ def puzzle_image(record: Mapping[str, Any], plot: str = "original", path: Any = 
 
     from sparc_visualization.plot import get_puzzle_image
 
-    modules = [import_module(f"sparc_visualization.plots.{name}") for name in _FONT_USERS]
+    # untyped modules: their `load_plot_font` is swapped for the pinned font while drawing
+    modules: list[Any] = [import_module(f"sparc_visualization.plots.{n}") for n in _FONT_USERS]
     with _RENDER_LOCK:
         saved = [module.load_plot_font for module in modules]
         for module in modules:
@@ -226,7 +227,7 @@ def answer_drawing(
         _ink(plot, (box[0], box[1]), text, label_size(cell), LABEL_COLOR)
     # a line longer than twice the grid positions only revisits them: draw no more of it
     drawn = (path or ())[: 2 * puzzle.rows * puzzle.columns]
-    inside = [tuple(p) for p in drawn if puzzle.in_grid(p)]
+    inside = [(p[0], p[1]) for p in drawn if puzzle.in_grid(p)]
     if inside:
         _draw_runs(plot, inside)
     labels = {p: t for p, t in _labels(marks).items() if puzzle.in_grid(p)}
@@ -335,6 +336,7 @@ def _badge(
 
 def _labels(marks: Iterable[Point] | Mapping[Point, str]) -> dict[Point, str]:
     """Ringed positions and their labels ("" where `marks` gives none), cut to `MAX_LABEL`."""
+    items: Iterable[tuple[Point, str]]
     if isinstance(marks, Mapping):
         items = marks.items()
     else:

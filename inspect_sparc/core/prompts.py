@@ -184,9 +184,9 @@ def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def check_prompt_kind(kind: str, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
+def check_prompt_kind(kind: object, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
     """`kind` itself if it is one of `kinds`, else a ValueError listing them."""
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise ValueError(
             f"prompt must be one of {', '.join(kinds)}; got {kind!r}{did_you_mean(kind, kinds)}"
         )

@@ -68,7 +68,7 @@ def parse_levels(level: object) -> tuple[int, ...] | None:
                 "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None "
                 f"for all levels; got {level!r}"
             )
-        levels.append(int(value))  # type: ignore[call-overload]
+        levels.append(int(value))
     if not levels:
         raise ValueError(f"level must name at least one of 1, 2, 3, 4, 5; got {level!r}")
     return tuple(sorted(set(levels)))

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from dataclasses import fields as dataclass_fields
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.core.prompts import check_prompt_kind
+from inspect_sparc.core.prompts import PromptKind, check_prompt_kind
 
 ObservationKind = Literal["text", "image"]
 #: How the model is shown the puzzle each step: the grid as text (`--gym`) or the picture with
@@ -36,14 +36,14 @@ def check_traceback(traceback: object) -> bool:
     return traceback
 
 
-def check_observation(observation: object) -> str:
+def check_observation(observation: object) -> ObservationKind:
     """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
     if observation not in OBSERVATION_KINDS:
         raise ValueError(
             f"observation must be one of {', '.join(OBSERVATION_KINDS)}; got {observation!r}"
             f"{did_you_mean(observation, OBSERVATION_KINDS)}"
         )
-    return str(observation)
+    return cast(ObservationKind, str(observation))  # one of OBSERVATION_KINDS, checked above
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,9 @@ class EpisodeSettings:
     #: Steps per episode, illegal and unreadable ones included.
     max_steps: int = DEFAULT_MAX_STEPS
     #: The prompt kind of the rules text ("paper" or "corrected").
-    prompt: str = "paper"
+    prompt: PromptKind = "paper"
     #: "text" or "image" (see `OBSERVATION_KINDS`).
-    observation: str = "text"
+    observation: ObservationKind = "text"
     #: The renderer's plot type of image observations.
     plot: str = "original"
 
@@ -72,7 +72,7 @@ class EpisodeSettings:
         """The settings from a task's arguments, each checked (ValueError naming it), in the
         order the tasks have always checked them."""
         return cls(
-            prompt=check_prompt_kind(prompt),  # type: ignore[arg-type]
+            prompt=cast(PromptKind, check_prompt_kind(prompt)),  # one of PROMPT_KINDS, checked
             traceback=check_traceback(traceback),
             max_steps=check_max_steps(max_steps),
             observation=check_observation(observation),

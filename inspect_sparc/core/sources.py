@@ -315,7 +315,7 @@ def _snapshot_function(hub: Hub) -> Callable[..., str]:
         from modelscope import snapshot_download
     else:
         from huggingface_hub import snapshot_download
-    return snapshot_download  # type: ignore[no-any-return]
+    return snapshot_download
 
 
 def _first_line(error: BaseException) -> str:
@@ -338,7 +338,8 @@ def _check_reachable(hub: Hub, missing: str) -> None:
 
 
 def _offline_mode(hub: Hub) -> bool:
-    names = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE") if hub.name == "huggingface" else ()
+    names: tuple[str, ...] = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
+    names = names if hub.name == "huggingface" else ()
     names += ("MODELSCOPE_OFFLINE",) if hub.name == "modelscope" else ()
     return any(os.environ.get(n, "").lower() in ("1", "true", "yes", "on") for n in names)
 

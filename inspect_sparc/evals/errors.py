@@ -29,13 +29,10 @@ import functools
 import sys
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.puzzle import RecordError
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 
 try:
     # Private: Inspect has no public way to print a task error without its traceback.
@@ -53,7 +50,7 @@ class _OneLine(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)  # the original type's constructor (next in the MRO)
-        self.message: RenderableType = message  # the type of Inspect's `PrerequisiteError`
+        self.message: Any = message  # Inspect types it as a rich renderable
 
 
 class PlainValueError(_OneLine, ValueError, _Plain):

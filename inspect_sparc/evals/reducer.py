@@ -11,6 +11,8 @@ explanation is left out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai.scorer import (
     Score,
     ScoreReducer,
@@ -47,6 +49,6 @@ def _one_epoch(score: Score, to_float: ValueToFloat) -> Score:
     return Score(value=value, answer=score.answer, metadata=score.metadata, **_reason(score))
 
 
-def _reason(score: Score) -> dict[str, object]:
+def _reason(score: Score) -> dict[str, Any]:
     """`Score.reason` where this Inspect has it (newer than the declared floor)."""
     return {"reason": score.reason} if "reason" in Score.model_fields else {}

@@ -39,7 +39,7 @@ from inspect_sparc.core.names import (  # noqa: F401 - re-exported for the repor
     UNPARSEABLE_RATE,
     level_metric,
 )
-from inspect_sparc.evals.algopuzzlevqa.ontology import CATEGORIES
+from inspect_sparc.core.ontology import CATEGORIES
 
 #: `level_1` .. `level_5`: accuracy per difficulty level (the part before the level).
 LEVEL_PREFIX = LEVEL_METRIC.split("{", 1)[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -190,7 +191,7 @@ def _bits(mask: int) -> list[int]:
     return found
 
 
-def _ints(values: list[int], shape: tuple[int, ...] = (-1,)) -> Any:
+def _ints(values: Sequence[int] | Sequence[tuple[int, ...]], shape: tuple[int, ...] = (-1,)) -> Any:
     """An int64 array of `values`, reshaped."""
     import numpy as np
 

@@ -441,7 +441,7 @@ def _add_moves(layout: Layout, point: Point) -> None:
     puzzle = layout.puzzle
     x, y = point
     index = layout.bit(point)
-    moves = []
+    moves: list[Move] = []
     around = 0
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         edge, node = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)

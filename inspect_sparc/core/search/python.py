@@ -48,7 +48,9 @@ class _Search:
         self.tile_cache: dict[tuple[int, tuple[tuple[str, int], ...]], bool] = {}
         self.conflict_cache: dict[int, bool] = {}
         self.walls_cache: dict[tuple[int, int, int, int], int | None] = {}
-        self.area_tables: dict[tuple[int, ...], tuple[tuple[Landing, ...], ...]] = {}
+        self.area_tables: dict[
+            tuple[int, int, tuple[int, ...]], tuple[tuple[Landing, ...], ...]
+        ] = {}
 
     # --- regions ---------------------------------------------------------------------------
 
@@ -616,7 +618,7 @@ class _Search:
                             path,
                             new_used,
                             live,
-                            ring and table[new_used & ring],
+                            ring != 0 and table[new_used & ring],
                             reach,
                             head if on_border else touch,
                             child_cw,

@@ -130,4 +130,3 @@ def read_answer(text: str, options: list[str], extraction: str = "paper") -> Rea
     """The option read from `text` by the `extraction` rule ("paper" or "strict")."""
     reader = read_paper if check_extraction(extraction) == "paper" else read_strict
     return reader(text, options)
-

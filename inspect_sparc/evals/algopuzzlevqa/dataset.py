@@ -9,6 +9,7 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
+from inspect_sparc.core.ontology import puzzle_categories
 from inspect_sparc.core.ordering import round_robin
 from inspect_sparc.evals.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,
@@ -16,7 +17,6 @@ from inspect_sparc.evals.algopuzzlevqa.images import (
     resized_copies,
 )
 from inspect_sparc.evals.algopuzzlevqa.layout import Record, read_folder
-from inspect_sparc.evals.algopuzzlevqa.ontology import puzzle_categories
 from inspect_sparc.evals.algopuzzlevqa.prompts import (
     build_prompt,
     check_prompt_style,

@@ -51,7 +51,8 @@ def encode_for_sending(path: Path, max_size: int) -> bytes:
     with Image.open(path) as original:
         original.load()
         image = original
-        size = sent_size(*image.size, max_size)
+        width, height = image.size
+        size = sent_size(width, height, max_size)
         if size != image.size:
             image = image.resize(size, Image.Resampling.LANCZOS)
         if image.mode == "RGBA":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Set
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_sparc.core.analysis import is_solved, reference_analysis
@@ -103,7 +103,7 @@ def score_answer(puzzle: Puzzle, completion: str, picture: Picture | None = None
     for rule, key in BREAK_KEYS.items():
         value[key] = int(rule in broken and (line or rule in LINE_RULES))
     return Score(
-        value=value,  # type: ignore[arg-type]
+        value=value,
         answer=answer_text(path),
         explanation=explain(puzzle, path, solved, analysis, verdict, picture),
         metadata={
@@ -290,7 +290,7 @@ def failure_drawing(
 
 
 @scorer(metrics=sparc_metrics())
-def sparc_scorer() -> Any:
+def sparc_scorer() -> Scorer:
     """Exact match against every stored solution, with the reference invalid-path analysis."""
 
     async def score(state: TaskState, target: Target) -> Score:

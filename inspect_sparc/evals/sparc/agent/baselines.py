@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from inspect_ai.agent import Agent, AgentState, agent
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, ModelUsage, execute_tools
@@ -48,7 +49,8 @@ def final_output(model: str, env: GymEnv) -> ModelOutput:
 def sample_rng(salt: str) -> random.Random:
     """The generator `gym_astar` / `gym_random` use for this sample and epoch (its id and epoch,
     put in the store by the setup step)."""
-    sample_id, epoch = store().get(EPISODE_KEY, [None, 1])
+    episode: list[Any] = store().get(EPISODE_KEY, [None, 1])
+    sample_id, epoch = episode
     return episode_rng(sample_id, epoch, salt)
 
 

@@ -28,7 +28,8 @@ from inspect_sparc.core.gym import (
     GymEnv,
     StepResult,
 )
-from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.core.prompts import PromptKind
+from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)
@@ -62,7 +63,10 @@ ENDING_REPLIES = {
 
 
 def rules_text(
-    record: Mapping[str, Any], kind: str, traceback: bool, observation: str = "text"
+    record: Mapping[str, Any],
+    kind: PromptKind,
+    traceback: bool,
+    observation: ObservationKind = "text",
 ) -> str:
     """The gym system prompt for this puzzle: the text one for `text`, the visual one else."""
     settings = EpisodeSettings(prompt=kind, traceback=traceback, observation=observation)
@@ -152,10 +156,10 @@ def read_direction(direction: object) -> int | None:
 
 def intro_text(
     record: Mapping[str, Any],
-    kind: str = "paper",
+    kind: PromptKind = "paper",
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
-    observation: str = "text",
+    observation: ObservationKind = "text",
 ) -> str:
     """The first user message before the first observation: the gym rules, then how to play.
 

@@ -51,7 +51,7 @@ def store_fields(settings: EpisodeSettings) -> dict[str, Any]:
 
 def stored_settings(where: Store) -> EpisodeSettings:
     """The settings `start_episode` put in the store (defaults for what is absent)."""
-    fields = where.get(SETTINGS_KEY, {})
+    fields: dict[str, Any] = where.get(SETTINGS_KEY, {})
     names = {stored: name for name, stored in STORED_NAMES.items()}
     return EpisodeSettings.from_fields({names.get(k, k): v for k, v in fields.items()})
 

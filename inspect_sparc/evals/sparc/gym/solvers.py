@@ -101,15 +101,14 @@ def gym_agent(observation: str | None = None) -> Solver:
     `observation` ("text" or "image") overrides the sample's own setting (`-T observation=`),
     which is used when it is None, so `--solver inspect_sparc/gym_agent` keeps the task's kind.
     """
-    if observation is not None:
-        check_observation(observation)
+    shown = None if observation is None else check_observation(observation)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         settings = EpisodeSettings.from_metadata(state.metadata)
         env = new_episode(state.metadata["puzzle"], settings, state.store)
         system = system_message(state, settings)
-        if observation is not None:  # the solver's own kind, for the observations only
-            settings = replace(settings, observation=observation)
+        if shown is not None:  # the solver's own kind, for the observations only
+            settings = replace(settings, observation=shown)
         state.messages = [system]  # the episode's messages follow, one observation and reply a step
         model = get_model()
         while not env.done:

@@ -1,4 +1,4 @@
-"""The paper's ontology: the visual and algorithmic features each puzzle needs (pure data).
+"""AlgoPuzzleVQA's ontology: the visual and algorithmic features each puzzle needs (pure data).
 
 Transcribed from the authors' table (`img/ontology.png` in declare-lab/LLM-PuzzleTest at the
 pinned commit; the paper's ontology, arXiv 2403.03864). The paper's Table 1 reports accuracy per
