@@ -21,10 +21,10 @@ CHANCE_WORDS = re.compile(r"1 in ([\d,]+) \(([\d.]+)%\)")
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
-    """`sparc_gym` with random legal moves: 8 bundled puzzles at the default 100 steps, and 3
-    cut at 1 step (so "1 step" is worded too)."""
+    """`sparc_gym` with random legal moves: 5 bundled puzzles (one per level) at the default 100
+    steps, and 2 cut at 1 step (so "1 step" is worded too)."""
     found = []
-    for max_steps, limit in ((100, 8), (1, 3)):
+    for max_steps, limit in ((100, 5), (1, 2)):
         [log] = eval(
             sparc_gym(source="sample", max_steps=max_steps),
             solver=SolverSpec("inspect_sparc/gym_random"),
@@ -53,7 +53,7 @@ def test_the_chance_reads_the_same_in_the_explanation_and_the_metadata(logs):
         assert int(odds.replace(",", "")) == round(1 / exact)
         assert math.isclose(float(percent), exact * 100, rel_tol=0.05)  # two significant digits
         assert not re.search(r"\de-\d", score.explanation)  # no exponent notation anywhere
-    assert sum(score.value["chance"] > 0 for _, score in scores(logs)) >= 8
+    assert sum(score.value["chance"] > 0 for _, score in scores(logs)) >= 5
 
 
 def test_steps_are_worded_as_counted(logs):

@@ -12,9 +12,10 @@ import pytest
 
 from inspect_sparc.evals.sparc.protocols import PROTOCOL_TASKS, wrong_task
 
-#: The CLI's display modes; `none` and `--json` (the ones scripts use) run in the default suite.
-QUICK = [["--display", "none"], ["--json"]]
-SLOW = [["--display", mode] for mode in ("full", "rich", "plain", "log", "conversation")]
+#: The CLI's display modes and `--json`; `none` (where Inspect showed nothing) runs in the default
+#: suite, the others (each a CLI start, ~10 s on 2 cores) with `pytest -m slow`.
+QUICK = [["--display", "none"]]
+SLOW = [["--json"]] + [["--display", m] for m in ("full", "rich", "plain", "log", "conversation")]
 #: The line the user must see, built by the public function the solvers raise through.
 LINE = f"WrongTaskError: {wrong_task('gym_astar', 'gym', PROTOCOL_TASKS['single_shot'])}"
 
@@ -56,17 +57,18 @@ def check_last_line(result: subprocess.CompletedProcess[str]) -> None:
     assert result.returncode == 0
 
 
-def test_the_line_is_last_without_a_display_and_under_json(tmp_path):
+def test_the_line_is_last_without_a_display(tmp_path):
     for result in run_all(QUICK, tmp_path):
         check_last_line(result)
 
 
 @pytest.mark.slow
-def test_the_line_is_last_in_every_display_mode(tmp_path):
+def test_the_line_is_last_in_every_other_display_mode_and_under_json(tmp_path):
     for result in run_all(SLOW, tmp_path):
         check_last_line(result)  # after Inspect's own panel (in `log` mode, cut at its start)
 
 
+@pytest.mark.slow
 def test_python_eval_prints_nothing_at_exit(tmp_path):
     """Outside the CLI the log's error says it; nothing is added at the interpreter's exit."""
     script = (
