@@ -1,9 +1,10 @@
 """python -m inspect_sparc.audit: does exhaustive search reproduce each stored solution set?
 
 `python -m inspect_sparc.audit [--source SOURCE] [--split test] [--subset all] [--level 1,2]
-[--limit N]` prints one row per puzzle and a summary; it exits 0 when every puzzle matches,
-1 on any mismatch (or unreadable record) and 2 when the records cannot be loaded. The command
-line only: the audit itself is `inspect_sparc.core.audit`.
+[--limit N]` prints one row per puzzle and a summary, with a progress bar on stderr while it
+runs when that is a terminal; it exits 0 when every puzzle matches, 1 on any mismatch (or
+unreadable record) and 2 when the records cannot be loaded. The command line only: the audit
+itself is `inspect_sparc.core.audit`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from inspect_sparc.core.audit import (
     AuditRow,
     audit_record,
     format_table,
-    progress_bar,
     run_audit,
     select,
     summary,
@@ -24,7 +24,7 @@ from inspect_sparc.core.audit import (
 )
 from inspect_sparc.core.puzzle import parse_levels
 
-__all__ = ["AuditRow", "audit_record", "level_argument", "main", "progress_bar"]
+__all__ = ["AuditRow", "audit_record", "level_argument", "main"]
 
 
 def level_argument(values: Sequence[str]) -> tuple[int, ...] | None:

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from inspect_sparc.core.puzzle import RecordError, parse_puzzle
 from inspect_sparc.core.search import solve
 
-#: Runs of more puzzles than this show progress on stderr.
-PROGRESS_EVERY = 10
-#: Width of the progress bar, in characters.
-BAR_WIDTH = 30
 HEADER = ("id", "level", "size", "stored", "found", "missing", "extra", "seconds", "status")
 
 
@@ -137,28 +134,42 @@ def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
     return text
 
 
-def progress_bar(done: int, total: int, seconds: float) -> str:
-    """`[#####.....] 120/500 puzzles, 12.3 s`."""
-    filled = BAR_WIDTH * done // total if total else BAR_WIDTH
-    bar = "#" * filled + "." * (BAR_WIDTH - filled)
-    return f"[{bar}] {done}/{total} puzzles, {seconds:.1f} s"
+def audit_progress(stream: TextIO | None, total: int) -> AbstractContextManager[Any]:
+    """A rich progress bar on `stream` (puzzles done of `total`, elapsed, time left), or a
+    no-op when `stream` is not a terminal (piped, a log file, CI: the table says it all)."""
+    if stream is None or not stream.isatty():
+        return nullcontext(None)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("auditing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("puzzles"),
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=Console(file=stream),
+        transient=True,  # the table and summary follow; the bar need not stay
+    )
 
 
 def run_audit(records: list[dict], progress: TextIO | None = None) -> list[AuditRow]:
-    """Audit every record, with a progress bar on `progress` for long runs.
-
-    On a terminal the bar redraws in place after every puzzle; elsewhere (a log file, CI) it
-    is printed as a line every `PROGRESS_EVERY` puzzles.
-    """
+    """Audit every record, with a progress bar on `progress` when it is a terminal."""
     rows = []
-    began = time.perf_counter()
-    show = progress is not None and len(records) > PROGRESS_EVERY
-    live = show and progress.isatty()  # type: ignore[union-attr]
-    for number, record in enumerate(records, start=1):
-        rows.append(audit_record(record))
-        last = number == len(records)
-        if live or (show and (number % PROGRESS_EVERY == 0 or last)):
-            bar = progress_bar(number, len(records), time.perf_counter() - began)
-            end = ("\n" if last else "\r") if live else "\n"
-            print(bar, end=end, file=progress, flush=True)
+    with audit_progress(progress, len(records)) as bar:
+        task = bar.add_task("audit", total=len(records)) if bar is not None else None
+        for record in records:
+            rows.append(audit_record(record))
+            if bar is not None:
+                bar.advance(task)
     return rows

@@ -6,7 +6,7 @@ then Pillow's default, depending on the machine) is pinned to the DejaVu Sans Mo
 in `inspect_sparc/fonts/`, so a puzzle and plot give the same bytes on every machine, equal to
 the reference's output on a standard Linux box. `answer_image` draws an answer's path on
 the puzzle, the cells' coordinates in the margins, S and E labelled, the positions where rules
-broke ringed and numbered, small enough to keep in every score explanation. Pure logic: no
+broke boxed and numbered, small enough to keep in every score explanation. Pure logic: no
 Inspect. PIL and the renderer are imported where they are used.
 """
 
@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.puzzle import Point, Puzzle
 
 #: A pixel box: left, top, right, bottom.
@@ -58,9 +59,11 @@ _RENDER_LOCK = threading.Lock()
 
 
 def check_plot_type(plot: str) -> str:
-    """`plot` if the renderer offers it, else a ValueError listing every plot type."""
+    """`plot` if the renderer offers it, else a ValueError listing every plot type and naming
+    the one probably meant (as every other argument check does)."""
     if plot not in PLOT_TYPES:
-        raise ValueError(f"plot must be one of {', '.join(PLOT_TYPES)}; got {plot!r}")
+        hint = did_you_mean(plot, PLOT_TYPES)
+        raise ValueError(f"plot must be one of {', '.join(PLOT_TYPES)}; got {plot!r}{hint}")
     return plot
 
 
@@ -135,7 +138,7 @@ def renderer_info() -> dict[str, str]:
 #: in about 1.2 KB of lossless WebP. Inspect stores an explanation twice in a sample's entry
 #: (its scores, its score event: once compressed), so the picture must stay small.
 ANSWER_CELL = 64
-#: The answer's path, the rings around positions where a rule broke and their number badges.
+#: The answer's path, the boxes around positions where a rule broke and their number badges.
 PATH_COLOR = (255, 255, 255)
 MARK_COLOR = (255, 0, 160)
 #: S and E badges: dark text on a light badge, readable over both board colours.
@@ -170,10 +173,10 @@ def answer_image(
     marks: Iterable[Point] | Mapping[Point, str] = (),
     cell: int = ANSWER_CELL,
 ) -> tuple[str, bytes]:
-    """(MIME type, bytes) of a picture of `path` (white) on the puzzle, `marks` ringed (magenta).
+    """(MIME type, bytes) of a picture of `path` (white) on the puzzle, `marks` boxed (magenta).
 
     `marks` may map each position to a label (the numbers of the broken rules listed beside the
-    picture), drawn in a badge by its ring; S and E are labelled. The puzzle is the reference's
+    picture), drawn in a badge by its box; S and E are labelled. The puzzle is the reference's
     `original` plot at `cell` pixels per grid cell instead of 100. Points off the grid are
     skipped (a wrong answer may leave it); the path is drawn as runs of unit steps, so a jump
     shows as a break in the line, and no further than twice the number of grid positions (a
@@ -205,7 +208,7 @@ def answer_drawing(
     cell: int = ANSWER_CELL,
 ) -> Any:
     """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
-    above the grid and the y of each cell row left of it, the path, numbered rings, S and E."""
+    above the grid and the y of each cell row left of it, the path, numbered boxes, S and E."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
 

@@ -14,10 +14,17 @@ raised under Inspect's exception hook (its CLI and `eval()` install it), `plain_
 hook in front of it that writes our message on stderr, one line, in every display mode. (Under
 `--json` Inspect itself prints the message on stderr and exits through its `SilentException`,
 which our hook passes on.) A plain Python caller keeps the usual traceback.
+
+An error raised while a sample runs (a baseline solver in another protocol's task) cannot be
+shown this way: Inspect draws every task error as a traceback panel (and none at all under
+`--display none`), and `inspect eval` exits 0 after it, the log's status saying `error`. So
+`say_last` prints such an error's line once more, on stderr, as Inspect's command line exits:
+the last thing on the screen in every display mode (docs/protocols.md).
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import sys
 from collections.abc import Callable
@@ -76,7 +83,7 @@ def _message_on_stderr(hook: Callable[..., Any]) -> Callable[..., None]:
 
     def show(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         if isinstance(error, _OneLine):
-            print(" ".join(error.message.split()), file=sys.stderr, flush=True)
+            print(" ".join(str(error).split()), file=sys.stderr, flush=True)
         else:
             hook(kind, error, trace)
 
@@ -87,6 +94,32 @@ def _show_in_every_display() -> None:
     """Put `_message_on_stderr` in front of Inspect's exception hook, when that one is in charge."""
     if getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
         sys.excepthook = _message_on_stderr(sys.excepthook)
+
+
+#: The module only Inspect's command line loads (`inspect eval`, `python -m inspect_ai eval`).
+_INSPECT_CLI_MODULE = "inspect_ai._cli.main"
+#: The lines `say_last` prints at exit, in the order first said.
+_last_lines: list[str] = []
+
+
+def _print_last_lines() -> None:
+    """Print every line `say_last` collected, on stderr."""
+    for line in _last_lines:
+        print(line, file=sys.stderr, flush=True)
+
+
+def say_last(message: str) -> None:
+    """Under Inspect's command line, print `message` (as one line) on stderr when it exits, once.
+
+    For errors raised inside a running sample, which Inspect shows under a traceback, or not at
+    all under `--display none`. Elsewhere (Python's `eval()`, tests) the log's error says it."""
+    if _INSPECT_CLI_MODULE not in sys.modules:
+        return
+    line = " ".join(message.split())
+    if not _last_lines:
+        atexit.register(_print_last_lines)
+    if line not in _last_lines:
+        _last_lines.append(line)
 
 
 def plain_errors(task_function: F) -> F:

@@ -144,16 +144,16 @@ def test_a_gym_dead_end_names_and_marks_where_the_agent_got_stuck(sparc_records)
         row = grid[y]
         prefix = len(str(env.puzzle.rows - 1)) + 1
         assert row[prefix + 3 * x : prefix + 3 * x + 3].strip().endswith(MARK)
-        assert re.search(r"solve this puzzle: 1 in [\d,]+ \([\d.e+-]+\)\.", explanation)
+        assert re.search(r"solve this puzzle: 1 in [\d,]+ \([\d.]+%\)\.", explanation)
     assert found >= 10
 
 
 def test_small_chances_read_as_odds() -> None:
     from inspect_sparc.evals.sparc.episode_scorer import readable_chance
 
-    assert readable_chance(0.00005) == "1 in 20,000 (5e-05)"
-    assert readable_chance(0.5) == "1 in 2 (0.5)"
-    assert readable_chance(1.0) == "1 in 1 (1)"
+    assert readable_chance(0.00005) == "1 in 20,000 (0.0050%)"
+    assert readable_chance(0.5) == "1 in 2 (50%)"
+    assert readable_chance(1.0) == "1 in 1 (100%)"
 
 
 def stub_direction(record, puzzle) -> tuple[int, int]:

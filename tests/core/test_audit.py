@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.audit import audit_record, level_argument, main, progress_bar
+from inspect_sparc.audit import audit_record, level_argument, main
 from inspect_sparc.core import search as search_engines
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
@@ -75,10 +75,6 @@ def test_no_selected_puzzle_is_a_failure(
     path.write_text((FIXTURES / "puzzles.jsonl").read_text().splitlines()[0])
     assert main(["--source", str(path), "--level", "5"]) == 1
     assert "no puzzles" in capsys.readouterr().err
-
-
-def test_progress_bar() -> None:
-    assert progress_bar(15, 30, 2.0) == "[" + "#" * 15 + "." * 15 + "] 15/30 puzzles, 2.0 s"
 
 
 def test_mismatch_exits_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ counts, the chance level, broken rules), so all stay right under `--epochs`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
@@ -121,8 +122,9 @@ def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
             "ended": env.ended or "cut",
             "path_length": len(path),
             "rule_violations": sorted(broken),
-            # for people: the viewer prints every number of a score value with decimals
-            # (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as written
+            # for people: the viewer's score panel prints every number of a score value to 3
+            # decimals (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as
+            # the explanation words them (docs/scoring.md, "In the viewer")
             "steps": env.steps,
             **({"chance": readable_chance(chance)} if chance is not None else {}),
         },
@@ -149,9 +151,10 @@ def explain_episode(
     puzzle: Puzzle = env.puzzle
     lines = []
     if env.solved:
-        lines.append(f"**Solved** in {env.steps} steps: the path is a stored solution.")
+        lines.append(f"**Solved** in {steps_text(env.steps)}: the path is a stored solution.")
     else:
-        lines.append(f"**Not solved**: {ENDING_EXPLANATIONS[env.ended]} after {env.steps} steps.")
+        ending = ENDING_EXPLANATIONS[env.ended]
+        lines.append(f"**Not solved**: {ending} after {steps_text(env.steps)}.")
     labels: dict[Point, str] = {}
     if env.ended == DEAD_END:
         stuck = env.final_path[-1]
@@ -179,11 +182,19 @@ def explain_episode(
     return "\n".join(lines)
 
 
+def steps_text(steps: int) -> str:
+    """`1 step`, `7 steps`."""
+    return f"{steps} step" if steps == 1 else f"{steps} steps"
+
+
 def readable_chance(probability: float) -> str:
-    """A probability people can read at any size: `1 in 99,533 (1e-05)`, `1 in 2 (0.5)`."""
+    """A probability people can read at any size, as odds and a percentage with two significant
+    digits, never in exponent notation: `1 in 99,533 (0.0010%)`, `1 in 2 (50%)`."""
     if probability <= 0:
         return "0"
-    return f"1 in {round(1 / probability):,} ({probability:.2g})"
+    percent = probability * 100
+    decimals = max(0, 1 - math.floor(math.log10(percent)))
+    return f"1 in {round(1 / probability):,} ({percent:.{decimals}f}%)"
 
 
 async def score_recorded_episode(state: TaskState) -> Score:

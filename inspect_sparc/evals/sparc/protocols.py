@@ -5,7 +5,9 @@ cannot refuse a task when it is built; it can only look at its first sample. The
 here are the ones each task already writes: the single-shot tasks' samples hold no episode
 settings, `sparc_gym`'s hold them under `gym`, and `sparc_agent`'s setup also gives the sample
 its tools. A baseline in the wrong task then stops the eval on that first sample with one line
-naming the task it belongs to, instead of scoring 0% on every puzzle.
+naming the task it belongs to, instead of scoring 0% on every puzzle. Inspect shows an error
+raised in a sample under a traceback (and exits 0), so under its command line the line is also
+printed last, on stderr, as the command exits (`errors.say_last`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from inspect_sparc.core.settings import METADATA_KEY
+from inspect_sparc.evals.errors import say_last
 
 Protocol = Literal["single_shot", "gym", "agent"]
 
@@ -49,7 +52,10 @@ def wrong_task(solver: str, protocol: Protocol, found: str) -> WrongTaskError:
 def require_protocol(
     solver: str, protocol: Protocol, metadata: Mapping[str, Any] | None, tools: Sequence[Any] = ()
 ) -> None:
-    """Raise `WrongTaskError` (one line) unless the sample is of `protocol`'s tasks."""
+    """Raise `WrongTaskError` (one line, also printed last by the CLI) unless the sample is of
+    `protocol`'s tasks."""
     found = sample_protocol(metadata, tools)
     if found != protocol:
-        raise wrong_task(solver, protocol, PROTOCOL_TASKS[found])
+        error = wrong_task(solver, protocol, PROTOCOL_TASKS[found])
+        say_last(f"WrongTaskError: {error}")
+        raise error

@@ -172,7 +172,7 @@ def invalid_path_words(analysis: Mapping[str, bool], empty: bool = False) -> str
 
 
 def violation_lines(violations: Iterable[Violation]) -> list[str]:
-    """The broken rules as a numbered Markdown list; the numbers label the rings in a picture.
+    """The broken rules as a numbered Markdown list; the numbers label the boxes in a picture.
 
     A message that names none of its rule's positions (a region's shapes, say) gets them added.
     """
@@ -196,7 +196,9 @@ def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, 
 
 
 #: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
-PICTURE_CAPTION = "*The answer's path in white from S to E; rings: the broken rules listed above.*"
+PICTURE_CAPTION = (
+    "*The answer's path in white from S to E; numbered boxes: the broken rules above.*"
+)
 #: The picture's alt text: short, since the caption under it says the rest, and every sample's
 #: log entry is compressed on its own, so each repeated word costs bytes in every sample.
 PICTURE_ALT = "The answer's path on the puzzle"
@@ -214,7 +216,7 @@ def picture_markdown(uri: str) -> str:
 def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
     """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
 
-    `marks` are the ringed positions, or positions -> labels (`mark_labels`). The picture is for
+    `marks` are the boxed positions, or positions -> labels (`mark_labels`). The picture is for
     people only: if drawing fails the text drawing still explains the score.
     """
     try:
