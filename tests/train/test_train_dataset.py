@@ -8,7 +8,7 @@ import pytest
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.leakage import LeakageError, grid_hash, shipped_test_hashes
+from inspect_sparc.core.leakage import LeakageError
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.dataset import record_to_sample
 from inspect_sparc.train import prompt_dataset, sparc_reward
@@ -56,10 +56,6 @@ def test_the_test_split_needs_the_explicit_flag():
     with pytest.warns(UserWarning, match="must not be evaluated on SPaRC"):
         dataset = prompt_dataset("sample", n=3, allow_test=True)
     assert len(dataset) == 3
-
-
-def test_the_shipped_hashes_are_the_test_split_grids(sparc_test_split):
-    assert shipped_test_hashes() == {grid_hash(r) for r in sparc_test_split}
 
 
 def test_generated_sets_follow_the_curriculum_order():
