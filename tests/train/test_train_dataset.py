@@ -87,3 +87,13 @@ def test_the_cli_writes_a_file_any_framework_reads(tmp_path, fresh_records, suff
     written = load_dataset(kind, data_files=str(out), split="train")
     assert written["level"] == [2, 2]
     assert written["prompt"] == prompt_dataset(fresh_records, level=2)["prompt"]
+
+
+def test_standard_format_is_the_task_input_as_one_text(sparc_records):
+    with pytest.warns(UserWarning):
+        dataset = prompt_dataset(sparc_records[:3], prompt_format="standard", allow_test=True)
+    for row, record in zip(dataset, sparc_records[:3], strict=True):
+        system, user = record_to_sample(record, "paper").input
+        assert row["prompt"] == f"{system.content}\n\n{user.content}"
+    with pytest.raises(ValueError, match="prompt_format must be one of conversational, standard"):
+        prompt_dataset(sparc_records[:1], prompt_format="chat", allow_test=True)
