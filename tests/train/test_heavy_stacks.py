@@ -84,6 +84,22 @@ def test_ppo_in_subproc_vec_env_on_a_generated_set(tmp_path):
     assert done.stderr.count("generating the 4 puzzles") == 1  # one builder, the other waited
 
 
+def test_the_sb3_example_of_the_docs_trains(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    block = re.search(
+        r"<!-- tested: sb3 -->\n```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S
+    )
+    assert block, "docs/training.md has no SB3 example marked for this test"
+    script = tmp_path / "docs_sb3.py"
+    shrink = "from inspect_sparc.core import sources\nsources.GENERATED_SET_SIZE = 4\n"
+    script.write_text(shrink + block.group(1) + '    print("trained")\n', encoding="utf-8")
+    env = dict(os.environ, INSPECT_SPARC_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=400, env=env
+    )
+    assert done.returncode == 0 and done.stdout.split()[-1] == "trained", done.stderr[-3000:]
+
+
 def tiny_model(folder: Path) -> str:
     """A 1-layer Qwen2 model and a byte-level BPE tokenizer with a chat template, saved."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers

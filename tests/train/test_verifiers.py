@@ -140,3 +140,17 @@ def test_the_gym_environment_plays_one_move_per_turn(puzzle_file, solve):
     seen = player.interaction_.seen
     assert "one move per turn" in seen[0] and "Legal moves" in seen[0]  # the opening prompt
     assert all("Legal moves" in message for message in seen[2:])  # then one grid per move
+
+
+def test_the_verifiers_example_of_the_docs_runs(tmp_path, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "training.md"
+    block = re.search(
+        r"<!-- tested: verifiers -->\n```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S
+    )
+    assert block, "docs/training.md has no verifiers example marked for this test"
+    monkeypatch.setenv("INSPECT_SPARC_CACHE_DIR", str(tmp_path))
+    exec(compile(block.group(1), str(doc), "exec"), {"__name__": "docs_example"})
+    assert capsys.readouterr().out.startswith("4 ")
