@@ -2,7 +2,8 @@
 in a fresh Python process, with a timeout (a hang fails the test instead of stalling the suite).
 
 The sets are shrunk to 4 puzzles of 2 worker processes (by the scripts themselves and
-$INSPECT_SPARC_GENERATOR_WORKERS), so that a pool is asked for as with the real 500.
+$INSPECT_SPARC_GENERATOR_WORKERS), so that a pool is asked for as with the real 500, and built
+by the pure-Python search (no compile time).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def run_script(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     script.write_text(textwrap.dedent(SHRINK) + textwrap.dedent(body), encoding="utf-8")
     env = dict(os.environ, INSPECT_SPARC_CACHE_DIR=str(tmp_path / "cache"))
     env["INSPECT_SPARC_GENERATOR_WORKERS"] = "2"
+    env["INSPECT_SPARC_SEARCH"] = "python"  # 4 small puzzles: no time for numba's compile
     try:
         done = subprocess.run(
             [sys.executable, str(script)],
@@ -51,7 +53,8 @@ def test_an_unguarded_script_builds_in_this_process(tmp_path):
         """
         import gymnasium
         import inspect_sparc.train
-        env = gymnasium.make("inspect_sparc/SPaRC-v0", puzzles="generated:3")
+        # allow_test: the guard's first read of the hub caches imports their clients (seconds)
+        env = gymnasium.make("inspect_sparc/SPaRC-v0", puzzles="generated:3", allow_test=True)
         print("records", len(env.unwrapped.records))
         """,
     )
