@@ -119,7 +119,7 @@ def bench_env(records: list[dict]) -> None:
     rng = random.Random(7)
     walks = [[rng.randrange(4) for _ in range(100)] for _ in records]
     print(f"environment: {len(records)} episodes, blind walks of up to 100 actions")
-    for ours_mode, theirs_mode in (("array", "new"), ("text", "SPaRC")):
+    for ours_mode, theirs_mode in (("array", "new"), ("vector", "new"), ("text", "SPaRC")):
         env = SparcEnv(observation=ours_mode)
         seconds, steps = best_of(3, lambda e=env: run_episodes(e, records, walks, "puzzle"))
         ref_time, ref_steps = float("inf"), 0
@@ -131,7 +131,7 @@ def bench_env(records: list[dict]) -> None:
             ref_time = min(ref_time, t)
         ours, theirs = steps / seconds, ref_steps / ref_time
         print(
-            f"  observation {ours_mode:5} (Spatial-Gym {theirs_mode!r:7}): {ours:8.0f} steps/s, "
+            f"  observation {ours_mode:6} (Spatial-Gym {theirs_mode!r:7}): {ours:8.0f} steps/s, "
             f"Spatial-Gym {theirs:6.0f} steps/s ({steps} vs {ref_steps} steps): "
             f"{ours / theirs:.1f}x"
         )

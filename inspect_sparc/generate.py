@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -27,6 +26,7 @@ from inspect_sparc.core.generate import (
     dumps,
     iter_puzzles,
     parse_shard,
+    progress_bar,
     shard_range,
 )
 
@@ -53,31 +53,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"keep puzzles with 1 to this many valid paths ({MAX_SOLUTIONS}, as published)",
     )
     parser.add_argument("--out", type=Path, help="output .jsonl file (default: stdout)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (drawn only when stderr is a terminal) and no summary line",
+    )
     return parser
-
-
-class Progress:
-    """A one-line progress bar on stderr (off with --quiet)."""
-
-    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
-        self.total, self.stream, self.enabled = total, stream, enabled
-        self.began = time.perf_counter()
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.began
-        rate = done / elapsed if elapsed > 0 else 0.0
-        filled = int(30 * done / self.total) if self.total else 30
-        left = (self.total - done) / rate if rate > 0 else 0.0
-        self.stream.write(
-            f"\rgenerating [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} "
-            f"{rate:.1f}/s, {elapsed:.0f}s elapsed, ~{left:.0f}s left "
-        )
-        if done == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
 
 
 def check_cli(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, int]:
@@ -96,11 +77,13 @@ def check_cli(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tupl
     return shard
 
 
-def write_records(records: Iterable[dict[str, Any]], out: TextIO, progress: Progress) -> None:
+def write_records(
+    records: Iterable[dict[str, Any]], out: TextIO, progress: Callable[[int], None]
+) -> None:
     """One JSON line per record, in order, the progress bar updated after each."""
     for done, record in enumerate(records, start=1):
         out.write(dumps(record) + "\n")
-        progress.update(done)
+        progress(done)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,7 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     shard = check_cli(parser, args)
     total = len(shard_range(args.n, shard))
-    progress = Progress(total, sys.stderr, not args.quiet)
     puzzles = iter_puzzles(
         args.n,
         args.seed,
@@ -118,13 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         max_solutions=args.max_solutions,
     )
-    if args.out is None:
-        write_records(puzzles, sys.stdout, progress)
-        sys.stdout.flush()
-        return 0
-    partial = args.out.with_name(args.out.name + ".partial")
-    with partial.open("w", encoding="utf-8", newline="\n") as out:
-        write_records(puzzles, out, progress)
+    shown = False if args.quiet else None  # None: drawn when stderr is a terminal
+    with progress_bar(total, "generating", shown) as progress:
+        if args.out is None:
+            write_records(puzzles, sys.stdout, progress)
+            sys.stdout.flush()
+            return 0
+        partial = args.out.with_name(args.out.name + ".partial")
+        with partial.open("w", encoding="utf-8", newline="\n") as out:
+            write_records(puzzles, out, progress)
     os.replace(partial, args.out)  # a finished file or none: never a truncated one
     if not args.quiet:
         print(f"wrote {total} puzzles to {args.out}", file=sys.stderr)

@@ -253,15 +253,23 @@ def test_parse_shard_forms():
 # --- the CLI ----------------------------------------------------------------------------------
 
 
-def test_cli_writes_the_library_output_and_reports_progress(tmp_path, capsys, generated):
+def test_cli_writes_the_library_output_and_no_bar_off_a_terminal(tmp_path, capsys, generated):
     from inspect_sparc.generate import main
 
     out = tmp_path / "fresh.jsonl"
     assert main(["--n", str(N), "--seed", str(SEED), "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == "".join(dumps(r) + "\n" for r in generated)
     err = capsys.readouterr().err
-    assert f"{N}/{N}" in err and f"wrote {N} puzzles" in err
+    assert f"wrote {N} puzzles" in err and f"{N}/{N}" not in err  # stderr is no terminal here
     assert not list(tmp_path.glob("*.partial"))
+
+
+def test_the_progress_bar_shows_counts_and_time_left(capsys):
+    with generator.progress_bar(4, "generating", enabled=True) as progress:
+        for done in range(1, 5):
+            progress(done)
+    err = capsys.readouterr().err
+    assert "generating" in err and "4/4" in err and "100%" in err and "left" in err
 
 
 def test_cli_shards_and_stdout(capsys, generated):

@@ -10,7 +10,9 @@ so the bytes do not depend on the machine, the worker count or the shard):
    line satisfies: dots and gaps on and off it, triangles counting its edges (1, 2 or 4), squares
    coloured by region, polyshapes tiling a region exactly (only the 78 published shapes), ylops
    cancelling an extra shape, stars paired within their region;
-3. find every rule-valid path with the exhaustive search; keep the puzzle when it has 1 to
+3. drop a draft whose grid is a test-split grid in any of its 8 orientations (`core.leakage`,
+   the shipped hashes only, so the set does not depend on the machine's caches);
+4. find every rule-valid path with the exhaustive search; keep the puzzle when it has 1 to
    `max_solutions` of them (and at most about twice as many as the profile's puzzle) and the
    fitted difficulty model puts it within one level of the target; otherwise draw again.
    difficulty_score is the model's prediction, moved into the target level's band when it falls
@@ -26,14 +28,18 @@ from __future__ import annotations
 import json
 import math
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import Any
 
+from inspect_sparc.core.leakage import grid_hash, shipped_test_hashes
 from inspect_sparc.core.puzzle import LEVELS, Point, parse_puzzle
 from inspect_sparc.core.records import (
+    COLOR_NAMES,
     build_record,
     features,
     predict_score,
@@ -46,7 +52,8 @@ CALIBRATION_FILE = FilePath(__file__).parent.parent / "data" / "generator_calibr
 LEVEL_COUNTS = {1: 86, 2: 118, 3: 121, 4: 86, 5: 89}
 MAX_SOLUTIONS = 48
 #: Bumped whenever the same seed would give different puzzles (names cached generated sets).
-GENERATOR_VERSION = 2
+#: 3: drafts with a test-split grid (any orientation) are skipped.
+GENERATOR_VERSION = 3
 #: Drafts per puzzle before giving up (never reached: 1.1-1.9 drafts per puzzle at levels 1-4,
 #: 3.5 at level 5, at most 9, over 60 puzzles of seed 7).
 MAX_ATTEMPTS = 2000
@@ -56,7 +63,8 @@ SOLUTION_FACTOR = 2
 SOLUTION_SLACK = 2
 #: Drafts tried with one drawn profile before another is drawn.
 PROFILE_TRIES = 8
-COLORS = ("R", "B", "G", "Y", "W", "O", "P", "K")
+#: Colour letters in the order the draws pick from (the published records' order).
+COLOR_DRAW_ORDER = tuple(COLOR_NAMES)
 TRIANGLE_LETTERS = {1: "A", 2: "B", 4: "D"}
 #: Points (at least; a quarter of the target on long lines) the random line aims above the
 #: profile's shortest solution: the search often finds shorter solutions than the drawn line.
@@ -72,7 +80,8 @@ class GenerateError(ValueError):
 @lru_cache(maxsize=1)
 def calibration() -> dict[str, Any]:
     """The shipped calibration: profiles, shapes, difficulty model (benchmarks/fit_generator)."""
-    return json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    data: dict[str, Any] = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
+    return data
 
 
 @lru_cache(maxsize=1)
@@ -297,7 +306,7 @@ def _place_shapes(rng: random.Random, draft: _Draft, count: int, ylops: int) -> 
             if tiling is None:
                 continue
             for (shape_id, _), cell in zip(tiling, rng.sample(free, pieces), strict=True):
-                draft.put(cell, f"P-{rng.choice(COLORS)}-{shape_id}")
+                draft.put(cell, f"P-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
                 draft.shapes[shape_id] = calibration()["shapes"][shape_id]
             budget -= pieces
             break
@@ -311,8 +320,8 @@ def _place_shapes(rng: random.Random, draft: _Draft, count: int, ylops: int) -> 
         fitting = [s for s, cells, size in _shapes() if size <= 3 and _fits(cells, draft)]
         shape_id = rng.choice(fitting)
         pair = rng.sample([c for c in region if c in draft.free], 2)
-        draft.put(pair[0], f"P-{rng.choice(COLORS)}-{shape_id}")
-        draft.put(pair[1], f"Y-{rng.choice(COLORS)}-{shape_id}")
+        draft.put(pair[0], f"P-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
+        draft.put(pair[1], f"Y-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
         draft.shapes[shape_id] = calibration()["shapes"][shape_id]
     return True
 
@@ -337,7 +346,7 @@ def _place_triangles(
                 return
             cell = rng.choice(fits)
             letter = TRIANGLE_LETTERS[_touched(cell, on_line)]
-            draft.put(cell, f"{letter}-{rng.choice(COLORS)}")
+            draft.put(cell, f"{letter}-{rng.choice(COLOR_DRAW_ORDER)}")
 
 
 def _touched(cell: Point, on_line: set[Point]) -> int:
@@ -347,7 +356,7 @@ def _touched(cell: Point, on_line: set[Point]) -> int:
 
 def _place_squares(rng: random.Random, draft: _Draft, count: int) -> None:
     """Squares coloured by region (distinct colours for distinct regions while they last)."""
-    palette = list(COLORS)
+    palette = list(COLOR_DRAW_ORDER)
     rng.shuffle(palette)
     color_of = {}
     for index, region in enumerate(draft.regions):
@@ -365,9 +374,11 @@ def _place_stars(rng: random.Random, draft: _Draft, count: int) -> None:
         for index, region in enumerate(draft.regions):
             free = [c for c in region if c in draft.free]
             colors = draft.region_colors(region)
-            options += [(index, color, 1) for color in COLORS if colors.get(color) == 1 and free]
+            options += [
+                (index, color, 1) for color in COLOR_DRAW_ORDER if colors.get(color) == 1 and free
+            ]
             if count >= 2 and len(free) >= 2:
-                options += [(index, color, 2) for color in COLORS if color not in colors]
+                options += [(index, color, 2) for color in COLOR_DRAW_ORDER if color not in colors]
         if not options:
             return
         index, color, stars = rng.choice(options)
@@ -396,6 +407,8 @@ def generate_one(
         record = build_record(draft.grid, draft.shapes, [tuple(draft.line)], level, 0.0)
         if abs(_level_of(predict_score(model, features(record))) - level) > 1:
             continue  # cheap pre-check: the features barely depend on the solutions
+        if grid_hash(record) in shipped_test_hashes():
+            continue  # a test-split grid (or a rotation or mirror of one): never emitted
         puzzle = parse_puzzle(record)
         if not check(puzzle, draft.line).valid:  # pragma: no cover - construction invariant
             raise AssertionError(f"generated line breaks its own puzzle: {record['id']}")
@@ -471,6 +484,76 @@ def _job(args: tuple[int, int, int, int]) -> dict[str, Any]:
     return generate_one(*args)
 
 
+def pool_blocker() -> str | None:
+    """Why this process cannot start a pool of worker processes, or None when it can.
+
+    A daemon process (a worker of a `multiprocessing` pool, SB3's `SubprocVecEnv`, a PyTorch
+    DataLoader) may have no children; a spawned worker re-imports the main script, so a call
+    from a script's top level outside `if __name__ == "__main__":` would start pools forever.
+    """
+    import multiprocessing
+
+    process = multiprocessing.current_process()
+    if process.daemon:
+        return "this is a daemon process (a pool or vector-env worker), which may not have children"
+    if getattr(process, "_inheriting", False):
+        return "this process is a worker still importing its main script"
+    line = _main_script_line()
+    if line is not None and not _guarded(line):
+        return (
+            "it is called from the main script's top level, outside `if __name__ == "
+            '"__main__":`, which each worker process would run again'
+        )
+    return None
+
+
+def _main_script_line() -> tuple[str, int] | None:
+    """(file, line) of the main script's top-level statement running now; None when the main
+    module is no file a worker would re-import (an interactive session, `python -c`)."""
+    import threading
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not isinstance(path, str):
+        return None
+    # the main thread's stack: a task may build its dataset in another thread
+    frame = sys._current_frames().get(threading.main_thread().ident or 0)
+    while frame is not None:
+        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
+            return (path, frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def _guarded(line: tuple[str, int]) -> bool:
+    """Whether a line of a script lies inside a top-level `if __name__ == "__main__":` block
+    (False when the script cannot be read and parsed: a pool would then be a gamble)."""
+    import ast
+
+    path, number = line
+    try:
+        tree = ast.parse(FilePath(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        end = node.end_lineno or node.lineno
+        if node.lineno <= number <= end:
+            return isinstance(node, ast.If) and _is_main_test(node.test) and number > node.lineno
+    return False
+
+
+def _is_main_test(test: Any) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    import ast
+
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, *test.comparators]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    texts = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and texts == ["__main__"]
+
+
 def iter_puzzles(
     n: int,
     seed: int,
@@ -480,14 +563,19 @@ def iter_puzzles(
     workers: int = 1,
     max_solutions: int = MAX_SOLUTIONS,
 ) -> Iterator[dict[str, Any]]:
-    """Yield the puzzles of `shard` (default: all n) in index order, made by `workers` processes."""
+    """Yield the puzzles of `shard` (default: all n) in index order, made by `workers` processes
+    (in this process, saying why in one line on stderr, where a pool cannot run: `pool_blocker`).
+    """
     check_arguments(n, seed, level, max_solutions)
     part = parse_shard(shard)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise GenerateError(f"workers must be a whole number >= 1; got {workers!r}")
     schedule = level_schedule(n, level)
     jobs = [(seed, i, schedule[i], max_solutions) for i in shard_range(n, part)]
-    if workers == 1 or len(jobs) <= 1:
+    blocker = pool_blocker() if workers > 1 and len(jobs) > 1 else None
+    if blocker is not None:
+        print(f"Generating puzzles in this process, not {workers}: {blocker}.", file=sys.stderr)
+    if workers == 1 or len(jobs) <= 1 or blocker is not None:
         yield from map(_job, jobs)
         return
     import multiprocessing
@@ -516,6 +604,34 @@ def generate_puzzles(
         if progress is not None:
             progress(len(records))
     return records
+
+
+@contextmanager
+def progress_bar(
+    total: int, label: str, enabled: bool | None = None
+) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr (counts, rate, elapsed and time left, drawn by rich), as a
+    callable taking the count done; off unless stderr is a terminal (`enabled` overrides)."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    if not (console.is_terminal if enabled is None else enabled):
+        yield lambda done: None  # rich would still write a line break
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    timing = (TaskProgressColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, *timing, console=console) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ are skipped when a quick connection check shows the hub cannot be reached.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -47,6 +48,9 @@ SAMPLE_FILE = Path(__file__).parents[1] / "data" / "sparc_sample.jsonl"
 GENERATED = "generated:"
 #: Puzzles in a `generated:SEED` set (the test split's size and level mix); tests shrink it.
 GENERATED_SET_SIZE = 500
+#: Environment variable: worker processes that build a generated set (default: 1 per 50
+#: puzzles, at most 8 and the CPU count; 1 builds in this process).
+GENERATOR_WORKERS_ENV = "INSPECT_SPARC_GENERATOR_WORKERS"
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,8 @@ def generated_cache_file(seed: int, n: int) -> Path:
 
 
 def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
-    """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes)."""
+    """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes).
+    One process builds it while the others wait on a lock, then read the file it wrote."""
     text = source[len(GENERATED) :].strip()
     if not (text.isdecimal() and text.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0 as SEED; got {source!r}")
@@ -204,22 +209,47 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
     path = generated_cache_file(seed, n)
     if path.is_file():
         return read_records_file(path)
-    from inspect_sparc.core.generate import dumps, generate_puzzles
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        from filelock import FileLock
 
-    workers = max(1, min(8, os.cpu_count() or 1, n // 50))  # a process costs an import
+        lock: Any = FileLock(str(path) + ".lock")
+    except OSError:  # an unwritable cache: build here, caching nothing
+        lock = contextlib.nullcontext()
+    with lock:
+        if path.is_file():  # another process built it while this one waited
+            return read_records_file(path)
+        return build_generated_set(source, seed, n, path)
+
+
+def generator_workers(n: int) -> int:
+    """Processes for building a set of `n`: $INSPECT_SPARC_GENERATOR_WORKERS, else one per 50
+    puzzles (a process costs an import), at most 8 and the CPU count."""
+    text = os.environ.get(GENERATOR_WORKERS_ENV, "").strip()
+    if text:
+        if not text.isdecimal() or int(text) < 1:
+            raise ValueError(f"{GENERATOR_WORKERS_ENV} must be a whole number >= 1; got {text!r}")
+        return int(text)
+    return max(1, min(8, os.cpu_count() or 1, n // 50))
+
+
+def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict]:
+    """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
+    from inspect_sparc.core.generate import dumps, generate_puzzles, progress_bar
+
+    workers = generator_workers(n)
     # The whole set is built even for a run with --limit (the task cannot see the limit, and the
     # round-robin order needs every level), so say what happens, once per seed and machine.
     print(
-        f"source={source}: generating the {n} puzzles of seed {seed} once ({workers} "
-        f"processes; seconds with the compiled search, minutes without numba); later runs "
-        f"read {path}",
+        f"source={source}: generating the {n} puzzles of seed {seed} once (seconds with the "
+        f"compiled search, minutes without numba); later runs read {path}",
         file=sys.stderr,
     )
     started = time.perf_counter()
-    records = generate_puzzles(n, seed, workers=workers)
+    with progress_bar(n, f"generated:{seed}") as progress:
+        records = generate_puzzles(n, seed, workers=workers, progress=progress)
     print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + f".{os.getpid()}.partial")
         partial.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
         os.replace(partial, path)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.train.rewards import rule_reward, sparc_reward
 
+#: The Gymnasium id of the environment (defined here only).
 ENV_ID = "inspect_sparc/SPaRC-v0"
 ENTRY_POINT = "inspect_sparc.train.env:SparcEnv"
 

@@ -2,7 +2,8 @@
 
 `prompt_dataset` returns a Hugging Face `datasets.Dataset` with the columns a GRPO trainer needs:
 `prompt` (the system and user messages, byte-identical to the `sparc` task's input for the same
-puzzle), `puzzle` (the record as JSON text, what the reward functions read), `id`, `level` and
+puzzle; with `prompt_format="standard"` one text, the two joined by a blank line), `puzzle`
+(the record as JSON text, what the reward functions read), `id`, `level` and
 `difficulty_score`. Every set but one built from the test split on purpose is checked against
 the test split's grids (`leakage`). The same as a file, for any framework:
 
@@ -25,19 +26,19 @@ from inspect_sparc.core.generate import generate_puzzles
 from inspect_sparc.core.leakage import check_no_test_grids
 from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.core.sources import BUNDLED, GENERATED, GENERATED_SET_SIZE, HUBS
-from inspect_sparc.train.puzzles import PuzzleSource, load_puzzles
+from inspect_sparc.core.sources import GENERATED, GENERATED_SET_SIZE
+from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
 
-#: Sources that are the benchmark's test split (a hub's default split, the bundled sample).
-TEST_SOURCES = ("test", BUNDLED, *HUBS)
 Level = int | Sequence[int] | Mapping[int, float] | None
+#: TRL's two dataset formats: messages (chat models) or one plain-text prompt.
+PROMPT_FORMATS = ("conversational", "standard")
 
 
 def check_level(level: object) -> int:
     """`level` itself when it is one of 1-5, else a ValueError that says so."""
-    if isinstance(level, bool) or level not in LEVELS:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise ValueError(f"levels must be 1, 2, 3, 4 or 5; got {level!r}")
-    return int(level)  # type: ignore[call-overload]
+    return level
 
 
 def level_counts(n: int, level: Level) -> dict[int | None, int]:
@@ -97,13 +98,15 @@ def all_of_levels(records: list[dict], level: Level) -> list[dict]:
     return [r for lv in order for r in records if r.get("difficulty_level") == lv]
 
 
-def prompt_row(record: Mapping[str, Any], prompt: str) -> dict[str, Any]:
-    """One dataset row: the `sparc` task's messages for the record, the record, id, level."""
+def prompt_row(
+    record: Mapping[str, Any], prompt: str, prompt_format: str = "conversational"
+) -> dict[str, Any]:
+    """One dataset row: the `sparc` task's messages for the record (or, `standard`, their text
+    joined by a blank line), the record, id, level."""
+    user = user_prompt(record, prompt)
+    messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
     return {
-        "prompt": [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": user_prompt(record, prompt)},
-        ],
+        "prompt": messages if prompt_format == "conversational" else f"{SYSTEM_PROMPT}\n\n{user}",
         "puzzle": json.dumps(record, ensure_ascii=False),
         "id": str(record["id"]),
         "level": int(record["difficulty_level"]),
@@ -115,8 +118,7 @@ def prompt_records(
     source: PuzzleSource, n: int | None, level: Level, allow_test: bool, workers: int
 ) -> list[dict[str, Any]]:
     """The records of a prompt dataset, leakage-checked (see `prompt_dataset`)."""
-    is_test = isinstance(source, str) and source in TEST_SOURCES
-    if is_test and not allow_test:
+    if is_test_source(source) and not allow_test:
         raise ValueError(
             f"source={source!r} is the SPaRC test split, the benchmark itself: pass "
             "allow_test=True (--allow-test) to build a training set from it on purpose."
@@ -150,6 +152,7 @@ def prompt_dataset(
     *,
     allow_test: bool = False,
     workers: int = 1,
+    prompt_format: str = "conversational",
 ) -> Any:
     """A `datasets.Dataset` of SPaRC prompts for training (columns: see the module docstring).
 
@@ -157,13 +160,18 @@ def prompt_dataset(
     records, or `"train"`; every puzzle is checked against the test split's grids. The test
     split itself (`"test"`, `"sample"`, a hub) needs `allow_test=True`, which skips the check
     and warns. `level`: one level, a list (a curriculum: `n` split evenly, kept in that order)
-    or weights `{1: 0.7, 2: 0.3}`.
+    or weights `{1: 0.7, 2: 0.3}`. `prompt_format`: `conversational` (messages) or `standard`
+    (one text, for models without a chat template).
     """
     from datasets import Dataset
 
     check_prompt_kind(prompt)
+    if prompt_format not in PROMPT_FORMATS:
+        raise ValueError(
+            f"prompt_format must be one of {', '.join(PROMPT_FORMATS)}; got {prompt_format!r}"
+        )
     records = prompt_records(source, n, level, allow_test, workers)
-    return Dataset.from_list([prompt_row(record, prompt) for record in records])
+    return Dataset.from_list([prompt_row(record, prompt, prompt_format) for record in records])
 
 
 def parse_level_argument(text: str | None) -> Level:
@@ -187,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=None, help="number of puzzles (generated: 500)")
     parser.add_argument("--level", default=None, help="3, 1,2 (curriculum) or 1:0.7,2:0.3")
     parser.add_argument("--prompt", default="paper", choices=("paper", "corrected"))
+    parser.add_argument("--format", default="conversational", choices=PROMPT_FORMATS)
     parser.add_argument("--workers", type=int, default=1, help="generator processes")
     parser.add_argument("--allow-test", action="store_true", help="build from the test split")
     parser.add_argument("--out", type=Path, required=True, help="a .parquet or .jsonl file")
@@ -200,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.prompt,
         allow_test=args.allow_test,
         workers=args.workers,
+        prompt_format=args.format,
     )
     if args.out.suffix == ".parquet":
         dataset.to_parquet(str(args.out))

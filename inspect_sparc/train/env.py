@@ -5,9 +5,13 @@ Dynamics, termination, truncation and rewards are Spatial-Gym's (`SPaRC_Gym` 0.2
 moves nothing; `terminated` on E, `truncated` after `max_steps` steps or with no legal move
 left; +1 / -1 at the end (the path is / is not a stored solution), +0.01 / -0.01 for a move that
 keeps the path on / takes it off a solution's prefix, 0 for an illegal move. `info` carries
-`legal_actions` and `agent_location` under Spatial-Gym's names. The moves are `core.gym.GymEnv`,
-the engine of the `sparc_gym` task. Unlike Spatial-Gym, every `reset` starts from a clean grid
-and every observation is a fresh object. Pure logic: no Inspect imports.
+`legal_actions` and `agent_location` under Spatial-Gym's names, and `action_mask` (also
+`action_masks()`, sb3-contrib's convention). The moves are `core.gym.GymEnv`, the engine of the
+`sparc_gym` task. Unlike Spatial-Gym, every `reset` starts from a clean grid and every
+observation is a fresh object. Options beyond parity: `dead_end="terminated"` (a dead end is a
+real end, for value-bootstrapping learners), `observation="vector"` (a flat one-hot float32
+vector in [0, 1] for RL networks). `puzzles=` is checked against the test split's grids unless
+it names the test split or `allow_test=True`. Pure logic: no Inspect imports.
 """
 
 from __future__ import annotations
@@ -22,16 +26,26 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, REACHED_END, GymEnv, check_max_steps
+from inspect_sparc.core.gym import (
+    DEAD_END,
+    DEFAULT_MAX_STEPS,
+    REACHED_END,
+    GymEnv,
+    check_max_steps,
+)
+from inspect_sparc.core.leakage import check_no_test_grids
 from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.rules import Board, board_for
 from inspect_sparc.train import observations as obs
-from inspect_sparc.train.puzzles import PuzzleSource, load_puzzles
+from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
 from inspect_sparc.train.rewards import path_reward, puzzle_rules
 
-ENV_ID = "inspect_sparc/SPaRC-v0"
-OBSERVATIONS = ("array", "text", "rgb")
+#: What `observation=` may be (the step-by-step task's text/image kinds are another setting).
+OBSERVATION_FORMATS = ("array", "vector", "text", "rgb")
 REWARDS = ("solution", "rules")
+#: What a dead end (no legal move left) reports: Spatial-Gym's `truncated`, or `terminated`.
+DEAD_ENDS = ("truncated", "terminated")
+ACTIONS = 4
 #: Cells a side of the largest SPaRC grid (the test split's and the generator's): the default
 #: size observations are padded to.
 GRID_CELLS = 6
@@ -50,6 +64,12 @@ def largest_side(records: list[dict[str, Any]]) -> int:
         if isinstance(size, Mapping):
             sides += [v for v in size.values() if isinstance(v, int) and not isinstance(v, bool)]
     return max(sides)
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    """A ValueError naming the argument and its choices when `value` is not one of them."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
 
 
 def as_action(action: Any) -> int | None:
@@ -82,25 +102,27 @@ class SparcEnv(gym.Env):
         puzzles: PuzzleSource | None = None,
         traceback: bool = False,
         max_steps: int = DEFAULT_MAX_STEPS,
-        observation: Literal["array", "text", "rgb"] = "array",
+        observation: Literal["array", "vector", "text", "rgb"] = "array",
         render_mode: str | None = None,
         reward: Literal["solution", "rules"] = "solution",
         grid_cells: int = GRID_CELLS,
+        dead_end: Literal["truncated", "terminated"] = "truncated",
+        allow_test: bool = False,
     ) -> None:
-        if observation not in OBSERVATIONS:
-            raise ValueError(
-                f"observation must be one of {', '.join(OBSERVATIONS)}; got {observation!r}"
-            )
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+        _check_choice("observation", observation, OBSERVATION_FORMATS)
+        _check_choice("reward", reward, REWARDS)
+        _check_choice("dead_end", dead_end, DEAD_ENDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, rgb_array or ansi; got {render_mode!r}")
-        self.records = load_puzzles(puzzles) if puzzles is not None else []
+        self.records = load_puzzles(puzzles, "puzzles") if puzzles is not None else []
+        if self.records and not allow_test and not is_test_source(puzzles):
+            check_no_test_grids(self.records)
         self.traceback, self.max_steps = bool(traceback), check_max_steps(max_steps)
         self.observation, self.reward_kind, self.render_mode = observation, reward, render_mode
+        self.dead_end = dead_end
         self.cells = max(int(grid_cells), largest_side(self.records))
         self.size = 2 * self.cells + 1
-        self.action_space = spaces.Discrete(4)
+        self.action_space = spaces.Discrete(ACTIONS)
         self.observation_space = self._space()
         self._entries: OrderedDict[int, Entry] = OrderedDict()
         self._ids: dict[str, int] | None = None
@@ -113,6 +135,8 @@ class SparcEnv(gym.Env):
             return spaces.Text(obs.text_max_length(self.size), charset=obs.TEXT_CHARSET)
         if self.observation == "rgb":
             return spaces.Box(0, 255, obs.picture_shape(self.cells), dtype=np.uint8)
+        if self.observation == "vector":
+            return spaces.Box(0.0, 1.0, (obs.vector_length(self.size),), dtype=np.float32)
         shape = (len(obs.CHANNELS), self.size, self.size)
         high = np.broadcast_to(obs.array_high()[:, None, None], shape).copy()
         return spaces.Box(0, high, dtype=np.int32)
@@ -124,8 +148,9 @@ class SparcEnv(gym.Env):
                 f"puzzle {puzzle.id} ({puzzle.width}x{puzzle.height} cells) does not fit the "
                 f"observations ({self.cells} cells a side): pass grid_cells="
             )
+        uses_array = self.observation in ("array", "vector")
         prefixes = frozenset(s[:n] for s in puzzle.solutions for n in range(1, len(s) + 1))
-        array = obs.static_array(puzzle, self.size) if self.observation == "array" else None
+        array = obs.static_array(puzzle, self.size) if uses_array else None
         return Entry(puzzle, board_for(puzzle), puzzle_rules(puzzle), prefixes, array)
 
     def _choose(self, options: Mapping[str, Any] | None) -> Entry:
@@ -186,7 +211,9 @@ class SparcEnv(gym.Env):
         result = game.step(as_action(action))
         if self._array is not None and result.legal:
             self._move_array(before, result.position, result.backtrack)
-        terminated = result.ended == REACHED_END
+        terminated = result.ended == REACHED_END or (
+            result.ended == DEAD_END and self.dead_end == "terminated"
+        )
         truncated = result.ended is not None and not terminated
         if result.ended is not None:
             reward = self._final_reward(game)
@@ -217,13 +244,24 @@ class SparcEnv(gym.Env):
             return obs.text_observation(game.grid)
         if self.observation == "rgb":
             return obs.picture(self._entry.puzzle, game.final_path, obs.picture_shape(self.cells))
+        if self.observation == "vector":
+            return obs.one_hot_vector(self._array)
         return self._array.copy()
+
+    def action_masks(self) -> Any:
+        """Which of the 4 actions are legal now, as a bool array (sb3-contrib's `MaskablePPO`
+        reads it); all False before `reset` and after the episode's end."""
+        mask = np.zeros(ACTIONS, dtype=bool)
+        if self._game is not None and not self._game.done:
+            mask[self._game.legal_actions()] = True
+        return mask
 
     def _info(self) -> dict[str, Any]:
         game, entry = self._game, self._entry
         assert game is not None and entry is not None
         return {
             "legal_actions": game.legal_actions(),
+            "action_mask": self.action_masks(),
             "agent_location": np.array(game.position, dtype=np.int32),
             "current_step": game.steps,
             "path": game.final_path,

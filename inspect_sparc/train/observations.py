@@ -2,10 +2,11 @@
 form, or a picture. Every observation has one shape for every puzzle of a run (the grid padded
 to the largest one), as Gymnasium's checks and vector environments need.
 
-The array is `int32`, shaped `(CHANNELS, size, size)` and indexed `[channel, y, x]` like the
-records' `puzzle_array[y][x]` (`size` = 2 * cells + 1 positions; 13 for SPaRC's 6x6 grids).
-Positions past the puzzle's grid are 0 in every channel. docs/training.md lists the channels.
-numpy and the renderer are imported where they are used. Pure logic: no Inspect imports.
+The array is `int32` (Spatial-Gym-like codes; `one_hot_vector` turns it into 0/1 floats),
+shaped `(CHANNELS, size, size)`, indexed `[channel, y, x]` like the records'
+`puzzle_array[y][x]` (`size` = 2 * cells + 1 positions; 13 for SPaRC's 6x6 grids). Positions
+past the puzzle's grid are 0 in every channel. docs/training.md lists the channels. numpy and
+the renderer are imported where they are used. Pure logic: no Inspect imports.
 """
 
 from __future__ import annotations
@@ -50,6 +51,33 @@ def array_high() -> Any:
     import numpy as np
 
     return np.array([CHANNEL_HIGH.get(name, 1) for name in CHANNELS], dtype=np.int32)
+
+
+#: One-hot widths of the coded channels in the vector form (values 1..width; 0 is all zeros).
+ONE_HOT = {"symbol": len(SYMBOL_CODES), "color": len(COLOR_CODES), "count": 4}
+#: Channels already 0/1, copied as they are into the vector form.
+BINARY_CHANNELS = tuple(name for name in CHANNELS if name not in CHANNEL_HIGH)
+
+
+def vector_length(size: int) -> int:
+    """Length of the vector form for a grid `size` positions a side: 0/1 planes of the binary
+    channels, one plane per value of each coded channel, one per shape bit."""
+    planes = len(BINARY_CHANNELS) + sum(ONE_HOT.values()) + SHAPE_SIDE**2
+    return planes * size * size
+
+
+def one_hot_vector(array: Any) -> Any:
+    """The array observation as a flat float32 vector of 0s and 1s (what RL networks and SB3's
+    checker expect): binary channels as they are, coded channels one-hot, shapes as bits."""
+    import numpy as np
+
+    planes = [array[[CHANNEL[name] for name in BINARY_CHANNELS]]]
+    for name, width in ONE_HOT.items():
+        values = np.arange(1, width + 1, dtype=np.int32)[:, None, None]
+        planes.append(array[CHANNEL[name]][None] == values)
+    bits = np.arange(SHAPE_SIDE**2, dtype=np.int32)[:, None, None]
+    planes.append((array[CHANNEL["shape"]][None] >> bits) & 1)
+    return np.concatenate([p.astype(np.float32) for p in planes]).reshape(-1)
 
 
 def shape_bits(matrix: tuple[tuple[int, ...], ...]) -> int:

@@ -10,28 +10,48 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from inspect_sparc.core.sources import SPLITS, load_records
+from inspect_sparc.core.downloads import SourceError
+from inspect_sparc.core.sources import BUNDLED, HUBS, SPLITS, load_records
 
 #: The hub that publishes both splits (`source="test"` / `"train"`); its cache is read first.
 SPLIT_HUB = "huggingface"
+#: Sources that are the benchmark's test split (a hub's default split, the bundled sample).
+TEST_SOURCES = ("test", BUNDLED, *HUBS)
 
 PuzzleSource = str | os.PathLike[str] | Mapping[str, Any] | Iterable[Mapping[str, Any] | str]
 
 
-def load_puzzles(source: PuzzleSource) -> list[dict[str, Any]]:
+def is_test_source(source: object) -> bool:
+    """Whether `source` names the benchmark's test split (`"test"`, `"sample"`, a hub)."""
+    return isinstance(source, str) and source in TEST_SOURCES
+
+
+def load_puzzles(source: PuzzleSource, argument: str = "source") -> list[dict[str, Any]]:
     """Records from a list of records (or their JSON text), one record, a file path, `"test"` or
     `"train"` (the benchmark's split, from the hub cache when it is there), `"sample"` or
-    `"generated:SEED"` (the cached 500-puzzle generated set), as `load_records` reads them."""
+    `"generated:SEED"` (the cached 500-puzzle generated set), as `load_records` reads them.
+    Errors name `argument` (the caller's parameter), not the Inspect task's `-T source=`."""
     if isinstance(source, Mapping):
         return [dict(source)]
-    if isinstance(source, os.PathLike):
-        return load_records(os.fspath(source))
-    if isinstance(source, str):
-        return load_records(SPLIT_HUB, source) if source in SPLITS else load_records(source)
+    try:
+        if isinstance(source, os.PathLike):
+            return load_records(os.fspath(source))
+        if isinstance(source, str):
+            return load_records(SPLIT_HUB, source) if source in SPLITS else load_records(source)
+    except (ValueError, SourceError) as error:
+        raise type(error)(_in_terms_of(str(error), argument)) from None
     if not isinstance(source, Iterable):
-        raise ValueError(f"puzzles must be records, a path or a source name; got {source!r}")
+        raise ValueError(f"{argument} must be records, a path or a source name; got {source!r}")
     records = [json.loads(r) if isinstance(r, str) else r for r in source]
     bad = next((r for r in records if not isinstance(r, Mapping)), None)
     if bad is not None:
         raise ValueError(f"every puzzle must be a SPaRC record (a dict); got {type(bad).__name__}")
     return [dict(r) for r in records]
+
+
+def _in_terms_of(message: str, argument: str) -> str:
+    """A sources error reworded for a Python caller whose parameter is `argument`."""
+    message = message.replace("-T source=", f"{argument}=")
+    for text in ("source must be", "source generated:SEED"):
+        message = message.replace(text, text.replace("source", argument, 1))
+    return message

@@ -35,7 +35,7 @@ PATH_CEILING = 0.25
 #: rules a path can break and still be a line (a gap crossed, a step off the grid).
 LINE_FAULTS = tuple(rule for rule in STRUCTURAL_RULES if rule not in LINE_RULES)
 #: Rule name -> the symbol kinds that make a puzzle have that rule.
-RULE_KINDS = {
+RULE_SYMBOLS = {
     "square": {"square"},
     "star": {"star"},
     "triangle": {"triangle"},
@@ -48,7 +48,7 @@ _cache: OrderedDict[Any, tuple[Any, Puzzle, Board, tuple[str, ...]]] = OrderedDi
 def puzzle_rules(puzzle: Puzzle) -> tuple[str, ...]:
     """The rules a line can break on this puzzle: its symbols' rules, dots, gaps, the grid."""
     kinds = {symbol.kind for symbol in puzzle.symbols.values()}
-    rules = [rule for rule, needs in RULE_KINDS.items() if kinds & needs]
+    rules = [rule for rule, needs in RULE_SYMBOLS.items() if kinds & needs]
     if puzzle.dots:
         rules.append("dot")
     return (*LINE_FAULTS, *rules)

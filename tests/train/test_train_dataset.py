@@ -8,7 +8,7 @@ import pytest
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.leakage import LeakageError, grid_hash, shipped_test_hashes
+from inspect_sparc.core.leakage import LeakageError
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.evals.sparc.dataset import record_to_sample
 from inspect_sparc.train import prompt_dataset, sparc_reward
@@ -58,10 +58,6 @@ def test_the_test_split_needs_the_explicit_flag():
     assert len(dataset) == 3
 
 
-def test_the_shipped_hashes_are_the_test_split_grids(sparc_test_split):
-    assert shipped_test_hashes() == {grid_hash(r) for r in sparc_test_split}
-
-
 def test_generated_sets_follow_the_curriculum_order():
     dataset = prompt_dataset("generated:5", n=4, level=[2, 1])
     assert dataset["level"] == [2, 2, 1, 1]
@@ -91,3 +87,13 @@ def test_the_cli_writes_a_file_any_framework_reads(tmp_path, fresh_records, suff
     written = load_dataset(kind, data_files=str(out), split="train")
     assert written["level"] == [2, 2]
     assert written["prompt"] == prompt_dataset(fresh_records, level=2)["prompt"]
+
+
+def test_standard_format_is_the_task_input_as_one_text(sparc_records):
+    with pytest.warns(UserWarning):
+        dataset = prompt_dataset(sparc_records[:3], prompt_format="standard", allow_test=True)
+    for row, record in zip(dataset, sparc_records[:3], strict=True):
+        system, user = record_to_sample(record, "paper").input
+        assert row["prompt"] == f"{system.content}\n\n{user.content}"
+    with pytest.raises(ValueError, match="prompt_format must be one of conversational, standard"):
+        prompt_dataset(sparc_records[:1], prompt_format="chat", allow_test=True)

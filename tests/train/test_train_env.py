@@ -19,7 +19,8 @@ from gymnasium.utils.env_checker import check_env
 import inspect_sparc.train  # noqa: F401 - registers the environment
 from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.train.env import ENV_ID, SparcEnv
+from inspect_sparc.train import ENV_ID
+from inspect_sparc.train.env import SparcEnv
 from inspect_sparc.train.observations import CHANNEL
 
 #: Puzzles run in the default suite; the slow test runs every fixture puzzle.
@@ -102,7 +103,7 @@ def test_reset_starts_clean_where_spatial_gym_keeps_marks(sparc_records):
         reference.step(action)
     _, info = reference.reset(options={"puzzle_id": record["id"]})
     assert info["legal_actions"] != fresh_legal  # Spatial-Gym: the old path still blocks moves
-    env = SparcEnv(puzzles=[record])
+    env = SparcEnv(puzzles=[record], allow_test=True)
     _, info = env.reset(seed=0)
     for action in first_move:
         env.step(action)
@@ -113,7 +114,7 @@ def test_reset_starts_clean_where_spatial_gym_keeps_marks(sparc_records):
 def test_observations_are_fresh_arrays_in_the_documented_encoding(sparc_records):
     record = sparc_records[0]
     puzzle = parse_puzzle(record)
-    env = SparcEnv(puzzles=[record])
+    env = SparcEnv(puzzles=[record], allow_test=True)
     first, _ = env.reset(seed=0)
     kept = first.copy()
     action = path_actions(puzzle.solutions[0])[0]
@@ -129,10 +130,14 @@ def test_observations_are_fresh_arrays_in_the_documented_encoding(sparc_records)
     assert env.observation_space.contains(second)
 
 
-@pytest.mark.parametrize("observation", ["array", "text", "rgb"])
+@pytest.mark.parametrize("observation", ["array", "vector", "text", "rgb"])
 def test_check_env_passes_for_every_observation_mode(sparc_records, observation):
     env = gymnasium.make(
-        ENV_ID, puzzles=sparc_records[:5], observation=observation, render_mode="rgb_array"
+        ENV_ID,
+        puzzles=sparc_records[:5],
+        observation=observation,
+        render_mode="rgb_array",
+        allow_test=True,
     )
     check_env(env.unwrapped)
     frame = env.unwrapped.render()
@@ -140,7 +145,7 @@ def test_check_env_passes_for_every_observation_mode(sparc_records, observation)
 
 
 def test_make_vec_steps_several_puzzles_at_once(sparc_records):
-    envs = gymnasium.make_vec(ENV_ID, num_envs=3, puzzles=sparc_records)
+    envs = gymnasium.make_vec(ENV_ID, num_envs=3, puzzles=sparc_records, allow_test=True)
     observations, infos = envs.reset(seed=1)
     assert observations.shape[0] == 3 and len(infos["legal_actions"]) == 3
     for _ in range(40):
@@ -152,7 +157,7 @@ def test_make_vec_steps_several_puzzles_at_once(sparc_records):
 def test_seeded_reset_draws_the_same_puzzles(sparc_records):
     draws = []
     for _ in range(2):
-        env = SparcEnv(puzzles=sparc_records)
+        env = SparcEnv(puzzles=sparc_records, allow_test=True)
         draws.append([env.reset(seed=7)[1]["puzzle_id"]] + [env.reset()[1]["puzzle_id"]])
     assert draws[0] == draws[1]
 
@@ -177,7 +182,7 @@ def test_spatial_gym_fails_check_env_where_ours_passes(sparc_records):
         reference = gym_module.SPaRC_Gym(observation="new", max_steps=100)
     with pytest.raises(AssertionError, match="share an object"):
         check_env(reference)
-    check_env(gymnasium.make(ENV_ID, puzzles=sparc_records[:3]).unwrapped)
+    check_env(gymnasium.make(ENV_ID, puzzles=sparc_records[:3], allow_test=True).unwrapped)
 
 
 def test_options_choose_a_puzzle_by_record_or_by_spatial_gym_id(sparc_records, tmp_path):
@@ -185,7 +190,7 @@ def test_options_choose_a_puzzle_by_record_or_by_spatial_gym_id(sparc_records, t
 
     source = tmp_path / "puzzles.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in sparc_records[:4]), encoding="utf-8")
-    env = SparcEnv(puzzles=source)
+    env = SparcEnv(puzzles=source, allow_test=True)
     _, info = env.reset(options={"puzzle_id": sparc_records[2]["id"]})
     assert info["puzzle_id"] == sparc_records[2]["id"]
     _, info = env.reset(options={"puzzle": sparc_records[9]})

@@ -1,0 +1,79 @@
+"""SPaRC as a verifiers (0.4, `verifiers.v1`) taskset and environment, for LLM-RL trainers.
+
+- `SparcTaskset`: the `sparc` task's single-shot prompts (`prompt_dataset`'s rows) as tasks,
+  each scored by `sparc_reward` (weight 1: the benchmark's verdict) and `rule_reward` (weight 0:
+  logged beside it, the shaped signal; give it weight 1 in a config to train on it).
+- the step-by-step protocol as a multi-turn environment is `inspect_sparc.train.vf_gym`.
+
+verifiers loads a taskset by the name of an installed top-level module that exports it in
+`__all__`; importing this module registers it under `TASKSET_ID` for this process (docs/training.md
+says how to use it). Needs the `train-verifiers` extra; no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import verifiers.v1 as vf
+
+from inspect_sparc.train.dataset import prompt_records, prompt_row
+from inspect_sparc.train.rewards import rule_reward, sparc_reward
+
+#: The id verifiers' loader resolves to this module (`--env.taskset.id inspect-sparc-vf`).
+TASKSET_ID = "inspect_sparc_vf"
+
+
+class SparcTasksetConfig(vf.TasksetConfig):
+    """Which puzzles (`prompt_dataset`'s arguments) and which prompt kind."""
+
+    source: str = "generated:0"
+    n: int | None = None
+    level: int | list[int] | None = None
+    prompt: str = "paper"
+    allow_test: bool = False
+
+
+class SparcData(vf.TaskData):
+    """One puzzle's task: the `sparc` task's prompts and the record as JSON text."""
+
+    puzzle: str
+    level: int
+
+
+class SparcTask(vf.Task[SparcData, vf.State, vf.TaskConfig]):
+    """A single-shot SPaRC answer, scored by the reward functions the training API exports."""
+
+    @vf.reward(weight=1.0)
+    async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
+        """1.0 when the reply solves the puzzle as the `sparc` scorer decides."""
+        return sparc_reward([trace.last_reply], task.puzzle)[0]
+
+    @vf.reward(weight=0.0)
+    async def rule_reward(self, task: SparcData, trace: vf.Trace) -> float:
+        """The shaped reward in [0, 1] (training only; logged at weight 0)."""
+        return rule_reward([trace.last_reply], task.puzzle)[0]
+
+
+class SparcTaskset(vf.Taskset[SparcTask, SparcTasksetConfig]):
+    """The prompt dataset's puzzles as single-shot tasks (checked against the test split)."""
+
+    def load(self) -> Iterator[SparcTask]:
+        config = self.config
+        records = prompt_records(config.source, config.n, config.level, config.allow_test, 1)
+        for record in records:
+            row = prompt_row(record, config.prompt)
+            system, user = (message["content"] for message in row["prompt"])
+            data = SparcData(
+                id=row["id"],
+                name=f"sparc-{row['id']}",
+                prompt=user,
+                system_prompt=system,
+                puzzle=row["puzzle"],
+                level=row["level"],
+            )
+            yield SparcTask(data, config.task)
+
+
+__all__ = ["SparcTask", "SparcTaskset"]
+sys.modules.setdefault(TASKSET_ID, sys.modules[__name__])

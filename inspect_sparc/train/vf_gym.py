@@ -1,0 +1,77 @@
+"""The SPaRC step-by-step protocol as a verifiers (0.4, `verifiers.v1`) multi-turn environment.
+
+`SparcGymEnv` plays a `SparcTaskset` task on the gym (`core.gym.GymEnv`, the `sparc_gym` task's
+engine): the opening turn is the puzzle's prompt followed by the grid, and each reply is read as
+one move by the gym's own parser (`Final: RIGHT`, or a trailing move word or number); the
+environment answers with the grid it sees (Spatial-Gym's text, `L` the agent, `V` visited)
+until the episode ends on E, in a dead end or at `max_steps`. Its reward is the gym's final
+reward (+1 the path is a stored solution, -1 not), recorded as `gym_reward`. verifiers finds it
+by the id `ENV_ID` once this module is imported (docs/training.md). Needs the `train-verifiers`
+extra; no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import verifiers.v1 as vf
+
+from inspect_sparc.core.gym import ACTION_NAMES, DEFAULT_MAX_STEPS, GymEnv, read_action
+from inspect_sparc.core.puzzle import parse_puzzle
+
+#: The id verifiers' loader resolves to this module (`--env.id inspect-sparc-vf-gym`).
+ENV_ID = "inspect_sparc_vf_gym"
+#: Added to the puzzle's prompt: this episode is played one move at a time.
+STEP_RULES = (
+    "Do not answer with the whole path. Play it one move per turn instead: end each answer with "
+    "exactly one move as `Final: RIGHT` (or UP, LEFT, DOWN); you see the grid after each move."
+)
+
+
+def turn_text(game: GymEnv) -> str:
+    """What the model sees each turn: the grid (Spatial-Gym's text), its place, its moves."""
+    legal = ", ".join(ACTION_NAMES[action] for action in game.legal_actions())
+    return (
+        f"Grid (L = you, V = visited):\n{game.grid_text()}\n"
+        f"You are at {game.position_text()}. Legal moves: {legal}.\n"
+        "End your answer with one move: Final: RIGHT, UP, LEFT or DOWN."
+    )
+
+
+def gym_reward(game: GymEnv) -> float:
+    """The gym's final reward: +1 when the path is a stored solution, else -1."""
+    return 1.0 if game.solved else -1.0
+
+
+class SparcGymEnvConfig(vf.EnvConfig):
+    """The step-by-step environment: the player's seat and the gym's step limit."""
+
+    player: vf.AgentConfig = vf.AgentConfig()
+    max_steps: int = DEFAULT_MAX_STEPS
+    traceback: bool = False
+
+
+class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
+    """One move per turn on the gym (core.gym.GymEnv, the `sparc_gym` task's engine)."""
+
+    async def run(self, task: Any, agents: Any) -> None:
+        puzzle = parse_puzzle(json.loads(task.data.puzzle))
+        game = GymEnv(puzzle, self.config.traceback, self.config.max_steps)
+        opening = task.with_data(prompt=f"{task.data.prompt}\n\n{STEP_RULES}\n\n{turn_text(game)}")
+        async with agents.player.interaction(opening) as interaction:
+            segment = await interaction.turn()
+            while not segment.terminated:
+                game.step(read_action(segment.last_reply))
+                if game.done:
+                    break
+                segment = await interaction.turn(turn_text(game))
+        trace = interaction.trace
+        trace.record_reward("gym_reward", gym_reward(game), 1.0)
+        trace.info["gym_ended"] = game.ended
+        trace.info["gym_steps"] = game.steps
+
+
+__all__ = ["SparcGymEnv"]
+sys.modules.setdefault(ENV_ID, sys.modules[__name__])

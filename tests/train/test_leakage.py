@@ -1,0 +1,100 @@
+"""The test-grid guard sees a test puzzle in all eight orientations (shapes turning with the
+grid), and the generator never emits one. Oracle for the orientations: numpy's rot90/flip."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from inspect_sparc.core import generate as generator
+from inspect_sparc.core.generate import generate_one, generate_puzzles
+from inspect_sparc.core.leakage import (
+    LeakageError,
+    check_no_test_grids,
+    grid_hash,
+    is_test_grid,
+    shipped_test_hashes,
+)
+
+
+def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict:
+    """The record turned `turns` quarters (numpy) and mirrored, its shapes turned alike."""
+
+    def move(matrix: list) -> list:
+        array = np.rot90(np.array(matrix, dtype=object), turns)
+        return (np.fliplr(array) if flip else array).tolist()
+
+    shapes = json.loads(record["polyshapes"] or "{}")
+    names = {key: f"9{key}" if rename else key for key in shapes}
+    grid = [[_renamed(value, names) for value in row] for row in move(record["puzzle_array"])]
+    polyshapes = {names[key]: move(matrix) for key, matrix in shapes.items()}
+    return dict(
+        record,
+        id=f"{record['id']}-{turns}{flip}",
+        puzzle_array=grid,
+        polyshapes=json.dumps(polyshapes),
+    )
+
+
+def _renamed(value: str, names: dict) -> str:
+    parts = value.split("-")
+    return f"{parts[0]}-{parts[1]}-{names[parts[2]]}" if len(parts) == 3 else value
+
+
+@pytest.fixture(scope="module")
+def shaped(sparc_records) -> dict:
+    """A test puzzle on a non-square grid with an asymmetric polyshape (the hardest case)."""
+    for record in sparc_records:
+        shapes = json.loads(record["polyshapes"] or "{}")
+        size = record["grid_size"]
+        asymmetric = any(
+            not np.array_equal(np.array(m), np.rot90(np.array(m), 2)) for m in shapes.values()
+        )
+        if size["width"] != size["height"] and asymmetric:
+            return record
+    pytest.fail("no fixture puzzle with an asymmetric shape on a non-square grid")
+
+
+def test_the_shipped_hashes_are_the_test_split_grids(sparc_test_split):
+    assert shipped_test_hashes() == {grid_hash(r) for r in sparc_test_split}
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+@pytest.mark.parametrize("flip", [False, True])
+def test_every_orientation_of_a_test_grid_is_caught(shaped, turns, flip):
+    variant = oriented(shaped, turns, flip, rename=True)
+    assert is_test_grid(variant)
+    with pytest.raises(LeakageError, match=variant["id"]):
+        check_no_test_grids([variant])
+
+
+def test_a_turned_grid_whose_shapes_did_not_turn_is_another_puzzle(shaped):
+    turned = oriented(shaped, 1, False)
+    stiff = dict(turned, polyshapes=shaped["polyshapes"])
+    assert not is_test_grid(stiff)
+    check_no_test_grids([stiff])
+
+
+def test_a_test_grid_changed_in_one_cell_is_not_caught(shaped):
+    grid = [list(row) for row in shaped["puzzle_array"]]
+    y, x = next((y, x) for y, row in enumerate(grid) for x, v in enumerate(row) if v == "+")
+    grid[y][x] = "G"
+    assert not is_test_grid(dict(shaped, puzzle_array=grid))
+
+
+def test_the_generator_skips_a_test_grid_and_draws_the_same_next_one(monkeypatch):
+    first = generate_one(5, 0, 1)
+    # pretend the puzzle it makes is a test grid: it must make another, the same every time
+    monkeypatch.setattr(
+        generator, "shipped_test_hashes", lambda: shipped_test_hashes() | {grid_hash(first)}
+    )
+    again = generate_one(5, 0, 1)
+    assert grid_hash(again) != grid_hash(first)
+    assert again == generate_one(5, 0, 1)
+    assert generate_one(5, 1, 1) == generate_puzzles(2, 5, 1)[1]  # the others stay
+
+
+def test_generated_sets_hold_no_test_grid():
+    check_no_test_grids(generate_puzzles(6, 7, 1))

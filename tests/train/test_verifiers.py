@@ -1,0 +1,156 @@
+"""The verifiers environment, offline: loaded by id as verifiers loads tasksets, tasks built
+from the prompt dataset, hand-made traces scored, and the multi-turn gym episode played by a
+scripted player. Slow, and skipped without the `train-verifiers` extra."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass, field
+
+import pytest
+
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.generate import generate_puzzles
+from inspect_sparc.core.gym import ACTION_NAMES, path_actions
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.train import rule_reward, sparc_reward
+
+pytestmark = pytest.mark.slow
+vf = pytest.importorskip("verifiers.v1")
+
+
+@pytest.fixture(scope="module")
+def puzzle_file(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("vf") / "fresh.jsonl"
+    records = generate_puzzles(2, 4, 1) + generate_puzzles(1, 4, 2)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return str(path)
+
+
+def taskset(puzzle_file: str):
+    from verifiers.v1.utils.loaders import load_taskset, taskset_config_type
+
+    import inspect_sparc.train.vf as sparc_vf
+
+    config = taskset_config_type("inspect-sparc-vf")(id="inspect-sparc-vf", source=puzzle_file)
+    loaded = load_taskset(config)  # by id, as `vf eval` and prime-rl load it
+    assert isinstance(loaded, sparc_vf.SparcTaskset)
+    return loaded
+
+
+def scored(task, reply: str):
+    from verifiers.v1.trace import AgentInfo, Trace, TraceTask
+
+    trace = Trace(
+        task=TraceTask(type=type(task).__name__, data=task.data),
+        agent=AgentInfo(config=vf.AgentConfig()),
+        root_reply=reply,
+    )
+    asyncio.run(task.score(trace))
+    return trace
+
+
+def test_tasks_are_the_prompt_dataset_rows(puzzle_file):
+    from inspect_sparc.core.prompts import SYSTEM_PROMPT, user_prompt
+
+    tasks = list(taskset(puzzle_file))
+    records = [json.loads(line) for line in open(puzzle_file, encoding="utf-8")]
+    assert [t.data.id for t in tasks] == [r["id"] for r in records]
+    for task, record in zip(tasks, records, strict=True):
+        assert task.data.system_prompt == SYSTEM_PROMPT
+        assert task.data.prompt == user_prompt(record, "paper")
+
+
+def test_hand_made_traces_score_as_the_reward_functions(puzzle_file):
+    task = next(iter(taskset(puzzle_file)))
+    puzzle = parse_puzzle(json.loads(task.data.puzzle))
+    solution = format_path(puzzle.solutions[0])
+    wrong = format_path(puzzle.solutions[0][:-1])
+    for reply in (f"#### {solution}", f"#### {wrong}", "I give up.", ""):
+        trace = scored(task, reply)
+        expected = sparc_reward([reply], task.data.puzzle)[0]
+        shaped = rule_reward([reply], task.data.puzzle)[0]
+        assert trace.rewards["sparc_reward"].score == expected
+        assert trace.rewards["rule_reward"].score == shaped
+        assert trace.rewards["rule_reward"].weight == 0.0
+        assert trace.reward == expected  # the benchmark's verdict alone counts
+    assert scored(task, f"#### {solution}").reward == 1.0
+    assert scored(task, "").reward == 0.0
+
+
+@dataclass
+class ScriptedSegment:
+    last_reply: str = ""
+    terminated: bool = False
+
+
+@dataclass
+class ScriptedInteraction:
+    """A player answering from a script (what a model would send), recording the turns."""
+
+    replies: list[str]
+    seen: list[str] = field(default_factory=list)
+    trace: object = None
+
+    async def turn(self, message: str | None = None) -> ScriptedSegment:
+        self.seen.append(message or "")
+        if not self.replies:
+            return ScriptedSegment(terminated=True)
+        return ScriptedSegment(self.replies.pop(0))
+
+
+class ScriptedPlayer:
+    def __init__(self, replies: list[str]) -> None:
+        self.interaction_ = ScriptedInteraction(list(replies))
+
+    @contextlib.asynccontextmanager
+    async def interaction(self, task):
+        from verifiers.v1.trace import AgentInfo, Trace, TraceTask
+
+        self.interaction_.seen.append(task.data.prompt)
+        self.interaction_.trace = Trace(
+            task=TraceTask(type=type(task).__name__, data=task.data),
+            agent=AgentInfo(config=vf.AgentConfig()),
+        )
+        yield self.interaction_
+
+
+@pytest.mark.parametrize("solve", [True, False])
+def test_the_gym_environment_plays_one_move_per_turn(puzzle_file, solve):
+    from verifiers.v1.utils.loaders import environment_class
+
+    import inspect_sparc.train.vf_gym  # noqa: F401 - registers the id
+
+    env_class = environment_class("inspect-sparc-vf", "inspect-sparc-vf-gym")
+    task = next(iter(taskset(puzzle_file)))
+    puzzle = parse_puzzle(json.loads(task.data.puzzle))
+    moves = [ACTION_NAMES[a] for a in path_actions(puzzle.solutions[0])]
+    replies = [f"Going {m.lower()} now.\nFinal: {m}" for m in moves] if solve else ["no idea"] * 200
+    player = ScriptedPlayer(replies)
+    env = object.__new__(env_class)  # run() needs only its config: no harness is started
+    env.config = env_class.__orig_bases__[0].__args__[0](
+        taskset={"id": "inspect-sparc-vf", "source": puzzle_file}, max_steps=20
+    )
+    asyncio.run(env.run(task, type("Agents", (), {"player": player})()))
+    trace = player.interaction_.trace
+    assert trace.rewards["gym_reward"].score == (1.0 if solve else -1.0)
+    assert trace.info["gym_ended"] == ("reached_end" if solve else "step_limit")
+    seen = player.interaction_.seen
+    assert "one move per turn" in seen[0] and "Legal moves" in seen[0]  # the opening prompt
+    assert all("Legal moves" in message for message in seen[2:])  # then one grid per move
+
+
+def test_the_verifiers_example_of_the_docs_runs(tmp_path, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "training.md"
+    block = re.search(
+        r"<!-- tested: verifiers -->\n```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S
+    )
+    assert block, "docs/training.md has no verifiers example marked for this test"
+    monkeypatch.setenv("INSPECT_SPARC_CACHE_DIR", str(tmp_path))
+    exec(compile(block.group(1), str(doc), "exec"), {"__name__": "docs_example"})
+    assert capsys.readouterr().out.startswith("4 ")
