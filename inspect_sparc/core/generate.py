@@ -10,7 +10,7 @@ so the bytes do not depend on the machine, the worker count or the shard):
    line satisfies: dots and gaps on and off it, triangles counting its edges (1, 2 or 4), squares
    coloured by region, polyshapes tiling a region exactly (only the 78 published shapes), ylops
    cancelling an extra shape, stars paired within their region;
-3. drop a draft whose grid is a test-split grid in any of its 8 orientations (`core.leakage`,
+3. drop a draft whose grid is a test-split grid in any of its 8 orientations (`core.grid_hashes`,
    the shipped hashes only, so the set does not depend on the machine's caches);
 4. find every rule-valid path with the exhaustive search; keep the puzzle when it has 1 to
    `max_solutions` of them (and at most about twice as many as the profile's puzzle) and the
@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from inspect_sparc.core.leakage import grid_hash, shipped_test_hashes
+from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
 from inspect_sparc.core.puzzle import LEVELS, Point, parse_puzzle
 from inspect_sparc.core.records import (
     COLOR_NAMES,

@@ -1,12 +1,9 @@
-"""Never train on the benchmark by accident: the test split's grids, as hashes, checked at build.
+"""Never train on the benchmark by accident: the test split's grids, checked at build.
 
-A grid's hash is symmetry-blind: the grid (`puzzle_array`, each polyshape or ylop written as its
-shape's filled cells rather than its id) is hashed in all eight orientations (4 rotations, each
-mirrored; the shapes turn with the grid) and the smallest SHA-256 (first 16 hex digits) is kept.
-So a test puzzle rotated, flipped or transposed, or with its shapes renumbered, has the test
-puzzle's hash. The 500 hashes of the published test split ship in `data/test_grid_hashes.txt`;
-when the split is in the local hub cache its grids are checked as well (nothing is downloaded for
-this). Rebuild the shipped list from a file of the test split with
+Grids are compared by their symmetry-blind hashes (`core.grid_hashes`): a test puzzle rotated,
+flipped or transposed, or with its shapes renumbered, is caught. The shipped list of the 500
+test-split hashes is read; when the split is in the local hub cache its grids are checked as
+well (nothing is downloaded for this). Rebuild the shipped list from a file of the test split with
 
     python -m inspect_sparc.core.leakage path/to/test_split.jsonl
 
@@ -18,103 +15,16 @@ Pure logic: no Inspect imports.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from inspect_sparc.core.puzzle import parse_polyshapes
-
-HASH_FILE = Path(__file__).parents[1] / "data" / "test_grid_hashes.txt"
-#: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
-HASH_DIGITS = 16
-
-T = TypeVar("T")
-Matrix = Sequence[Sequence[T]]
+from inspect_sparc.core.grid_hashes import HASH_FILE, grid_hash, shipped_test_hashes, write_hashes
 
 
 class LeakageError(ValueError):
     """A training set holds a puzzle whose grid is a test-split puzzle's grid (or a symmetry)."""
-
-
-def _turn(matrix: Matrix[T]) -> list[list[T]]:
-    """The matrix turned a quarter (rows become columns, read bottom-up)."""
-    return [list(row) for row in zip(*matrix[::-1], strict=True)]
-
-
-def _mirror(matrix: Matrix[T]) -> list[list[T]]:
-    """The matrix mirrored left to right."""
-    return [list(row)[::-1] for row in matrix]
-
-
-def _orientations() -> list[Callable[[Matrix[Any]], list[list[Any]]]]:
-    """The eight symmetries of a rectangle's grid: 0-3 quarter turns, then mirrored or not."""
-
-    def make(turns: int, mirrored: bool) -> Callable[[Matrix[Any]], list[list[Any]]]:
-        def apply(matrix: Matrix[Any]) -> list[list[Any]]:
-            out = [list(row) for row in matrix]
-            for _ in range(turns):
-                out = _turn(out)
-            return _mirror(out) if mirrored else out
-
-        return apply
-
-    return [make(turns, mirrored) for turns in range(4) for mirrored in (False, True)]
-
-
-ORIENTATIONS = _orientations()
-
-
-def _shape_text(matrix: Matrix[int]) -> str:
-    """A shape's filled cells, trimmed to their bounding box, as rows of 0/1 (`110/011`)."""
-    rows = [list(row) for row in matrix if any(row)]
-    keep = [c for c in range(max((len(r) for r in rows), default=0)) if any(r[c] for r in rows)]
-    return "/".join("".join(str(r[c]) for c in keep) for r in rows)
-
-
-def _oriented_hash(
-    grid: Matrix[str],
-    shape_cells: Mapping[str, tuple[str, str, str]],
-    shapes: Mapping[str, Matrix[int]],
-    orient: Callable[..., Any],
-) -> str:
-    """The hash of one orientation: each shape cell (`P-R-12`) written with its turned shape."""
-    turned = {key: _shape_text(orient(matrix)) for key, matrix in shapes.items()}
-    names = {
-        value: f"{kind}-{color}-{turned[key]}" if key in turned else value
-        for value, (kind, color, key) in shape_cells.items()
-    }
-    cells = [[names.get(value, value) for value in row] for row in orient(grid)]
-    text = json.dumps(cells, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_DIGITS]
-
-
-def _shape_cells(grid: Matrix[str]) -> dict[str, tuple[str, str, str]]:
-    """The grid's polyshape and ylop entries (`P-R-12`) as (kind, colour, shape id)."""
-    found: dict[str, tuple[str, str, str]] = {}
-    for row in grid:
-        for value in row:
-            if value[:2] in ("P-", "Y-") and value.count("-") == 2:
-                kind, color, key = value.split("-")
-                found[value] = (kind, color, key)
-    return found
-
-
-def grid_hash(record: Mapping[str, Any]) -> str:
-    """The symmetry-blind hash of a record's grid: the same for all eight orientations."""
-    shapes = parse_polyshapes(record.get("id"), record.get("polyshapes"))
-    grid = record["puzzle_array"]
-    cells = _shape_cells(grid)
-    return min(_oriented_hash(grid, cells, shapes, orient) for orient in ORIENTATIONS)
-
-
-@lru_cache(maxsize=1)
-def shipped_test_hashes() -> frozenset[str]:
-    """The shipped hashes of the 500 test-split grids (fixed: what the generator avoids)."""
-    lines = HASH_FILE.read_text(encoding="utf-8").split()
-    return frozenset(line for line in lines if line)
 
 
 @lru_cache(maxsize=1)
@@ -157,13 +67,6 @@ def check_no_test_grids(
             "it has seen. Drop them, or build from the test split on purpose with "
             "allow_test=True."
         )
-
-
-def write_hashes(records: Sequence[Mapping[str, Any]], path: Path = HASH_FILE) -> int:
-    """Write the sorted grid hashes of `records` (the test split), one a line; returns how many."""
-    hashes = sorted({grid_hash(record) for record in records})
-    path.write_text("".join(h + "\n" for h in hashes), encoding="utf-8")
-    return len(hashes)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

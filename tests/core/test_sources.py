@@ -355,6 +355,7 @@ def test_the_training_guard_reads_cached_test_grids_without_offline_variables(
     import os
 
     from inspect_sparc.core import leakage
+    from inspect_sparc.core.grid_hashes import grid_hash
 
     fake = FakeHub(tmp_path, sparc_records[:4], cached=True)
     use_fake(monkeypatch, fake)
@@ -364,5 +365,5 @@ def test_the_training_guard_reads_cached_test_grids_without_offline_variables(
         hashes = leakage.cached_test_hashes()
     finally:
         leakage.cached_test_hashes.cache_clear()
-    assert hashes == {leakage.grid_hash(r) for r in sparc_records[:4]}
+    assert hashes == {grid_hash(r) for r in sparc_records[:4]}
     assert dict(os.environ) == before

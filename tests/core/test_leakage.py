@@ -10,13 +10,8 @@ import pytest
 
 from inspect_sparc.core import generate as generator
 from inspect_sparc.core.generate import generate_one, generate_puzzles
-from inspect_sparc.core.leakage import (
-    LeakageError,
-    check_no_test_grids,
-    grid_hash,
-    is_test_grid,
-    shipped_test_hashes,
-)
+from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
+from inspect_sparc.core.leakage import LeakageError, check_no_test_grids, is_test_grid
 
 
 def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict:
