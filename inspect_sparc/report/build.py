@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.frame import LogEntry, read_headers, runs_frame, samples_frame
+from inspect_sparc.report.frame import runs_frame, samples_frame
+from inspect_sparc.report.logs import LogEntry, read_headers
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -66,10 +67,11 @@ def build_report(
     progress: Progress | None = None,
 ) -> Report:
     """Read every log of our tasks under `logs` and write `index.html`, `figures/` and
-    `tables/` to `out_dir` (the sections `sections.SECTIONS` lists, in order). Never raises on
+    `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order). Never raises on
     a bad log: it becomes a summary line."""
+    from inspect_sparc.report.contents import build_sections
+    from inspect_sparc.report.context import Context
     from inspect_sparc.report.page import render_page
-    from inspect_sparc.report.sections import Context, build_sections
 
     missing = missing_paths(logs)
     if missing:  # a mistyped path writes no report (nothing half-done to mistake for one)

@@ -18,16 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.rules import RULES
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.logs import (  # re-exported: the log reading moved to `logs`
-    TASKS as TASKS,
-)
-from inspect_sparc.report.logs import LogEntry as LogEntry
-from inspect_sparc.report.logs import failure_note as failure_note
-from inspect_sparc.report.logs import find_logs as find_logs
-from inspect_sparc.report.logs import mark_old_versions as mark_old_versions
-from inspect_sparc.report.logs import read_headers as read_headers
-from inspect_sparc.report.logs import short_task as short_task
-from inspect_sparc.report.logs import unreadable_reason as unreadable_reason
+from inspect_sparc.report.logs import TASKS, LogEntry, read_headers, short_task
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

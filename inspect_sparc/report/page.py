@@ -12,6 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.report.writing import P_COLUMNS, is_count
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -71,13 +73,6 @@ def transposed(merged: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def is_count(column: str) -> bool:
-    """Columns of counts: shown as whole numbers."""
-    from inspect_sparc.report.tables import is_count as count
-
-    return count(column)
-
-
 #: A rate column's interval columns when they are not `<column>_ci95_low/high`.
 INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
 
@@ -110,10 +105,6 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
 
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value
-
-
-#: Columns of p-values: shown to 3 significant digits.
-P_COLUMNS = frozenset({"mcnemar_p"})
 
 
 def cell_text(value: Any, count: bool = False, p: bool = False) -> str:

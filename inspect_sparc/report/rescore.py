@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.report.frame import LogEntry, short_task
+from inspect_sparc.report.logs import LogEntry, short_task
 
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:

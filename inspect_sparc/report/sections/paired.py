@@ -1,5 +1,5 @@
 """Paired comparisons of runs on the same puzzles: the 2x2 table, the difference with a paired
-interval and the exact McNemar test.
+interval and the exact McNemar test, and the matrix of every pair within a protocol.
 
 Each run's per-puzzle outcome is indexed by puzzle id once (`outcome_index`); a pair is then
 an index join, so the cost grows with runs x runs x puzzles, never samples x samples. Pairs
@@ -13,11 +13,16 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import PROTOCOL_TITLES, new_figure, short_label, styled
 from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
+from inspect_sparc.report.page import Section
 from inspect_sparc.report.stats import BOOTSTRAP, mcnemar_exact, paired_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from matplotlib.figure import Figure
+
 
 #: Settings that decide which puzzles a run saw (runs compared must share them).
 PUZZLE_SETTINGS = ("source", "split", "subset")
@@ -121,3 +126,96 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     columns += ["difference", "diff_ci95_low", "diff_ci95_high", "mcnemar_p", "interval"]
     table = pd.DataFrame(rows)
     return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def paired_of(ctx: Context) -> pd.DataFrame:
+    """The paired table of `ctx`, made once (the protocol deltas read it too)."""
+    return ctx.shared("paired", lambda c: paired_table(c.runs, c.samples))
+
+
+#: Runs in one protocol from which the pairs are drawn as a matrix (fewer: the table says it).
+MATRIX_FROM = 4
+
+
+@styled
+def paired_matrix(paired: pd.DataFrame) -> Figure | None:
+    """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
+    points) of every pair, a diverging colour-blind-safe map; `*` marks McNemar p < 0.05."""
+    import numpy as np
+
+    if paired.empty:
+        return None
+    within = paired[paired["scope"] == WITHIN]
+    groups = []
+    for protocol, group in within.groupby("protocol_a", sort=False):
+        runs = list(dict.fromkeys([*group["run_a"], *group["run_b"]]))
+        if len(runs) >= MATRIX_FROM:
+            groups.append((protocol, runs, group))
+    if not groups:
+        return None
+    size = max(len(r) for _, r, _ in groups)
+    fig = new_figure(2.5 + 0.5 * size, (1.5 + 0.42 * size) * len(groups))
+    axes = np.atleast_1d(fig.subplots(len(groups), 1, squeeze=False).ravel())
+    for ax, (protocol, runs, group) in zip(axes, groups, strict=True):
+        at = {r: i for i, r in enumerate(runs)}
+        matrix = np.full((len(runs), len(runs)), np.nan)
+        stars = np.zeros_like(matrix, dtype=bool)
+        for _, row in group.iterrows():
+            i, j = at[row["run_a"]], at[row["run_b"]]
+            matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
+            p = row.get("mcnemar_p")
+            stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
+        top = max(1.0, float(np.nanmax(np.abs(matrix))))
+        image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
+        for (i, j), value in np.ndenumerate(matrix):
+            if value == value:
+                text = (f"{value:+.0f}" if round(value) else "0") + ("*" if stars[i, j] else "")
+                dark = abs(value) > 0.6 * top
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white" if dark else "black",
+                )
+        labels = [short_label(r, 36) for r in runs]
+        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=6)
+        ax.set_yticks(range(len(runs)), labels, fontsize=6)
+        ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
+        fig.colorbar(image, ax=ax, shrink=0.8, label="difference (points)")
+    return fig
+
+
+#: The paired table on the page: the counts, then the difference and the test.
+PAIRED_PAGE = [
+    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "both", "only_a", "only_b", "neither"],
+    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "mcnemar_p", "interval"],
+]
+
+
+def paired_section(ctx: Context) -> Section | None:
+    """Paired comparisons of runs on the same puzzles (within and across protocols)."""
+    paired = paired_of(ctx)
+    if paired.empty:
+        return None
+    s = Section(
+        "paired",
+        "Paired comparisons",
+        "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
+        "source, split, subset) and per model across protocols. both / only_a / only_b / "
+        "neither count the shared puzzles each run solved; the difference a - b (points) has "
+        "a paired 95% interval (a bootstrap over the shared puzzles, pairs kept together) and "
+        "mcnemar_p is the exact McNemar test (a binomial test on the discordant puzzles). "
+        "n_a, n_b and n_shared say how many puzzles each scored and share. Errored, "
+        "cancelled and baseline runs are left out.",
+    )
+    caption = "Paired differences, row minus column (* McNemar p < 0.05)"
+    ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
+    parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
+    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
+    return s
+
+
+SPEC = Spec("paired", paired_section, ("samples",))

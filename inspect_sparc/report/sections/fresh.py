@@ -10,14 +10,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.paired import eligible
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    PROTOCOL_TITLES,
+    error_extents,
+    new_figure,
+    series_styles,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.sections.paired import eligible
 from inspect_sparc.report.stats import stratified_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from matplotlib.figure import Figure
 
-GENERATED = "generated:"
+
 #: Settings a test run and a fresh run must share (besides the model) to be compared.
 SAME = ("task", "protocol", "prompt", "max_steps", "observation", "plot", "extraction")
 OVERALL = "all (fresh re-weighted to the test mix)"
@@ -109,3 +121,58 @@ def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
             continue
         rows += gap_rows(tests.sort_values("started_at").iloc[-1], fresh, samples)
     return pd.DataFrame(rows)
+
+
+@styled
+def fresh_gap_figure(gaps: pd.DataFrame) -> Figure | None:
+    """Per model and protocol: the gap (test split minus fresh puzzles, points) per level and
+    overall, with its 95% interval; 0 drawn as a line."""
+    if gaps.empty:
+        return None
+    groups = list(gaps.groupby(["model", "protocol"], sort=False))
+    fig = new_figure(7.5, 2.8 * len(groups))
+    axes = fig.subplots(len(groups), 1, squeeze=False).ravel()
+    for ax, ((model, protocol), group) in zip(axes, groups, strict=True):
+        group = group.reset_index(drop=True)
+        err = error_extents(group, "gap", "gap_ci95_low", "gap_ci95_high")
+        ticks = [str(lv) if isinstance(lv, int) else "all\n(re-weighted)" for lv in group["level"]]
+        colour, marker, _ = next(series_styles())
+        ax.errorbar(
+            range(len(group)),
+            group["gap"],
+            yerr=err,
+            marker=marker,
+            color=colour,
+            capsize=3,
+            linestyle="none",
+        )
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xticks(range(len(group)), ticks)
+        ax.set_xlabel("difficulty level")
+        ax.set_ylabel("test - fresh (points)")
+        ax.set_title(short_label(f"{model} | {PROTOCOL_TITLES.get(protocol, protocol)}", 70))
+        ax.grid(axis="y", color="0.92")
+    return fig
+
+
+def fresh_section(ctx: Context) -> Section | None:
+    """The fresh-puzzle gap: test split against generated puzzles of the same levels."""
+    gaps = fresh_gap_table(ctx.runs, ctx.samples)
+    if gaps.empty:
+        return None
+    s = Section(
+        "fresh",
+        "Fresh-puzzle gap",
+        "Per model and protocol with runs on the test split and on generated puzzles "
+        "(source=generated:SEED; several seeds pool): accuracy on each per level, and the "
+        "gap test - fresh with a 95% interval (a bootstrap over puzzles within each level of "
+        "each set); overall, the fresh set is re-weighted to the test split's level mix. "
+        + MEANING,
+    )
+    caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
+    ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)
+    ctx.add_table(s, gaps, "fresh_gap", "Fresh-puzzle gap (points)")
+    return s
+
+
+SPEC = Spec("fresh", fresh_section, ("samples",))
