@@ -365,12 +365,24 @@ def sample_row(
     if run["task"] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
         row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
+        row["grid"] = facts.get("grid") if facts else None
+        row["test_grid"] = is_test_grid_hash(row["grid"])
         row["astar_solves"] = facts["astar"] if facts else None
         row["chance_exact"] = facts["chance"] if facts else None
         if row["path_length"] is None and answer is not None:
             row["path_length"] = answer_points(answer)
     row.update(values)
     return row
+
+
+def is_test_grid_hash(grid: str | None) -> bool | None:
+    """Whether a grid hash is one of the 500 test-split grids (the shipped hashes); None for
+    a puzzle whose grid is unknown."""
+    if grid is None:
+        return None
+    from inspect_sparc.core.leakage import shipped_test_hashes
+
+    return grid in shipped_test_hashes()
 
 
 #: A point `(x, y)` of an answer, and the tail the scorer writes after 200 points.
@@ -392,7 +404,14 @@ CHUNK = 50
 def puzzle_facts(record: Any) -> dict[str, Any]:
     """What the report keeps of a SPaRC puzzle record: its rule kinds and the parsed puzzle
     (None where the installed parser rejects it), for the baselines at any setting."""
-    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None}
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None, "grid": None}
+    try:
+        from inspect_sparc.core.leakage import grid_hash
+
+        mapping = json.loads(record) if isinstance(record, str) else record
+        facts["grid"] = grid_hash(mapping)
+    except Exception:  # noqa: BLE001 - a record without a grid has no hash
+        pass
     try:
         from inspect_sparc.core.puzzle import parse_puzzle
 
@@ -475,7 +494,7 @@ class PuzzleCache:
         key = (source, str(sample_id), max_steps, traceback)
         if key not in self.baselines:
             self.baselines[key] = baseline_facts(facts["puzzle"], max_steps, traceback)
-        return {"rules": facts["rules"], **self.baselines[key]}
+        return {"rules": facts["rules"], "grid": facts["grid"], **self.baselines[key]}
 
 
 def read_summaries(path: str) -> list[Any]:

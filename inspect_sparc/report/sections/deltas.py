@@ -145,7 +145,9 @@ def with_paired_interval(deltas: pd.DataFrame, paired: pd.DataFrame) -> pd.DataF
     index = {}
     if not paired.empty:
         for _, row in paired.iterrows():
-            low, high = row["diff_ci95_low"], row["diff_ci95_high"]
+            low, high = row.get("diff_ci95_low"), row.get("diff_ci95_high")
+            if low is None or high is None or low != low or high != high:
+                continue
             index[(row["run_a"], row["run_b"])] = (low, high)
             index[(row["run_b"], row["run_a"])] = (-high, -low)
     for a, b in zip(deltas["run_a"], deltas["run_b"], strict=True):

@@ -1,9 +1,11 @@
 """The fresh-puzzle gap: a model's accuracy on the public test split against fresh puzzles
 from the generator (`source=generated:SEED`, calibrated to the split level by level).
 
-Per level, and overall with the fresh set re-weighted to the test split's level mix (so a
-different level mix cannot make a gap), with 95% intervals from a bootstrap that resamples
-puzzles within each level of each set. Runs of several seeds pool into one fresh set.
+The test side is a run on the benchmark's test puzzles, recognised by content (the shipped
+test-grid hashes), the largest where there are several. Per level, and overall with the fresh
+set re-weighted to the test split's level mix (so a different level mix cannot make a gap),
+with Newcombe's score interval and a Cochran-Mantel-Haenszel p stratified by level. Runs of
+several seeds pool into one fresh set; a puzzle met in several runs is one unit.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from inspect_sparc.report.drawing import (
 )
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.sections.paired import eligible
-from inspect_sparc.report.stats import stratified_difference
+from inspect_sparc.report.stats import cmh, stratified_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -50,27 +52,57 @@ def is_fresh(source: Any) -> bool:
     return str(source).startswith(GENERATED)
 
 
-def is_test_split(run: Any) -> bool:
-    """True for a run on the published test split (all of it, or a level selection)."""
-    split, subset = run.get("split"), run.get("subset")
-    return (
-        not is_fresh(run.get("source"))
-        and str(split) in ("test", "None", "nan")
-        and str(subset) in ("all", "None", "nan")
+def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """The runs on the benchmark's test puzzles, recognised by content: every puzzle's grid is
+    one of the 500 shipped test-grid hashes (a run on generated puzzles, or on a local file of
+    them, never is), with `n_puzzles` each."""
+    if "test_grid" not in samples:
+        return runs.iloc[0:0].assign(n_puzzles=0)
+    scored = samples.dropna(subset=[K.CORRECT])
+    per_log = scored.groupby("log")["test_grid"].agg(
+        lambda v: bool(v.notna().all() and v.astype(bool).all())
     )
+    counts = scored.groupby("log")["id"].nunique()
+    test_logs = {str(log) for log, ok in per_log.items() if ok}
+    chosen = runs[runs["log"].isin(test_logs) & ~runs["source"].map(is_fresh)]
+    return chosen.assign(n_puzzles=chosen["log"].map(counts).fillna(0).astype(int))
+
+
+def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
+    """The largest test-side run (the latest of equals), and a line saying which and why."""
+    ordered = tests.sort_values(["n_puzzles", "started_at"], kind="stable")
+    chosen = ordered.iloc[-1]
+    why = f"{chosen['n_puzzles']} test puzzles"
+    if len(tests) > 1:
+        why = f"the largest of {len(tests)} runs on test puzzles ({why})"
+    return chosen, why
+
+
+def puzzle_key(samples: pd.DataFrame) -> pd.Series:
+    """What makes two samples the same puzzle, whichever log they come from: the grid's hash
+    where known, else the source and id."""
+    fallback = samples["source"].astype(str) + "/" + samples["id"].astype(str)
+    if "grid" not in samples:
+        return fallback
+    return samples["grid"].where(samples["grid"].notna(), fallback)
 
 
 def level_values(samples: pd.DataFrame, logs: list[str]) -> dict[int, list[float]]:
-    """Per level: each puzzle's outcome (epochs averaged) over the given logs, pooled."""
+    """Per level: each puzzle's outcome over the given logs, one value per puzzle (the same
+    puzzle in several logs is one unit: its runs are epochs, all averaged)."""
     chosen = samples[samples["log"].isin(logs)].dropna(subset=[K.CORRECT])
-    per = chosen.groupby(["log", "id"], sort=False).agg(
+    chosen = chosen.assign(_puzzle=puzzle_key(chosen))
+    per = chosen.groupby("_puzzle", sort=False).agg(
         level=("level", "first"), correct=(K.CORRECT, "mean")
     )
     return {int(lv): g["correct"].tolist() for lv, g in per.groupby("level") if lv == lv}
 
 
-def gap_rows(test: Any, fresh: pd.DataFrame, samples: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per level and overall: test accuracy, pooled fresh accuracy, gap and its interval."""
+def gap_rows(
+    test: Any, why: str, fresh: pd.DataFrame, samples: pd.DataFrame
+) -> list[dict[str, Any]]:
+    """Per level and overall: test accuracy, fresh accuracy (seeds pooled, each puzzle once),
+    the gap with its Newcombe interval and the CMH p-value (stratified by level overall)."""
     mine = level_values(samples, [test["log"]])
     theirs = level_values(samples, list(fresh["log"]))
     levels = sorted(set(mine) & set(theirs))
@@ -78,15 +110,15 @@ def gap_rows(test: Any, fresh: pd.DataFrame, samples: pd.DataFrame) -> list[dict
         "model": test["model"],
         "protocol": test["protocol"],
         "test_run": test["run"],
+        "test_side": why,
         "fresh_runs": "; ".join(fresh["run"]),
-        "seeds": ", ".join(str(s).removeprefix(GENERATED) for s in fresh["source"]),
+        "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
     rows = []
     for level in [*levels, OVERALL]:
         strata = levels if level == OVERALL else [level]
-        a, b, interval = stratified_difference(
-            [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
-        )
+        first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
+        a, b, interval = stratified_difference(first, second)
         rows.append(
             {
                 **base,
@@ -98,14 +130,15 @@ def gap_rows(test: Any, fresh: pd.DataFrame, samples: pd.DataFrame) -> list[dict
                 "gap": 100 * (a - b),
                 "gap_ci95_low": 100 * interval.low,
                 "gap_ci95_high": 100 * interval.high,
+                "gap_p": cmh(first, second)[1],
             }
         )
     return rows
 
 
 def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
-    """The gap for every model with runs on the test split and on generated puzzles under the
-    same protocol settings (the latest test run; every fresh run pooled)."""
+    """The gap for every model with runs on the test puzzles and on generated puzzles under
+    the same protocol settings (the largest test-side run; every fresh run pooled)."""
     import pandas as pd
 
     runs = eligible(runs)
@@ -113,13 +146,15 @@ def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     keys = [k for k in SAME if k in runs]
     runs = runs.assign(_key=[tuple(str(r.get(k)) for k in keys) for _, r in runs.iterrows()])
+    tests_all = test_side(runs, samples)
     rows: list[dict[str, Any]] = []
     for _, group in runs.groupby(["model", "_key"], sort=False):
         fresh = group[group["source"].map(is_fresh)]
-        tests = group[[is_test_split(r) for _, r in group.iterrows()]]
+        tests = tests_all[tests_all["log"].isin(set(group["log"]))]
         if fresh.empty or tests.empty:
             continue
-        rows += gap_rows(tests.sort_values("started_at").iloc[-1], fresh, samples)
+        test, why = pick_test_run(tests)
+        rows += gap_rows(test, why, fresh, samples)
     return pd.DataFrame(rows)
 
 
@@ -163,11 +198,14 @@ def fresh_section(ctx: Context) -> Section | None:
     s = Section(
         "fresh",
         "Fresh-puzzle gap",
-        "Per model and protocol with runs on the test split and on generated puzzles "
-        "(source=generated:SEED; several seeds pool): accuracy on each per level, and the "
-        "gap test - fresh with a 95% interval (a bootstrap over puzzles within each level of "
-        "each set); overall, the fresh set is re-weighted to the test split's level mix. "
-        + MEANING,
+        "Per model and protocol with a run on the benchmark's test puzzles (recognised by "
+        "content: every grid is one of the 500 test-split grids; the largest such run, named "
+        "in test_side) and runs on generated puzzles (source=generated:SEED; seeds pool, and a "
+        "puzzle met in several runs counts once, its runs as epochs): accuracy on each per "
+        "level, and the gap test - fresh with Newcombe's hybrid score 95% interval; overall, "
+        "the fresh set is re-weighted to the test split's level mix (each side's interval at "
+        "Kish's effective n), and gap_p is the Cochran-Mantel-Haenszel test stratified by "
+        "level. " + MEANING,
     )
     caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
     ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)

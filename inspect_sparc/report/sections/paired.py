@@ -1,5 +1,7 @@
 """Paired comparisons of runs on the same puzzles: the 2x2 table, the difference with a paired
-interval and the exact McNemar test, and the matrix of every pair within a protocol.
+interval that agrees with the test beside it (exact McNemar and its inverted interval; the
+paired t where epochs make per-puzzle means), Holm-adjusted p over the family of pairs, the
+smallest difference each pair can detect, and the matrix of every pair within a protocol.
 
 Each run's per-puzzle outcome is indexed by puzzle id once (`outcome_index`); a pair is then
 an index join, so the cost grows with runs x runs x puzzles, never samples x samples. Pairs
@@ -17,7 +19,15 @@ from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import PROTOCOL_TITLES, new_figure, short_label, styled
 from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.stats import BOOTSTRAP, mcnemar_exact, paired_difference
+from inspect_sparc.report.stats import (
+    CONFIDENCE,
+    MIN_SHARED,
+    Interval,
+    holm,
+    mcnemar_exact,
+    paired_exact,
+    paired_mdd,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -67,7 +77,9 @@ def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
 
 
 def compare(a: pd.Series, b: pd.Series) -> dict[str, Any] | None:
-    """The comparison of two runs' outcomes on the puzzles both scored (None: none shared)."""
+    """The comparison of two runs' outcomes on the puzzles both scored (None: none shared):
+    counts, the difference, and with at least `MIN_SHARED` shared puzzles an interval and the
+    test it agrees with (`paired_test`), and the smallest difference it detects (80% power)."""
     import numpy as np
 
     shared = a.index.intersection(b.index)
@@ -75,32 +87,56 @@ def compare(a: pd.Series, b: pd.Series) -> dict[str, Any] | None:
         return None
     x, y = a.loc[shared].to_numpy(float), b.loc[shared].to_numpy(float)
     binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
-    interval = paired_difference(x, y)
+    only_a, only_b = float((x * (1 - y)).sum()), float(((1 - x) * y).sum())
     row: dict[str, Any] = {
         "n_shared": len(shared),
         "accuracy_a": 100 * x.mean(),
         "accuracy_b": 100 * y.mean(),
         "difference": 100 * (x.mean() - y.mean()),
-        "diff_ci95_low": 100 * interval.low,
-        "diff_ci95_high": 100 * interval.high,
-        "interval": f"paired {BOOTSTRAP}",
     }
     if binary:
-        both, only_a = int((x * y).sum()), int((x * (1 - y)).sum())
-        only_b, neither = int(((1 - x) * y).sum()), int(((1 - x) * (1 - y)).sum())
-        row.update(both=both, only_a=only_a, only_b=only_b, neither=neither)
-        row["mcnemar_p"] = mcnemar_exact(only_a, only_b)
+        row.update(both=int((x * y).sum()), only_a=int(only_a), only_b=int(only_b))
+        row["neither"] = int(((1 - x) * (1 - y)).sum())
+    if len(shared) < MIN_SHARED:
+        row["test"] = f"none: fewer than {MIN_SHARED} shared puzzles"
+        return row
+    interval, p, test = paired_test(x, y, binary)
+    row.update(diff_ci95_low=100 * interval.low, diff_ci95_high=100 * interval.high)
+    row.update(p=p, test=test)
+    row["mdd_80"] = 100 * paired_mdd(len(shared), (only_a + only_b) / len(shared))
     return row
+
+
+def paired_test(x: Any, y: Any, binary: bool) -> tuple[Interval, float, str]:
+    """The paired interval and the p-value of the test it inverts: exact McNemar with its
+    inverted (Clopper-Pearson) interval for 0/1 outcomes; for per-puzzle means over epochs
+    the paired t test and its interval (the exact pair on rounded counts where every puzzle
+    differs alike, so no interval has zero width)."""
+    import numpy as np
+
+    diff = x - y
+    if binary or np.all(diff == diff[0]):
+        only_a = int(round(float((x * (1 - y)).sum())))
+        only_b = int(round(float(((1 - x) * y).sum())))
+        interval = paired_exact(only_a, only_b, len(x))
+        return interval, mcnemar_exact(only_a, only_b), "exact McNemar"
+    from scipy.stats import ttest_rel
+
+    result = ttest_rel(x, y)
+    ci = result.confidence_interval(CONFIDENCE)
+    return Interval(float(ci.low), float(ci.high), "paired t"), float(result.pvalue), "paired t"
 
 
 def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """One row per pair of runs sharing puzzles: scope, the runs, how many puzzles each
-    scored and how many they share, the 2x2 table (both, only a, only b, neither), accuracy
-    of each on the shared puzzles, the difference a - b in points with its paired 95%
-    interval, and the exact McNemar p (the 2x2 and p only where every outcome is 0 or 1)."""
+    scored, share, and lost to errors, the 2x2 table, accuracy of each on the shared puzzles,
+    the difference a - b in points with the interval of the test beside it, its p and the
+    Holm-adjusted p over every tested pair (the family), and the smallest difference the test
+    detects with 80% power."""
     import pandas as pd
 
     index = outcome_index(samples)
+    ids = samples.groupby("log")["id"].agg(set).to_dict() if len(samples) else {}
     rows = []
     for a, b, scope in candidate_pairs(eligible(runs)):
         ia, ib = index.get(a["log"]), index.get(b["log"])
@@ -109,6 +145,7 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         found = compare(ia, ib)
         if found is None:
             continue
+        both_ran = len(ids.get(a["log"], set()) & ids.get(b["log"], set()))
         rows.append(
             {
                 "scope": scope,
@@ -118,13 +155,17 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
                 "protocol_b": b["protocol"],
                 "n_a": len(ia),
                 "n_b": len(ib),
+                "dropped_errors": both_ran - found["n_shared"],
                 **found,
             }
         )
     columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
-    columns += ["both", "only_a", "only_b", "neither", "accuracy_a", "accuracy_b"]
-    columns += ["difference", "diff_ci95_low", "diff_ci95_high", "mcnemar_p", "interval"]
+    columns += ["dropped_errors", "both", "only_a", "only_b", "neither", "accuracy_a"]
+    columns += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
+    columns += ["test", "mdd_80"]
     table = pd.DataFrame(rows)
+    if len(table) and "p" in table:
+        table["p_holm"] = holm(table["p"].astype(float).tolist())
     return table[[c for c in columns if c in table]] if len(table) else table
 
 
@@ -140,7 +181,7 @@ MATRIX_FROM = 4
 @styled
 def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
-    points) of every pair, a diverging colour-blind-safe map; `*` marks McNemar p < 0.05."""
+    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05."""
     import numpy as np
 
     if paired.empty:
@@ -163,7 +204,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
         for _, row in group.iterrows():
             i, j = at[row["run_a"]], at[row["run_b"]]
             matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
-            p = row.get("mcnemar_p")
+            p = row.get("p_holm")
             stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
         top = max(1.0, float(np.nanmax(np.abs(matrix))))
         image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
@@ -190,9 +231,35 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
 
 #: The paired table on the page: the counts, then the difference and the test.
 PAIRED_PAGE = [
-    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "both", "only_a", "only_b", "neither"],
-    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "mcnemar_p", "interval"],
+    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "dropped_errors", "both", "only_a"]
+    + ["only_b", "neither"],
+    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "p", "p_holm", "test", "mdd_80"],
 ]
+
+
+#: What the paired test can see on the 500-puzzle split, by share of discordant puzzles.
+POWER_TEXT = (
+    "On the 500-puzzle test split the smallest difference found with 80% power is "
+    + ", ".join(
+        f"{100 * paired_mdd(500, d):.1f} points at {100 * d:.0f}% discordant puzzles"
+        for d in (0.05, 0.15, 0.30)
+    )
+    + "; on level 5 alone (89 puzzles) "
+    + ", ".join(f"{100 * paired_mdd(89, d):.1f}" for d in (0.05, 0.15, 0.30))
+    + " points."
+)
+
+
+def family_text(paired: pd.DataFrame) -> str:
+    """The family the Holm adjustment is over, and the chance of a false mark without it."""
+    tested = int(paired["p"].notna().sum()) if "p" in paired else 0
+    if tested < 2:
+        return "p_holm equals p (one test)."
+    chance = 1 - 0.95**tested
+    return (
+        f"p_holm is Holm's adjustment over the family of all {tested} tested pairs (without "
+        f"it, P(at least one false mark) would be about {chance:.2f}); the matrix marks use it."
+    )
 
 
 def paired_section(ctx: Context) -> Section | None:
@@ -205,13 +272,18 @@ def paired_section(ctx: Context) -> Section | None:
         "Paired comparisons",
         "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
         "source, split, subset) and per model across protocols. both / only_a / only_b / "
-        "neither count the shared puzzles each run solved; the difference a - b (points) has "
-        "a paired 95% interval (a bootstrap over the shared puzzles, pairs kept together) and "
-        "mcnemar_p is the exact McNemar test (a binomial test on the discordant puzzles). "
-        "n_a, n_b and n_shared say how many puzzles each scored and share. Errored, "
+        "neither count the shared puzzles each run solved; dropped_errors counts puzzles both "
+        "ran but one lost to an error. The difference a - b (points) has the 95% interval that "
+        "inverts the test beside it, so the two never disagree: the exact McNemar test and "
+        "the Clopper-Pearson interval of the discordant split, scaled to a difference (the "
+        "paired t test and its interval where epochs make per-puzzle means). Pairs with fewer "
+        f"than {MIN_SHARED} shared puzzles are counted, not tested. " + family_text(paired) + " "
+        "mdd_80 is the smallest difference (points) the test detects with 80% power at the "
+        "pair's n and discordance: a pair without a significant difference shows only that a "
+        "difference smaller than mdd_80 cannot be excluded. " + POWER_TEXT + " Errored, "
         "cancelled and baseline runs are left out.",
     )
-    caption = "Paired differences, row minus column (* McNemar p < 0.05)"
+    caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
     ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)

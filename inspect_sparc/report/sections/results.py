@@ -16,8 +16,9 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.intervals import REDUCERS, ci_fields, puzzle_values, reduced_values
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.stats import bootstrap_ratio, wilson
 from inspect_sparc.report.tabulate import (
     LEVELS,
     PROTOCOLS,
@@ -43,14 +44,27 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     path_means = path_lengths(samples)
+    errored_of = errored_puzzles(samples)
     rows = []
     for _, run in runs.iterrows():
         acc = run.get(K.ACCURACY)
         per = run.get("samples") or None
         steps = run.get(K.MEAN_STEPS)
         group = by_log.get(run["log"])
-        values = group[K.CORRECT] if group is not None and known(acc) else []
-        ci = ci_fields(values, int(run["epochs"] or 1))
+        values: Any = []
+        if group is not None and known(acc):
+            values = group.set_index("id")[K.CORRECT].dropna()
+        reducer = shown_reducer(run)
+        if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
+            values = reduced_values(samples, run["log"], reducer)
+        if values is None:  # a reducer the report cannot apply: no interval, and why
+            ci = {"ci95_low": None, "ci95_high": None}
+            ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
+            values = []
+        else:
+            ci = ci_fields(values, int(run["epochs"] or 1))
+        errored = errored_of.get(run["log"], 0)
+        solved = float(sum(values)) if len(values) else None
         row = {
             "run": run["run"],
             "task": run["task"],
@@ -58,13 +72,16 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "protocol": run["protocol"],
             "model": run["model"],
             "n": run_n(run),
-            "solved": float(values.sum()) if len(values) else None,
+            "solved": solved,
+            "errored": errored,
             "epochs": run["epochs"],
             "reducer": reducer_text(run),
             "accuracy": pct(acc),
             "ci95_low": ci["ci95_low"],
             "ci95_high": ci["ci95_high"],
             "interval": ci["interval"],
+            **errors_as_failures(solved, len(values), errored),
+            **tokens_per_solved(samples, run["log"], values),
             **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
             "mean_steps": steps if known(steps) else None,
             "mean_path_length": None if known(steps) else path_means.get(run["log"]),
@@ -89,6 +106,58 @@ PAPER_COLUMNS = [
     "mean_steps",
     "mean_path_length",
 ]
+
+
+def shown_reducer(run: Any) -> str:
+    """The epochs reducer whose metrics the row shows (the mean where there are several)."""
+    shown = run.get("metrics_reducer")
+    if isinstance(shown, str) and shown:
+        return shown
+    reducers = str(run.get("epochs_reducer") or "mean").split(",")
+    return reducers[0]
+
+
+def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
+    """Per log: puzzles with no scored epoch (every attempt errored), left out of n."""
+    if samples is None or samples.empty:
+        return {}
+    scored = samples[K.CORRECT].notna() if K.CORRECT in samples else False
+    per = samples.assign(_scored=scored).groupby(["log", "id"])["_scored"].any()
+    return {str(log): int((~g).sum()) for log, g in per.groupby(level=0)}
+
+
+def errors_as_failures(solved: float | None, n: int, errored: int) -> dict[str, Any]:
+    """The accuracy with errored puzzles counted as failures, and its Wilson interval."""
+    total = n + errored
+    if solved is None or total == 0:
+        return {"errors_as_failures": None}
+    interval = wilson(solved, total)
+    return {
+        "errors_as_failures": 100 * solved / total,
+        "errors_as_failures_ci95_low": 100 * interval.low,
+        "errors_as_failures_ci95_high": 100 * interval.high,
+    }
+
+
+def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> dict[str, Any]:
+    """Output tokens per solved puzzle (the cost of a solve), with a bootstrap interval over
+    puzzles of the ratio (tokens and outcome resampled together)."""
+    if samples is None or samples.empty or not len(solved) or "output_tokens" not in samples:
+        return {}
+    rows = samples[samples["log"] == log]
+    tokens = rows.groupby("id", sort=False)["output_tokens"].mean()
+    outcome = solved if hasattr(solved, "index") else None
+    if outcome is None or tokens.isna().all():
+        return {}
+    both = tokens.to_frame("tokens").join(outcome.rename("solved"), how="inner").dropna()
+    if both.empty or both["solved"].sum() <= 0:
+        return {"tokens_per_solved": None}
+    interval = bootstrap_ratio(both["tokens"].to_numpy(), both["solved"].to_numpy())
+    return {
+        "tokens_per_solved": float(both["tokens"].sum() / both["solved"].sum()),
+        "tokens_per_solved_ci95_low": interval.low,
+        "tokens_per_solved_ci95_high": interval.high,
+    }
 
 
 def reducer_text(run: Any) -> str | None:
