@@ -118,7 +118,7 @@ def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
     solved count behind every interval); the run is also noted in the results table."""
     from inspect_sparc.report.intervals import check_counts, puzzle_values
 
-    found = check_counts(runs, puzzle_values(samples, [K.CORRECT]))
+    found = check_counts(runs, puzzle_values(samples, [K.CORRECT]), samples)
     for log, why in found.items():
         at = runs["log"] == log
         note = f"counts disagree with the metrics: {why}"

@@ -1,9 +1,9 @@
 """Counts and 95% intervals behind every rate, from the samples (the unit is the puzzle).
 
 A rate's point estimate stays the log's own metric; what comes from the samples is the count
-behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson over puzzles,
-on the mean of per-puzzle means when epochs disagree), of the value shown: with another epochs
-reducer than the mean, of the per-puzzle values reduced as the log reduced them.
+behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson over
+puzzles, on the mean of per-puzzle means when epochs disagree), of the value shown: with
+another epochs reducer than the mean, of the per-puzzle values reduced as the log did.
 `check_counts` verifies that the two agree (n x accuracy = solved count) on every run the
 report shows.
 """
@@ -95,9 +95,20 @@ def reduced_values(samples: pd.DataFrame, log: str, reducer: str) -> pd.Series |
     return frame.groupby("id", sort=False)[K.CORRECT].agg(how)
 
 
-def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:
+def shown_reducer(run: Any) -> str:
+    """The epochs reducer whose metrics a run's row shows (the mean where there are several)."""
+    shown = run.get("metrics_reducer")
+    if isinstance(shown, str) and shown:
+        return shown
+    return str(run.get("epochs_reducer") or "mean").split(",")[0]
+
+
+def check_counts(
+    runs: pd.DataFrame, outcomes: pd.DataFrame, samples: pd.DataFrame | None = None
+) -> dict[str, str]:
     """Per log whose samples disagree with its metrics: why (n puzzles scored against the
-    header's n; n x accuracy against the solved count; the same per level)."""
+    header's n; n x accuracy against the solved count; the same per level). With `samples`,
+    a run reduced by another reducer than the mean is checked on its reduced values."""
     problems: dict[str, str] = {}
     by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     for _, run in runs.iterrows():
@@ -106,6 +117,12 @@ def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:
             continue
         group = by_log.get(run["log"])
         scored = group.dropna(subset=[K.CORRECT]) if group is not None else None
+        reducer = shown_reducer(run)
+        if scored is not None and samples is not None and REDUCERS.get(reducer) != "mean":
+            reduced = reduced_values(samples, run["log"], reducer)
+            if reduced is None:  # a reducer the report cannot apply: nothing to check
+                continue
+            scored = scored.assign(**{K.CORRECT: scored["id"].map(reduced)})
         if scored is None or scored.empty:
             problems[run["log"]] = "no scored sample behind the log's accuracy"
             continue

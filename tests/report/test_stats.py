@@ -88,7 +88,10 @@ def test_newcombe_figure_of_the_review():
 def test_cmh_equals_statsmodels():
     first = [[1, 1, 0, 0], [1, 0, 0, 0, 0, 0], [1, 1, 1]]
     second = [[1, 0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 1, 1]]
-    tables = [[[sum(a), len(a) - sum(a)], [sum(b), len(b) - sum(b)]] for a, b in zip(first, second)]
+    tables = [
+        [[sum(a), len(a) - sum(a)], [sum(b), len(b) - sum(b)]]
+        for a, b in zip(first, second, strict=True)
+    ]
     expected = StratifiedTable(np.array(tables, dtype=float).transpose(1, 2, 0))
     result = expected.test_null_odds(correction=False)
     statistic, p = stats.cmh(first, second)

@@ -16,7 +16,13 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.intervals import REDUCERS, ci_fields, puzzle_values, reduced_values
+from inspect_sparc.report.intervals import (
+    REDUCERS,
+    ci_fields,
+    puzzle_values,
+    reduced_values,
+    shown_reducer,
+)
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.stats import bootstrap_ratio, wilson
 from inspect_sparc.report.tabulate import (
@@ -106,15 +112,6 @@ PAPER_COLUMNS = [
     "mean_steps",
     "mean_path_length",
 ]
-
-
-def shown_reducer(run: Any) -> str:
-    """The epochs reducer whose metrics the row shows (the mean where there are several)."""
-    shown = run.get("metrics_reducer")
-    if isinstance(shown, str) and shown:
-        return shown
-    reducers = str(run.get("epochs_reducer") or "mean").split(",")
-    return reducers[0]
 
 
 def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
