@@ -33,7 +33,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from inspect_sparc.report.build import build_report
 
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     with Progress(console=console, transient=True) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 Draw = TypeVar("Draw", bound=Callable[..., Any])
 
@@ -40,7 +41,7 @@ PROTOCOL_TITLES = {
 }
 
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "font.size": 9,
     "axes.titlesize": 10,
     "axes.labelsize": 9,

@@ -28,8 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
 SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
 BREAK_RULES = RULES
-#: Rule kinds a puzzle can contain, as the Spatial-Gym rule tables name them.
-RULE_KINDS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
+#: Rule kinds a puzzle can contain in the order of the Spatial-Gym rule tables (the report's
+#: columns; `core.records.RULE_KINDS` holds the same kinds in the rule engine's order).
+RULE_COLUMNS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
 #: Task settings copied from the log's task arguments (or task metadata) into every row.
 SETTINGS = (
     "prompt",
@@ -267,8 +268,11 @@ def runs_frame(
     """One row per readable log of our tasks: header, settings, the log's metrics, a label."""
     import pandas as pd
 
-    entries = logs if _are_entries(logs) else read_headers(logs)[0]  # type: ignore[arg-type]
-    rows = [run_row(e) for e in entries if e.ours]  # type: ignore[union-attr]
+    if isinstance(logs, list) and all(isinstance(e, LogEntry) for e in logs) and logs:
+        entries = [e for e in logs if isinstance(e, LogEntry)]
+    else:
+        entries = read_headers(logs)[0]  # type: ignore[arg-type]
+    rows = [run_row(e) for e in entries if e.ours]
     if not rows:
         return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
     frame = pd.DataFrame(rows)
@@ -291,10 +295,6 @@ def complete_mask(runs: pd.DataFrame) -> pd.Series:
     return runs.index.to_series().map(lambda _: True).astype(bool)
 
 
-def _are_entries(logs: Any) -> bool:
-    return isinstance(logs, list) and bool(logs) and isinstance(logs[0], LogEntry)
-
-
 def rule_kinds(record: Any) -> list[str]:
     """The rule kinds a SPaRC puzzle record contains, counted by the rule engine's own
     `core.records.rule_counts` (none for a grid with a symbol it does not know)."""
@@ -311,7 +311,7 @@ def rule_kinds(record: Any) -> list[str]:
         counts = rule_counts(record.get("puzzle_array") or ())
     except (KeyError, TypeError, IndexError):  # a symbol the rule engine does not know
         return []
-    return [kind for kind in RULE_KINDS if counts.get(kind)]
+    return [kind for kind in RULE_COLUMNS if counts.get(kind)]
 
 
 def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
@@ -364,7 +364,7 @@ def sample_row(
     }
     if run["task"] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
-        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
+        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_COLUMNS})
         row["grid"] = facts.get("grid") if facts else None
         row["test_grid"] = is_test_grid_hash(row["grid"])
         row["astar_solves"] = facts["astar"] if facts else None

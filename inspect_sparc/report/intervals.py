@@ -54,7 +54,7 @@ def ci_fields(values: Any, epochs: int, prefix: str = "") -> dict[str, Any]:
         empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
         return empty if prefix else {**empty, "interval": None}
     interval = rate_interval(data, epochs)
-    fields = {
+    fields: dict[str, Any] = {
         n_key: int(data.size),
         f"{name}ci95_low": 100 * interval.low,
         f"{name}ci95_high": 100 * interval.high,

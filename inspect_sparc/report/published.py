@@ -115,7 +115,8 @@ def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
     (the solved count is accuracy x n, rounded: the papers print one decimal)."""
     from inspect_sparc.report.stats import wilson
 
-    lows, highs = [], []
+    lows: list[float | None] = []
+    highs: list[float | None] = []
     for n, acc in zip(rows.get("n", []), rows.get("accuracy", []), strict=True):
         if n != n or acc != acc or n is None or acc is None:
             lows.append(None)

@@ -218,6 +218,29 @@ def bootstrap_ratio(
     return Interval(float(ci.low), high, BOOTSTRAP)
 
 
+def bootstrap_median(values: Sequence[float], seed: int = SEED) -> Interval:
+    """Percentile bootstrap over puzzles of the median of per-puzzle values (NaN for fewer
+    than two values; the range of the values where they are all equal)."""
+    data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
+    if data.size < 2:
+        return Interval(float("nan"), float("nan"), BOOTSTRAP)
+    if np.all(data == data[0]):
+        return Interval(float(data[0]), float(data[0]), BOOTSTRAP)
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (data,),
+        np.median,
+        confidence_level=CONFIDENCE,
+        n_resamples=RESAMPLES,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    ci = result.confidence_interval
+    return Interval(float(ci.low), float(ci.high), BOOTSTRAP)
+
+
 def mean_interval(values: Sequence[float]) -> Interval:
     """The t interval of a mean over puzzles (one value per puzzle: counts, tokens), width
     kept above 0 by the value's own scale (NaN for fewer than two values)."""

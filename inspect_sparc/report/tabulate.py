@@ -40,7 +40,7 @@ def run_n(run: Any) -> int | None:
     counts sample-epochs)."""
     per = run.get("samples") or None
     epochs = int(run.get("epochs") or 1)
-    return int(per) // epochs if known(per) else None
+    return int(per) // epochs if per is not None and known(per) else None
 
 
 def known(value: Any) -> bool:
@@ -50,4 +50,6 @@ def known(value: Any) -> bool:
 
 def per_log(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """`frame`'s rows per log (in the frame's order); empty for an empty frame."""
-    return dict(tuple(frame.groupby("log", sort=False))) if len(frame) else {}  # type: ignore[arg-type]
+    if not len(frame):
+        return {}
+    return {str(log): group for log, group in frame.groupby("log", sort=False)}

@@ -11,7 +11,7 @@ import pytest
 
 from inspect_sparc.core.names import EPOCHS_REDUCER
 from inspect_sparc.report.frame import (
-    RULE_KINDS,
+    RULE_COLUMNS,
     SETTINGS,
     answer_points,
     label_runs,
@@ -94,7 +94,7 @@ def sample_rows(run_label: str = "same label") -> pd.DataFrame:
                     "path_length": 10 + 10 * log,
                     "output_tokens": 100 * (log + 1),
                     "reasoning_tokens": None,
-                    **{f"has_{k}": k == "dot" for k in RULE_KINDS},
+                    **{f"has_{k}": k == "dot" for k in RULE_COLUMNS},
                 }
             )
     return pd.DataFrame(rows)

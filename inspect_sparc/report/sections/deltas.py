@@ -67,7 +67,7 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
                     "model": model,
                     **{k: a[k] for k in keys},
                     "delta": name,
-                    "points": pct(a[K.ACCURACY]) - pct(b[K.ACCURACY]),
+                    "points": difference(pct(a[K.ACCURACY]), pct(b[K.ACCURACY])),
                     "accuracy_a": pct(a[K.ACCURACY]),
                     "accuracy_b": pct(b[K.ACCURACY]),
                     "run_a": a["run"],
@@ -75,6 +75,11 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def difference(a: float | None, b: float | None) -> float | None:
+    """a - b, or None where either is missing."""
+    return a - b if a is not None and b is not None else None
 
 
 def published_deltas(runs: pd.DataFrame) -> pd.DataFrame:

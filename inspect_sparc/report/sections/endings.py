@@ -18,6 +18,7 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import run_steps
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.stats import bootstrap_median, bootstrap_ratio, mean_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +60,9 @@ def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         row["n"] = len(group.dropna(subset=[K.CORRECT])) if group is not None else None
         for column, (metric, values) in ENDING_SOURCES.items():
             value = pct(run.get(metric))
-            row[column] = value - solved if column.startswith("reached") else value
+            if column.startswith("reached"):  # reached E, less the solved episodes
+                value = value - solved if value is not None and solved is not None else None
+            row[column] = value
             if group is not None:
                 per = group[values[0]] - (group[values[1]] if len(values) > 1 else 0)
                 ci = ci_fields(per, int(run["epochs"] or 1), column)
@@ -81,9 +84,10 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     ratios = _backtracking(samples, gym)
     rows = []
     for _, run in gym.iterrows():
-        ratio, valid = ratios.get(run["log"], (None, 0))
+        ratio, valid, ratio_ci = ratios.get(run["log"], (None, 0, None))
         rows.append(
             {
+                **step_intervals(samples, run["log"]),
                 "run": run["run"],
                 "protocol": run["protocol"],
                 "mean_steps": run.get(K.MEAN_STEPS),
@@ -93,6 +97,8 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                 "no_tool_call_rate": pct(run.get(K.NO_TOOL_CALL_RATE)),
                 "malformed_tool_call_rate": pct(run.get(K.MALFORMED_TOOL_CALL_RATE)),
                 "backtracking_ratio": ratio,
+                "backtracking_ratio_ci95_low": ratio_ci.low if ratio_ci else None,
+                "backtracking_ratio_ci95_high": ratio_ci.high if ratio_ci else None,
                 "n_reached_end": valid,
             }
         )
@@ -100,9 +106,37 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     return table.dropna(axis=1, how="all") if len(table) else table
 
 
+def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
+    """95% intervals clustered by puzzle (each puzzle's epochs resampled together): the
+    per-step illegal and unparseable rates (ratios of sums, bootstrap over puzzles) and tool
+    calls per episode (t interval over per-puzzle means)."""
+    if samples is None or samples.empty:
+        return {}
+    rows = samples[samples["log"] == log]
+    out: dict[str, Any] = {}
+    if K.STEPS in rows and rows[K.STEPS].notna().any():
+        for key, column in (
+            (K.ILLEGAL, "illegal_action_rate"),
+            (K.UNPARSEABLE, "unparseable_rate"),
+        ):
+            if key not in rows or rows[key].isna().all():
+                continue
+            sums = rows.groupby("id")[[key, K.STEPS]].sum()
+            interval = bootstrap_ratio(sums[key].to_numpy(), sums[K.STEPS].to_numpy())
+            out[f"{column}_ci95_low"] = 100 * interval.low
+            out[f"{column}_ci95_high"] = 100 * interval.high
+    if K.TOOL_CALLS in rows and rows[K.TOOL_CALLS].notna().any():
+        interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy())
+        out["tool_calls_per_episode_ci95_low"] = interval.low
+        out["tool_calls_per_episode_ci95_high"] = interval.high
+    return out
+
+
 def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple]:
-    """Per log: the median of steps / path edges over episodes that reached E, with path
-    edges > 0 and steps below the run's limit; and how many such episodes there were."""
+    """Per log: the median over puzzles (each puzzle's epochs averaged first) of steps / path
+    edges over the episodes that reached E, with path edges > 0 and steps below the run's
+    limit (so it conditions on reaching E); how many puzzles had one; and its bootstrap
+    interval over puzzles."""
     if samples is None or samples.empty or K.STEPS not in samples:
         return {}
     out: dict[str, tuple] = {}
@@ -113,8 +147,9 @@ def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, 
         steps = group[K.STEPS].astype(float)
         reached = group[K.ENDED_COLUMN] == K.REACHED_END
         valid = reached & (edges > 0) & (steps < limits[log])
-        ratio = (steps[valid] / edges[valid]).median() if valid.any() else None
-        out[log] = (ratio, int(valid.sum()))
+        per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, "id"]).mean()
+        ratio = float(per_puzzle.median()) if len(per_puzzle) else None
+        out[log] = (ratio, len(per_puzzle), bootstrap_median(per_puzzle.to_numpy()))
     return out
 
 
@@ -186,7 +221,11 @@ def endings_section(ctx: Context) -> Section | None:
         "rates (per step), tool calls per episode and the share of agent turns without a tool "
         "call, and the backtracking ratio of Spatial-Gym's Figure 5 (the median of steps "
         "taken / path edges over the episodes that reached E with path edges > 0 and fewer "
-        "steps than the limit; 1 means no step was undone).",
+        "steps than the limit, each puzzle's epochs averaged first, so the median is over "
+        "puzzles; 1 means no step was undone; it conditions on reaching E, so it says nothing "
+        "of the episodes that did not). Every rate and count has a 95% interval clustered by "
+        "puzzle: the per-step rates a bootstrap over puzzles of the ratio of sums, tool calls "
+        "a t interval over per-puzzle means, the backtracking median a bootstrap over puzzles.",
     )
     title = "How gym and agent episodes ended"
     ctx.add_figure(s, endings_bars(endings), "gym_endings", title)

@@ -115,8 +115,8 @@ def gap_rows(
         "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
     rows = []
-    for level in [*levels, OVERALL]:
-        strata = levels if level == OVERALL else [level]
+    parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
+    for level, strata in [*parts, (OVERALL, levels)]:
         first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
         a, b, interval = stratified_difference(first, second)
         rows.append(

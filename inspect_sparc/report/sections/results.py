@@ -64,7 +64,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
             values = reduced_values(samples, run["log"], reducer)
         if values is None:  # a reducer the report cannot apply: no interval, and why
-            ci = {"ci95_low": None, "ci95_high": None}
+            ci: dict[str, Any] = {"ci95_low": None, "ci95_high": None}
             ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
             values = []
         else:
@@ -253,7 +253,8 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
 RESULTS_PAGE = [
     ["run", "protocol", "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
     + ["level_4", "level_5", "status"],
-    ["run", "task", "version", "epochs", "reducer", "interval", "mean_steps"]
+    ["run", "task", "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
+    + ["tokens_per_solved", "mean_steps"]
     + ["mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
     + ["reasoning_tokens_per_sample", "time_s", "notes"],
 ]
@@ -269,9 +270,14 @@ def results_section(ctx: Context) -> Section:
         "are numbered (#k), epochs are shown (xN): nothing is merged; a failed run is marked "
         "[error] or [cancelled] and numbered apart. Accuracy is the log's metric; n and the "
         "solved count come from the samples (checked: n x accuracy = solved). The 95% "
-        "interval is Wilson's score interval over puzzles, and where a puzzle's epochs disagree "
-        "a bootstrap over"
-        "puzzles of the per-puzzle means (the interval column says which). Published rows "
+        "interval is Wilson's score interval over puzzles, on the mean of per-puzzle means "
+        "where a puzzle's epochs disagree (n = puzzles: the puzzle is the unit), and always of "
+        "the value shown: a score reduced by max (or min, median) has the interval of the "
+        "reduced per-puzzle values (the interval column says which). errored counts puzzles "
+        "whose every attempt errored: they are left out of n and accuracy, and "
+        "errors_as_failures counts them as failures. tokens_per_solved is output tokens per "
+        "solved puzzle, with a bootstrap interval over puzzles (a ratio: tokens and outcome "
+        "resampled together; no upper bound where a resample solves nothing). Published rows "
         "get Wilson intervals from their own n. With several epoch reducers the reducer "
         "column names the one whose metrics are shown (mean where present)."
     )

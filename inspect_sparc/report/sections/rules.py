@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap
-from inspect_sparc.report.frame import RULE_KINDS, SPARC_TASKS
+from inspect_sparc.report.frame import RULE_COLUMNS, SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.tabulate import sample_means
@@ -26,7 +26,7 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
     if sparc.empty:
         return pd.DataFrame()
-    flags = [f"has_{k}" for k in RULE_KINDS]
+    flags = [f"has_{k}" for k in RULE_COLUMNS]
     per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
     epochs_of = sparc.groupby("log")["epoch"].max().to_dict()
     rows = []
@@ -40,7 +40,7 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
             "model": group["model"].iloc[0],
         }
         epochs = int(epochs_of.get(group["log"].iloc[0], 1))
-        for kind in RULE_KINDS:
+        for kind in RULE_COLUMNS:
             having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
             row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
             row.update(ci_fields(having[K.CORRECT], epochs, kind))
@@ -63,8 +63,8 @@ def rule_heatmap(rules: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
                 for m, p in zip(published["model"], published["protocol"], strict=True)
             ]
         )
-        table = pd.concat([table, marked[["run", *RULE_KINDS]]], ignore_index=True)
-    return heatmap(table, RULE_KINDS, "Accuracy on puzzles containing each rule", "accuracy (%)")
+        table = pd.concat([table, marked[["run", *RULE_COLUMNS]]], ignore_index=True)
+    return heatmap(table, RULE_COLUMNS, "Accuracy on puzzles containing each rule", "accuracy (%)")
 
 
 def rules_section(ctx: Context) -> Section | None:
