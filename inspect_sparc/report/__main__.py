@@ -33,7 +33,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
     from rich.console import Console
-    from rich.progress import Progress, TaskID
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from inspect_sparc.report.build import build_report
 
@@ -48,7 +55,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             markup=False,
         )
         return 2
-    with Progress(console=console, transient=True) as bar:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    # a bar with counts and the time left on a terminal; nothing in a pipe or a log file
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
         tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
@@ -78,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(f"{others} log(s) of other tasks skipped.", markup=False)
     if report.index is not None:
         console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
+    else:
+        console.print("No log of these tasks was read: no report written.", markup=False)
     return 0 if len(report.runs) else 1
 
 

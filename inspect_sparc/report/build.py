@@ -68,7 +68,8 @@ def build_report(
 ) -> Report:
     """Read every log of our tasks under `logs` and write `index.html`, `figures/` and
     `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order). Never raises on
-    a bad log: it becomes a summary line."""
+    a bad log: it becomes a summary line; where no log of our tasks was read, nothing is
+    written (`index` is None)."""
     from inspect_sparc.report.contents import build_sections
     from inspect_sparc.report.context import Context
     from inspect_sparc.report.page import render_page
@@ -90,10 +91,10 @@ def build_report(
         problems += count_problems(runs, samples)
     report = Report(out, None, runs, samples)
     report.summary = summary_lines(entries, problems, runs, samples)
-    sections = []
-    if not runs.empty:
-        ctx = Context(runs, samples, published, out, report.tables, report.figures)
-        sections = build_sections(ctx)
+    if runs.empty:  # nothing of our tasks was read: no page to mistake for a report
+        return report
+    ctx = Context(runs, samples, published, out, report.tables, report.figures)
+    sections = build_sections(ctx)
     out.mkdir(parents=True, exist_ok=True)
     report.index = out / "index.html"
     page = render_page(
@@ -101,7 +102,7 @@ def build_report(
         report.summary,
         n_logs=len(entries),
         show_published=published,
-        rescored=rescore and not runs.empty,
+        rescored=rescore,
     )
     report.index.write_text(page, encoding="utf-8")
     return report
