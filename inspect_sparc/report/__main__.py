@@ -104,16 +104,21 @@ WIDTH = 80
 
 
 def summary_table(results: Any) -> Any:
-    """The runs as a table 80 columns wide: the label folds, numbers never split."""
+    """The runs as a table 80 columns wide, most accurate first: labels without what every run
+    shares, cut (never wrapped) to fit; numbers never split."""
     from rich.table import Table
 
+    from inspect_sparc.report.drawing import distinct_labels
+
     table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)
-    table.add_column("run", overflow="fold", ratio=1)
+    table.add_column("run", overflow="ellipsis", no_wrap=True, ratio=1)
     for column in ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5"):
         table.add_column(column, no_wrap=True, justify="right")
-    for _, row in results.iterrows():
+    ordered = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
+    labels = distinct_labels([str(r) for r in ordered["run"]])
+    for label, (_, row) in zip(labels, ordered.iterrows(), strict=True):
         table.add_row(
-            str(row["run"]),
+            label,
             _text(row["n"], "{:.0f}"),
             _text(row["accuracy"]),
             _interval(row["ci95_low"], row["ci95_high"]),

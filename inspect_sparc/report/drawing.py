@@ -83,6 +83,25 @@ def short_label(label: str, width: int = 48) -> str:
     return label[: width - tail - 1] + "…" + label[-tail:]
 
 
+def distinct_labels(labels: Sequence[str]) -> list[str]:
+    """Labels without the words every one of them shares at the start and at the end (a
+    provider prefix, `| single_shot`), so what tells runs apart is what is read; a label
+    left empty keeps its whole text."""
+    import re
+
+    if len(labels) < 2:
+        return list(labels)
+    words = [re.split(r"(?<=[/ |:])", label) for label in labels]
+    head = 0
+    while all(len(w) > head + 1 for w in words) and len({w[head] for w in words}) == 1:
+        head += 1
+    tail = 0
+    while all(len(w) > head + tail + 1 for w in words) and len({w[-1 - tail] for w in words}) == 1:
+        tail += 1
+    kept = ["".join(w[head : len(w) - tail]).strip(" |") for w in words]
+    return [k or label for k, label in zip(kept, labels, strict=True)]
+
+
 def series_styles() -> Any:
     """(colour, marker, line style) for each user series in turn."""
     return zip(cycle(PALETTE), cycle(MARKERS), cycle(LINESTYLES), strict=False)
@@ -108,14 +127,17 @@ def is_trend(values: Sequence[float]) -> bool:
 
 def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -> None:
     """One coloured series per log (`column` against level), with 95% error bars where the
-    frame has `ci95_low`/`ci95_high`; a line only for a trend (`is_trend`)."""
-    for (_, group), (colour, marker, line) in zip(
-        frame.groupby("log", sort=False), series_styles(), strict=False
+    frame has `ci95_low`/`ci95_high`, each series shifted a little along x so that the bars
+    of several runs never sit on one another; a line only for a trend (`is_trend`)."""
+    series = frame["log"].nunique() if len(frame) else 0
+    step = min(0.08, 0.36 / max(series, 1)) if errors else 0.0
+    for i, ((_, group), (colour, marker, line)) in enumerate(
+        zip(frame.groupby("log", sort=False), series_styles(), strict=False)
     ):
         err = error_extents(group, column, "ci95_low", "ci95_high") if errors else None
         trend = is_trend(group[column].astype(float).tolist())
         ax.errorbar(
-            group["level"],
+            group["level"].astype(float) + step * (i - (series - 1) / 2),
             group[column].astype(float),
             yerr=err,
             marker=marker,
@@ -191,7 +213,7 @@ def heatmap(
     if table.empty:
         return None
     data = table[list(columns)].astype(float)
-    fig = new_figure(1.0 + 0.85 * len(columns) + 2.6, 0.9 + 0.42 * len(table))
+    fig = new_figure(1.0 + 1.1 * len(columns) + 2.6, 0.9 + 0.55 * len(table))
     ax = fig.add_subplot()
     image = ax.imshow(data.to_numpy(), cmap="Greys", vmin=0, vmax=100, aspect="auto")
     ax.set_xticks(range(len(columns)), list(columns), rotation=30, ha="right")
@@ -209,7 +231,7 @@ def heatmap(
                 text,
                 ha="center",
                 va="center",
-                fontsize=5.5,
+                fontsize=7.5,
                 color="white" if dark else "black",
             )
     ax.set_title(title)

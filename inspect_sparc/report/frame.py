@@ -166,6 +166,7 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         "task_version": str(spec.task_version),
         "model": model,
         "baseline": baseline,
+        "solver": short_task(spec.solver) if spec.solver and not baseline else None,
         "protocol": protocol_of(entry.task or "", settings),
         **settings,
         "epochs": spec.config.epochs or 1,
@@ -210,6 +211,9 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     for _, row in runs.iterrows():
         parts = [str(row["model"]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
+        solver = row.get("solver")
+        if isinstance(solver, str) and solver:  # not the task's own solver: say which
+            label += f" solver={solver}"
         for key in varying.get((str(row["model"]), str(row["task"])), []):
             label += f" {key}={_setting_text(row.get(key))}"
         if row["epochs"] and int(row["epochs"]) > 1:

@@ -107,9 +107,14 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value
 
 
+#: Text cells longer than this are cut on the page (the CSV keeps them whole).
+CELL_CHARS = 160
+
+
 def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
-    """A table cell: counts as integers, p-values to 3 significant digits, other floats to one
-    decimal (a small nonzero one to 3 significant digits), missing values as a dash."""
+    """A table cell: counts as integers, p-values to 3 significant digits, other numbers to
+    one decimal (a small nonzero one as `<0.1`, so a column reads in one format), missing
+    values as a dash, long text cut at `CELL_CHARS`."""
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
@@ -119,8 +124,11 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     if isinstance(value, float):
         if count and value.is_integer():
             return f"{value:.0f}"
-        return f"{value:.3g}" if 0 < abs(value) < 0.05 else f"{value:.1f}"
-    return str(value)
+        if 0 < abs(value) < 0.05:
+            return "<0.1" if value > 0 else ">-0.1"
+        return f"{value:.1f}"
+    text = str(value)
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
 def render_page(

@@ -102,7 +102,9 @@ def display_model(model: str, table: str = "") -> str:
     row = next((n for word, n in ROW_WORDS.items() if f"{word} row" in table), None)
     where = f"leaderboard row {row}" if row else "leaderboard row"
     guess = text.split(" (", 1)[0]
-    return f"{where}, {UNNAMED}" + ("" if text.startswith("UNRESOLVED") else f" ({guess}?)")
+    if text.startswith("UNRESOLVED"):
+        return f"{where}, {UNNAMED}"
+    return f"{where}, {UNNAMED}; possibly {guess}"
 
 
 def named(model: str) -> bool:

@@ -87,7 +87,7 @@ def test_unnamed_leaderboard_rows_are_named_honestly_and_kept_out_of_legends():
     assert not any("UNRESOLVED" in m or "tentative" in m for m in models)
     assert set(shown.loc[~shown["named"], "model"]) == {
         "leaderboard row 2, model not named",
-        "leaderboard row 3, model not named (QwQ 32B?)",
+        "leaderboard row 3, model not named; possibly QwQ 32B",
     }
     human = shown[shown["model"].str.startswith("Human")]
     assert human["model"].item() == "Human (not the 500-puzzle split)"

@@ -77,8 +77,8 @@ def direct_labels(ax: Axes, items: list[tuple[float, str]], x: float, gap: float
 
 
 def plot_published(ax: Axes, rows: pd.DataFrame) -> None:
-    """Published level curves, muted grey and thin, each named at its right end (rows whose
-    model is not named are drawn unlabelled, and none enters the legend)."""
+    """Published level curves, muted grey and thin, each named at its right end (a row whose
+    model is not named by its leaderboard row), none in the legend."""
     items = []
     for (_, row), marker in zip(rows.iterrows(), cycle(MARKERS), strict=False):
         values = [row.get(f"level_{lv}") for lv in LEVELS]
@@ -95,8 +95,10 @@ def plot_published(ax: Axes, rows: pd.DataFrame) -> None:
             color="0.3" if human else MUTED,
             zorder=1,
         )
-        if row.get("named", True) is not False:
-            items.append((float(values[-1]), short_label(str(row["model"]), 34)))
+        name = str(row["model"])
+        if row.get("named", True) is False:  # "leaderboard row 2, model not named"
+            name = name.split(",")[0] + " (not named)"
+        items.append((float(values[-1]), short_label(name, 34)))
     direct_labels(ax, items, LEVELS[-1], gap=3.4)
 
 

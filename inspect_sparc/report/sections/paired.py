@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import PROTOCOL_TITLES, new_figure, short_label, styled
+from inspect_sparc.report.drawing import (
+    PROTOCOL_TITLES,
+    distinct_labels,
+    new_figure,
+    short_label,
+    styled,
+)
 from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.stats import (
@@ -174,6 +180,21 @@ def paired_of(ctx: Context) -> pd.DataFrame:
     return ctx.shared("paired", lambda c: paired_table(c.runs, c.samples))
 
 
+def by_accuracy(pairs: pd.DataFrame) -> list[str]:
+    """The runs of a set of pairs, most accurate first (each run's accuracy on the puzzles it
+    shares with the others, averaged over its pairs)."""
+    import pandas as pd
+
+    scores = pd.concat(
+        [
+            pairs[["run_a", "accuracy_a"]].set_axis(["run", "accuracy"], axis=1),
+            pairs[["run_b", "accuracy_b"]].set_axis(["run", "accuracy"], axis=1),
+        ]
+    )
+    means = scores.groupby("run", sort=False)["accuracy"].mean()
+    return list(means.sort_values(ascending=False, kind="stable").index)
+
+
 #: Runs in one protocol from which the pairs are drawn as a matrix (fewer: the table says it).
 MATRIX_FROM = 4
 
@@ -189,7 +210,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     within = paired[paired["scope"] == WITHIN]
     groups = []
     for protocol, group in within.groupby("protocol_a", sort=False):
-        runs = list(dict.fromkeys([*group["run_a"], *group["run_b"]]))
+        runs = by_accuracy(group)
         if len(runs) >= MATRIX_FROM:
             groups.append((protocol, runs, group))
     if not groups:
@@ -221,7 +242,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
                     fontsize=6,
                     color="white" if dark else "black",
                 )
-        labels = [short_label(r, 36) for r in runs]
+        labels = [short_label(r, 36) for r in distinct_labels(runs)]
         ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=6)
         ax.set_yticks(range(len(runs)), labels, fontsize=6)
         ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
@@ -237,17 +258,17 @@ PAIRED_PAGE = [
 ]
 
 
-#: What the paired test can see on the 500-puzzle split, by share of discordant puzzles.
-POWER_TEXT = (
-    "On the 500-puzzle test split the smallest difference found with 80% power is "
-    + ", ".join(
+def power_text() -> str:
+    """What the paired test can see on the 500-puzzle split, by share of discordant puzzles."""
+    at_500 = ", ".join(
         f"{100 * paired_mdd(500, d):.1f} points at {100 * d:.0f}% discordant puzzles"
         for d in (0.05, 0.15, 0.30)
     )
-    + "; on level 5 alone (89 puzzles) "
-    + ", ".join(f"{100 * paired_mdd(89, d):.1f}" for d in (0.05, 0.15, 0.30))
-    + " points."
-)
+    at_89 = ", ".join(f"{100 * paired_mdd(89, d):.1f}" for d in (0.05, 0.15, 0.30))
+    return (
+        f"On the 500-puzzle test split the smallest difference found with 80% power is "
+        f"{at_500}; on level 5 alone (89 puzzles) {at_89} points."
+    )
 
 
 def family_text(paired: pd.DataFrame) -> str:
@@ -280,7 +301,7 @@ def paired_section(ctx: Context) -> Section | None:
         f"than {MIN_SHARED} shared puzzles are counted, not tested. " + family_text(paired) + " "
         "mdd_80 is the smallest difference (points) the test detects with 80% power at the "
         "pair's n and discordance: a pair without a significant difference shows only that a "
-        "difference smaller than mdd_80 cannot be excluded. " + POWER_TEXT + " Errored, "
+        "difference smaller than mdd_80 cannot be excluded. " + power_text() + " Errored, "
         "cancelled and baseline runs are left out.",
     )
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
