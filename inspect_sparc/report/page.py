@@ -131,6 +131,17 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
+def breakable(text: str) -> Any:
+    """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
+    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    parts = re.split(r"(?<=[/_|,;])", str(text))
+    return Markup("<wbr>").join(escape(part) for part in parts)
+
+
 def render_page(
     sections: list[Section],
     summary: list[dict[str, Any]],
@@ -149,6 +160,7 @@ def render_page(
         loader=PackageLoader("inspect_sparc.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True, default_for_string=True),
     )
+    env.filters["breakable"] = breakable
     template = env.get_template("index.html.j2")
     return template.render(
         title=title,

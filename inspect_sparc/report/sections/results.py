@@ -254,8 +254,8 @@ RESULTS_PAGE = [
     ["run", "protocol", "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
     + ["level_4", "level_5", "status"],
     ["run", "task", "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
-    + ["tokens_per_solved", "mean_steps"]
-    + ["mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
+    + ["tokens_per_solved"],
+    ["run", "mean_steps", "mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
     + ["reasoning_tokens_per_sample", "time_s", "notes"],
 ]
 
