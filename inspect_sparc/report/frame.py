@@ -60,6 +60,8 @@ DISTINGUISHING = (
     "max_image_size",
     "plot",
 )
+#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`).
+ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
 #: Sample fields never read: the bulk of a log, and nothing the report shows needs them.
 EXCLUDED_SAMPLE_FIELDS = {"messages", "events", "attachments", "store"}
 #: Solvers that answer without a model, shown as baselines.
@@ -215,7 +217,8 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
         if isinstance(solver, str) and solver:  # not the task's own solver: say which
             label += f" solver={solver}"
         for key in varying.get((str(row["model"]), str(row["task"])), []):
-            label += f" {key}={_setting_text(row.get(key))}"
+            text = _setting_text(row.get(key))
+            label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
         if row["status"] != "success":  # numbered apart: a failed run never renumbers others

@@ -68,6 +68,12 @@ def test_runs_differing_in_one_setting_get_different_labels(differ):
     assert "#" not in "".join(labels)  # told apart by the setting, not by a number
 
 
+def test_an_all_levels_run_reads_levels_all():
+    labels = label_runs(run_rows(levels=[None, 1]))["run"].tolist()
+    assert any(label.endswith("levels=all") for label in labels)
+    assert not any("levels=-" in label for label in labels)
+
+
 def test_repeated_label_text_is_always_numbered():
     labels = label_runs(run_rows())["run"].tolist()
     assert labels == ["search (exact) | single_shot #1", "search (exact) | single_shot #2"]
