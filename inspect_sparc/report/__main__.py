@@ -33,7 +33,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from inspect_sparc.report.build import build_report
 
@@ -48,8 +55,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             markup=False,
         )
         return 2
-    with Progress(console=console, transient=True) as bar:
-        tasks: dict[str, int] = {}
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    # a bar with counts and the time left on a terminal; nothing in a pipe or a log file
+    with Progress(
+        *columns, console=console, transient=True, disable=not console.is_terminal
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
@@ -78,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.print(f"{others} log(s) of other tasks skipped.", markup=False)
     if report.index is not None:
         console.print(f"Wrote {report.index}", markup=False, soft_wrap=True)
+    else:
+        console.print("No log of these tasks was read: no report written.", markup=False)
     return 0 if len(report.runs) else 1
 
 
@@ -86,16 +104,21 @@ WIDTH = 80
 
 
 def summary_table(results: Any) -> Any:
-    """The runs as a table 80 columns wide: the label folds, numbers never split."""
+    """The runs as a table 80 columns wide, most accurate first: labels without what every run
+    shares, cut (never wrapped) to fit; numbers never split."""
     from rich.table import Table
 
+    from inspect_sparc.report.drawing import distinct_labels
+
     table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)
-    table.add_column("run", overflow="fold", ratio=1)
+    table.add_column("run", overflow="ellipsis", no_wrap=True, ratio=1)
     for column in ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5"):
         table.add_column(column, no_wrap=True, justify="right")
-    for _, row in results.iterrows():
+    ordered = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
+    labels = distinct_labels([str(r) for r in ordered["run"]])
+    for label, (_, row) in zip(labels, ordered.iterrows(), strict=True):
         table.add_row(
-            str(row["run"]),
+            label,
             _text(row["n"], "{:.0f}"),
             _text(row["accuracy"]),
             _interval(row["ci95_low"], row["ci95_high"]),

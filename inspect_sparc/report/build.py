@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.frame import LogEntry, read_headers, runs_frame, samples_frame
+from inspect_sparc.report.frame import runs_frame, samples_frame
+from inspect_sparc.report.logs import LogEntry, read_headers
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -66,10 +67,12 @@ def build_report(
     progress: Progress | None = None,
 ) -> Report:
     """Read every log of our tasks under `logs` and write `index.html`, `figures/` and
-    `tables/` to `out_dir` (the sections `sections.SECTIONS` lists, in order). Never raises on
-    a bad log: it becomes a summary line."""
+    `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order). Never raises on
+    a bad log: it becomes a summary line; where no log of our tasks was read, nothing is
+    written (`index` is None)."""
+    from inspect_sparc.report.contents import build_sections
+    from inspect_sparc.report.context import Context
     from inspect_sparc.report.page import render_page
-    from inspect_sparc.report.sections import Context, build_sections
 
     missing = missing_paths(logs)
     if missing:  # a mistyped path writes no report (nothing half-done to mistake for one)
@@ -88,10 +91,10 @@ def build_report(
         problems += count_problems(runs, samples)
     report = Report(out, None, runs, samples)
     report.summary = summary_lines(entries, problems, runs, samples)
-    sections = []
-    if not runs.empty:
-        ctx = Context(runs, samples, published, out, report.tables, report.figures)
-        sections = build_sections(ctx)
+    if runs.empty:  # nothing of our tasks was read: no page to mistake for a report
+        return report
+    ctx = Context(runs, samples, published, out, report.tables, report.figures)
+    sections = build_sections(ctx)
     out.mkdir(parents=True, exist_ok=True)
     report.index = out / "index.html"
     page = render_page(
@@ -99,7 +102,7 @@ def build_report(
         report.summary,
         n_logs=len(entries),
         show_published=published,
-        rescored=rescore and not runs.empty,
+        rescored=rescore,
     )
     report.index.write_text(page, encoding="utf-8")
     return report
@@ -116,7 +119,7 @@ def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
     solved count behind every interval); the run is also noted in the results table."""
     from inspect_sparc.report.intervals import check_counts, puzzle_values
 
-    found = check_counts(runs, puzzle_values(samples, [K.CORRECT]))
+    found = check_counts(runs, puzzle_values(samples, [K.CORRECT]), samples)
     for log, why in found.items():
         at = runs["log"] == log
         note = f"counts disagree with the metrics: {why}"

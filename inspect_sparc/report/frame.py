@@ -18,16 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.rules import RULES
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.logs import (  # re-exported: the log reading moved to `logs`
-    TASKS as TASKS,
-)
-from inspect_sparc.report.logs import LogEntry as LogEntry
-from inspect_sparc.report.logs import failure_note as failure_note
-from inspect_sparc.report.logs import find_logs as find_logs
-from inspect_sparc.report.logs import mark_old_versions as mark_old_versions
-from inspect_sparc.report.logs import read_headers as read_headers
-from inspect_sparc.report.logs import short_task as short_task
-from inspect_sparc.report.logs import unreadable_reason as unreadable_reason
+from inspect_sparc.report.logs import TASKS, LogEntry, read_headers, short_task
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -37,8 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
 SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
 BREAK_RULES = RULES
-#: Rule kinds a puzzle can contain, as the Spatial-Gym rule tables name them.
-RULE_KINDS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
+#: Rule kinds a puzzle can contain in the order of the Spatial-Gym rule tables (the report's
+#: columns; `core.records.RULE_KINDS` holds the same kinds in the rule engine's order).
+RULE_COLUMNS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
 #: Task settings copied from the log's task arguments (or task metadata) into every row.
 SETTINGS = (
     "prompt",
@@ -68,6 +60,8 @@ DISTINGUISHING = (
     "max_image_size",
     "plot",
 )
+#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`).
+ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
 #: Sample fields never read: the bulk of a log, and nothing the report shows needs them.
 EXCLUDED_SAMPLE_FIELDS = {"messages", "events", "attachments", "store"}
 #: Solvers that answer without a model, shown as baselines.
@@ -174,6 +168,7 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         "task_version": str(spec.task_version),
         "model": model,
         "baseline": baseline,
+        "solver": short_task(spec.solver) if spec.solver and not baseline else None,
         "protocol": protocol_of(entry.task or "", settings),
         **settings,
         "epochs": spec.config.epochs or 1,
@@ -218,8 +213,12 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     for _, row in runs.iterrows():
         parts = [str(row["model"]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
+        solver = row.get("solver")
+        if isinstance(solver, str) and solver:  # not the task's own solver: say which
+            label += f" solver={solver}"
         for key in varying.get((str(row["model"]), str(row["task"])), []):
-            label += f" {key}={_setting_text(row.get(key))}"
+            text = _setting_text(row.get(key))
+            label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
         if row["status"] != "success":  # numbered apart: a failed run never renumbers others
@@ -276,8 +275,11 @@ def runs_frame(
     """One row per readable log of our tasks: header, settings, the log's metrics, a label."""
     import pandas as pd
 
-    entries = logs if _are_entries(logs) else read_headers(logs)[0]  # type: ignore[arg-type]
-    rows = [run_row(e) for e in entries if e.ours]  # type: ignore[union-attr]
+    if isinstance(logs, list) and all(isinstance(e, LogEntry) for e in logs) and logs:
+        entries = [e for e in logs if isinstance(e, LogEntry)]
+    else:
+        entries = read_headers(logs)[0]  # type: ignore[arg-type]
+    rows = [run_row(e) for e in entries if e.ours]
     if not rows:
         return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
     frame = pd.DataFrame(rows)
@@ -300,10 +302,6 @@ def complete_mask(runs: pd.DataFrame) -> pd.Series:
     return runs.index.to_series().map(lambda _: True).astype(bool)
 
 
-def _are_entries(logs: Any) -> bool:
-    return isinstance(logs, list) and bool(logs) and isinstance(logs[0], LogEntry)
-
-
 def rule_kinds(record: Any) -> list[str]:
     """The rule kinds a SPaRC puzzle record contains, counted by the rule engine's own
     `core.records.rule_counts` (none for a grid with a symbol it does not know)."""
@@ -320,7 +318,7 @@ def rule_kinds(record: Any) -> list[str]:
         counts = rule_counts(record.get("puzzle_array") or ())
     except (KeyError, TypeError, IndexError):  # a symbol the rule engine does not know
         return []
-    return [kind for kind in RULE_KINDS if counts.get(kind)]
+    return [kind for kind in RULE_COLUMNS if counts.get(kind)]
 
 
 def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
@@ -373,13 +371,25 @@ def sample_row(
     }
     if run["task"] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
-        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_KINDS})
+        row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_COLUMNS})
+        row["grid"] = facts.get("grid") if facts else None
+        row["test_grid"] = is_test_grid_hash(row["grid"])
         row["astar_solves"] = facts["astar"] if facts else None
         row["chance_exact"] = facts["chance"] if facts else None
         if row["path_length"] is None and answer is not None:
             row["path_length"] = answer_points(answer)
     row.update(values)
     return row
+
+
+def is_test_grid_hash(grid: str | None) -> bool | None:
+    """Whether a grid hash is one of the 500 test-split grids (the shipped hashes); None for
+    a puzzle whose grid is unknown."""
+    if grid is None:
+        return None
+    from inspect_sparc.core.leakage import shipped_test_hashes
+
+    return grid in shipped_test_hashes()
 
 
 #: A point `(x, y)` of an answer, and the tail the scorer writes after 200 points.
@@ -401,7 +411,14 @@ CHUNK = 50
 def puzzle_facts(record: Any) -> dict[str, Any]:
     """What the report keeps of a SPaRC puzzle record: its rule kinds and the parsed puzzle
     (None where the installed parser rejects it), for the baselines at any setting."""
-    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None}
+    facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None, "grid": None}
+    try:
+        from inspect_sparc.core.leakage import grid_hash
+
+        mapping = json.loads(record) if isinstance(record, str) else record
+        facts["grid"] = grid_hash(mapping)
+    except Exception:  # noqa: BLE001 - a record without a grid has no hash
+        pass
     try:
         from inspect_sparc.core.puzzle import parse_puzzle
 
@@ -484,7 +501,7 @@ class PuzzleCache:
         key = (source, str(sample_id), max_steps, traceback)
         if key not in self.baselines:
             self.baselines[key] = baseline_facts(facts["puzzle"], max_steps, traceback)
-        return {"rules": facts["rules"], **self.baselines[key]}
+        return {"rules": facts["rules"], "grid": facts["grid"], **self.baselines[key]}
 
 
 def read_summaries(path: str) -> list[Any]:

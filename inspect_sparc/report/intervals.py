@@ -1,8 +1,9 @@
 """Counts and 95% intervals behind every rate, from the samples (the unit is the puzzle).
 
 A rate's point estimate stays the log's own metric; what comes from the samples is the count
-behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson with
-each puzzle solved or not, a bootstrap over per-puzzle means when epochs disagree).
+behind it (n puzzles, the solved count) and its interval (`stats.rate_interval`: Wilson over
+puzzles, on the mean of per-puzzle means when epochs disagree), of the value shown: with
+another epochs reducer than the mean, of the per-puzzle values reduced as the log did.
 `check_counts` verifies that the two agree (n x accuracy = solved count) on every run the
 report shows.
 """
@@ -53,26 +54,61 @@ def ci_fields(values: Any, epochs: int, prefix: str = "") -> dict[str, Any]:
         empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
         return empty if prefix else {**empty, "interval": None}
     interval = rate_interval(data, epochs)
-    fields = {
+    fields: dict[str, Any] = {
         n_key: int(data.size),
         f"{name}ci95_low": 100 * interval.low,
         f"{name}ci95_high": 100 * interval.high,
     }
     if not prefix:  # the overall rate says which interval it has
-        fields["interval"] = interval_method(interval.method)
+        fields["interval"] = interval_method(data)
     return fields
 
 
-def interval_method(method: str) -> str:
-    """How an interval was computed, in the page's words."""
-    from inspect_sparc.report.stats import BOOTSTRAP
+def interval_method(values: Any) -> str:
+    """How the interval of per-puzzle values was computed, in the page's words."""
+    import numpy as np
 
-    return f"{BOOTSTRAP} (per-puzzle means)" if method == BOOTSTRAP else method
+    data = np.asarray(values, dtype=float)
+    if np.isin(data, (0.0, 1.0)).all():
+        return "Wilson"
+    return "Wilson on the mean of per-puzzle means (n = puzzles)"
 
 
-def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:
+#: Inspect's epoch reducers the report can apply to per-epoch values (mean: both spellings).
+REDUCERS = {"mean": "mean", K.EPOCHS_REDUCER: "mean", "max": "max", "min": "min"}
+REDUCERS |= {"median": "median"}
+
+
+def reduced_values(samples: pd.DataFrame, log: str, reducer: str) -> pd.Series | None:
+    """Per puzzle of `log`: its `correct` over epochs reduced as `reducer` reduces it (the
+    value the log's metrics are computed from), or None for a reducer not in `REDUCERS`."""
+    import pandas as pd
+
+    how = REDUCERS.get(reducer)
+    if how is None:
+        return None
+    rows = samples[samples["log"] == log]
+    values = pd.to_numeric(rows[K.CORRECT], errors="coerce") if len(rows) else rows.get(K.CORRECT)
+    if values is None or rows.empty:
+        return pd.Series(dtype=float)
+    frame = rows.assign(**{K.CORRECT: values}).dropna(subset=[K.CORRECT])
+    return frame.groupby("id", sort=False)[K.CORRECT].agg(how)
+
+
+def shown_reducer(run: Any) -> str:
+    """The epochs reducer whose metrics a run's row shows (the mean where there are several)."""
+    shown = run.get("metrics_reducer")
+    if isinstance(shown, str) and shown:
+        return shown
+    return str(run.get("epochs_reducer") or "mean").split(",")[0]
+
+
+def check_counts(
+    runs: pd.DataFrame, outcomes: pd.DataFrame, samples: pd.DataFrame | None = None
+) -> dict[str, str]:
     """Per log whose samples disagree with its metrics: why (n puzzles scored against the
-    header's n; n x accuracy against the solved count; the same per level)."""
+    header's n; n x accuracy against the solved count; the same per level). With `samples`,
+    a run reduced by another reducer than the mean is checked on its reduced values."""
     problems: dict[str, str] = {}
     by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
     for _, run in runs.iterrows():
@@ -81,6 +117,12 @@ def check_counts(runs: pd.DataFrame, outcomes: pd.DataFrame) -> dict[str, str]:
             continue
         group = by_log.get(run["log"])
         scored = group.dropna(subset=[K.CORRECT]) if group is not None else None
+        reducer = shown_reducer(run)
+        if scored is not None and samples is not None and REDUCERS.get(reducer) != "mean":
+            reduced = reduced_values(samples, run["log"], reducer)
+            if reduced is None:  # a reducer the report cannot apply: nothing to check
+                continue
+            scored = scored.assign(**{K.CORRECT: scored["id"].map(reduced)})
         if scored is None or scored.empty:
             problems[run["log"]] = "no scored sample behind the log's accuracy"
             continue

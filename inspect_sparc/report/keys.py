@@ -21,7 +21,6 @@ from inspect_sparc.core.names import (  # noqa: F401 - re-exported for the repor
     ILLEGAL,
     ILLEGAL_ACTION_RATE,
     INVALID_PATH_RATE,
-    LEVEL_METRIC,
     MALFORMED_TOOL_CALL_RATE,
     MALFORMED_TOOL_CALLS,
     MALFORMED_TOOL_CALLS_PER_EPISODE,
@@ -41,8 +40,6 @@ from inspect_sparc.core.names import (  # noqa: F401 - re-exported for the repor
 )
 from inspect_sparc.core.ontology import CATEGORIES
 
-#: `level_1` .. `level_5`: accuracy per difficulty level (the part before the level).
-LEVEL_PREFIX = LEVEL_METRIC.split("{", 1)[0]
 #: `breaks_<rule>`: share of answers breaking a rule (also the per-sample value keys).
 BREAKS_PREFIX = next(key.removesuffix(rule) for rule, key in BREAK_KEYS.items())
 #: AlgoPuzzleVQA: `<puzzle>` per puzzle, `<family>_<category>` per ontology category.

@@ -164,14 +164,11 @@ def mark_old_versions(entries: list[LogEntry]) -> None:
     """Note logs written by an older task version than the newest here (their score keys or
     metrics may differ; `--rescore` scores their answers with the installed scorer)."""
     newest: dict[str, str] = {}
-    for entry in entries:
-        if entry.ours:
-            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
-            newest[entry.task] = max(newest.get(entry.task, version), version)  # type: ignore[index]
-    for entry in entries:
-        if entry.ours:
-            version = str(entry.header.eval.task_version)  # type: ignore[union-attr]
-            if version != newest[entry.task]:  # type: ignore[index]
-                entry.notes.append(
-                    f"older task version {version} (newest here {newest[entry.task]})"  # type: ignore[index]
-                )
+    ours = [
+        (e, str(e.task), str(e.header.eval.task_version)) for e in entries if e.header and e.ours
+    ]
+    for _, task, version in ours:
+        newest[task] = max(newest.get(task, version), version)
+    for entry, task, version in ours:
+        if version != newest[task]:
+            entry.notes.append(f"older task version {version} (newest here {newest[task]})")

@@ -12,6 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.report.writing import P_COLUMNS, is_count
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -71,13 +73,6 @@ def transposed(merged: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def is_count(column: str) -> bool:
-    """Columns of counts: shown as whole numbers."""
-    from inspect_sparc.report.tables import is_count as count
-
-    return count(column)
-
-
 #: A rate column's interval columns when they are not `<column>_ci95_low/high`.
 INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
 
@@ -112,13 +107,14 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value == value
 
 
-#: Columns of p-values: shown to 3 significant digits.
-P_COLUMNS = frozenset({"mcnemar_p"})
+#: Text cells longer than this are cut on the page (the CSV keeps them whole).
+CELL_CHARS = 160
 
 
 def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
-    """A table cell: counts as integers, p-values to 3 significant digits, other floats to one
-    decimal (a small nonzero one to 3 significant digits), missing values as a dash."""
+    """A table cell: counts as integers, p-values to 3 significant digits, other numbers to
+    one decimal (a small nonzero one as `<0.1`, so a column reads in one format), missing
+    values as a dash, long text cut at `CELL_CHARS`."""
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
@@ -128,8 +124,22 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     if isinstance(value, float):
         if count and value.is_integer():
             return f"{value:.0f}"
-        return f"{value:.3g}" if 0 < abs(value) < 0.05 else f"{value:.1f}"
-    return str(value)
+        if 0 < abs(value) < 0.05:
+            return "<0.1" if value > 0 else ">-0.1"
+        return f"{value:.1f}"
+    text = str(value)
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
+
+
+def breakable(text: str) -> Any:
+    """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
+    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word."""
+    import re
+
+    from markupsafe import Markup, escape
+
+    parts = re.split(r"(?<=[/_|,;])", str(text))
+    return Markup("<wbr>").join(escape(part) for part in parts)
 
 
 def render_page(
@@ -150,6 +160,7 @@ def render_page(
         loader=PackageLoader("inspect_sparc.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True, default_for_string=True),
     )
+    env.filters["breakable"] = breakable
     template = env.get_template("index.html.j2")
     return template.render(
         title=title,

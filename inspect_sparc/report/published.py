@@ -1,4 +1,5 @@
-"""The published results shipped with the package (see data/README.md for every number's source).
+"""The published results shipped with the package (see data/README.md for every number's source),
+and the SPaRC rows shown beside the runs of each protocol (with Wilson intervals from their n).
 
 Percentages as the papers print them (15.8 means 15.8%); every row names its paper and table.
 """
@@ -9,6 +10,8 @@ import re
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING
+
+from inspect_sparc.report.tabulate import LEVELS, PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -22,8 +25,6 @@ FILES = {
     "algopuzzlevqa_by_category": "algopuzzlevqa_published_by_category.csv",
     "sparc_rebuttal": "spatial_gym_rebuttal.csv",
 }
-#: What marks the Spatial-Gym authors' rebuttal rows (later runs, not paper tables).
-REBUTTAL = "rebuttal analyses"
 #: Our `prompt` setting -> the published `prompt` values it reproduces (single shot and gym).
 PROMPT_MATCH = {"paper": ("default", "default (reasoning on)")}
 #: Our AlgoPuzzleVQA `prompt` setting -> the paper's setup column.
@@ -101,7 +102,9 @@ def display_model(model: str, table: str = "") -> str:
     row = next((n for word, n in ROW_WORDS.items() if f"{word} row" in table), None)
     where = f"leaderboard row {row}" if row else "leaderboard row"
     guess = text.split(" (", 1)[0]
-    return f"{where}, {UNNAMED}" + ("" if text.startswith("UNRESOLVED") else f" ({guess}?)")
+    if text.startswith("UNRESOLVED"):
+        return f"{where}, {UNNAMED}"
+    return f"{where}, {UNNAMED}; possibly {guess}"
 
 
 def named(model: str) -> bool:
@@ -114,7 +117,8 @@ def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
     (the solved count is accuracy x n, rounded: the papers print one decimal)."""
     from inspect_sparc.report.stats import wilson
 
-    lows, highs = [], []
+    lows: list[float | None] = []
+    highs: list[float | None] = []
     for n, acc in zip(rows.get("n", []), rows.get("accuracy", []), strict=True):
         if n != n or acc != acc or n is None or acc is None:
             lows.append(None)
@@ -171,3 +175,45 @@ def source_of(row: pd.Series) -> str:
     if isinstance(table, str) and table:
         parts.append(table)
     return ", ".join(parts)
+
+
+def published_results(runs: pd.DataFrame) -> pd.DataFrame:
+    """The published SPaRC rows for the protocols (and prompts) present in the runs, marked."""
+    import pandas as pd
+
+    parts = []
+    for protocol in PROTOCOLS:
+        present = runs[runs["protocol"] == protocol]
+        if present.empty:
+            continue
+        if protocol == "visual":
+            rows = published("sparc_visual")
+            rows = rows[rows["protocol"] == "visual"].rename(columns={"source": "paper"})
+        else:
+            prompts = set(present["prompt"].dropna()) or {"paper"}
+            rows = pd.concat([sparc_rows(protocol, p) for p in prompts])
+            if protocol == "single_shot":
+                rows = pd.concat([rows, human_row()])
+        if not rows.empty:
+            parts.append(rows.assign(source=[source_of(r) for _, r in rows.iterrows()]))
+    if not runs[runs["protocol"].isin(["gym", "gym_traceback"])].empty:
+        base = baseline_rows()
+        parts.append(base.assign(source=[source_of(r) for _, r in base.iterrows()]))
+    if not parts:
+        return pd.DataFrame()
+    table = with_wilson(pd.concat(parts, ignore_index=True))
+    keep = ["protocol", "prompt", "setting", "model", "n", "accuracy", "ci95_low", "ci95_high"]
+    keep += [f"level_{lv}" for lv in LEVELS] + ["mean_steps", "source", "named"]
+    return table[[c for c in keep if c in table]]
+
+
+#: How the human row is shown: its study did not use the 500-puzzle split (its level rates
+#: are no k/86 or k/89), so it has no n and no interval.
+HUMAN_LABEL = "Human (not the 500-puzzle split)"
+
+
+def human_row() -> pd.DataFrame:
+    """The SPaRC human row, shown beside single-shot runs (the leaderboard's protocol)."""
+    table = published("sparc")
+    rows = table[table["protocol"] == "human"].assign(protocol="single_shot")
+    return rows.assign(model=HUMAN_LABEL, prompt="human study")

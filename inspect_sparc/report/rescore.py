@@ -6,15 +6,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.report.frame import LogEntry, short_task
+from inspect_sparc.report.logs import LogEntry, short_task
+
+#: Each scorer of the package by registry name, and the one module that defines it: `--rescore`
+#: imports that module only (never a task module, never the whole package's registry).
+SCORER_MODULES = {
+    "sparc_scorer": "inspect_sparc.evals.sparc.scorer",
+    "gym_scorer": "inspect_sparc.evals.sparc.gym.scorer",
+    "agent_scorer": "inspect_sparc.evals.sparc.agent.scorer",
+    "algopuzzlevqa_scorer": "inspect_sparc.evals.algopuzzlevqa.scorer",
+}
 
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
-    """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), via the
-    package's Inspect entry point (the only place the report reaches the tasks' code)."""
-    from inspect_sparc import _registry
+    """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), imported from
+    the one module that defines it (a KeyError for a scorer the package does not have)."""
+    from importlib import import_module
 
-    return getattr(_registry, short_task(name))(**(params or {}))
+    short = short_task(name)
+    module = import_module(SCORER_MODULES[short])
+    return getattr(module, short)(**(params or {}))
 
 
 def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], list[str]]:

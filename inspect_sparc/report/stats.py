@@ -1,14 +1,20 @@
-"""The report's statistics, all from `scipy.stats` (no formula written by hand here).
+"""The report's statistics: one family of score intervals, each beside the test it agrees with.
 
-- `wilson`: the Wilson score interval of a proportion k/n (Wilson 1927), right at 0/n and n/n
-  where accuracy ± 1.96 stderr claims certainty it does not have.
-- `bootstrap_mean`: a seeded percentile bootstrap over puzzles of the mean of per-puzzle values
-  (epochs > 1 with epochs that disagree: each puzzle's mean over its epochs is the unit).
-- `paired_difference`: the accuracy difference of two runs on the same puzzles with a seeded
-  bootstrap over puzzles (resampling puzzles keeps each pair together), and the exact McNemar
-  p-value (the binomial test on the discordant pairs).
-- `stratified_difference`: a gap between two independent sets per level, the second re-weighted
-  to the first's level mix, with a seeded bootstrap that resamples within each level.
+- `wilson`: the Wilson score interval of a proportion (Wilson 1927), also of a mean of
+  per-puzzle values in [0, 1] with n = puzzles (epochs: the puzzle is the unit), never of width
+  0 over a finite n.
+- `newcombe`: the difference of two independent proportions, Newcombe's hybrid score
+  interval (method 10, 1998): each side's Wilson limits combined (MOVER).
+- `paired_exact`: the paired difference (a - b) with the interval that inverts the exact
+  McNemar test: the Clopper-Pearson interval of the discordant split, scaled to a difference,
+  so it excludes 0 exactly when the exact McNemar p is below 0.05.
+- `cmh`: the Cochran-Mantel-Haenszel test of two sets stratified by level (the fresh gap).
+- `holm`: Holm's step-down adjustment of a family of p-values (Holm 1979).
+- `paired_mdd`: the smallest paired difference an exact-McNemar-sized test finds with 80% power
+  at a given n and discordance (the normal approximation of Connor 1987).
+- `bootstrap_ratio`: a seeded percentile bootstrap over puzzles of a ratio of sums (tokens
+  per solved puzzle).
+- `variance_parts`: within- and between-puzzle variance of the mean with epochs (Miller 2024).
 """
 
 from __future__ import annotations
@@ -22,57 +28,66 @@ import numpy as np
 SEED = 20250516
 RESAMPLES = 4000
 CONFIDENCE = 0.95
+POWER = 0.80
 WILSON = "Wilson"
+NEWCOMBE = "Newcombe hybrid score"
+EXACT_PAIRED = "exact (inverted McNemar)"
 BOOTSTRAP = "bootstrap over puzzles"
+#: Stands for "no upper bound" inside a bootstrap (a ratio whose resample has no solve).
+UNBOUNDED = 1e12
+#: Fewest shared puzzles for a pair to be tested at all (fewer: counts shown, no test).
+MIN_SHARED = 10
 
 
 class Interval(NamedTuple):
-    """A 95% interval as fractions (0-1), and the method that gave it."""
+    """A 95% interval as fractions (0-1, or -1-1 for a difference), and its method."""
 
     low: float
     high: float
     method: str
 
 
-def wilson(k: int, n: int) -> Interval:
-    """Wilson score interval of k successes in n trials (NaN for n = 0)."""
-    from scipy.stats import binomtest
+NAN = Interval(float("nan"), float("nan"), "")
 
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    """The two-sided normal quantile of `confidence` (1.96 at 95%)."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + confidence / 2))
+
+
+def wilson(k: float, n: float) -> Interval:
+    """Wilson score interval of k successes in n (k may be fractional: a mean of per-puzzle
+    values in [0, 1] times n puzzles); NaN for n = 0."""
     if n <= 0:
         return Interval(float("nan"), float("nan"), WILSON)
-    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return Interval(float(ci.low), float(ci.high), WILSON)
-
-
-def bootstrap_mean(values: Sequence[float], seed: int = SEED) -> Interval:
-    """Percentile bootstrap interval of the mean over puzzles (values: one per puzzle)."""
-    data = np.asarray(values, dtype=float)
-    if data.size == 0:
-        return Interval(float("nan"), float("nan"), BOOTSTRAP)
-    if np.all(data == data[0]):  # no spread: every resample has the same mean
-        return Interval(float(data[0]), float(data[0]), BOOTSTRAP)
-    from scipy.stats import bootstrap
-
-    result = bootstrap(
-        (data,),
-        np.mean,
-        confidence_level=CONFIDENCE,
-        n_resamples=RESAMPLES,
-        method="percentile",
-        random_state=np.random.default_rng(seed),
-    )
-    ci = result.confidence_interval
-    return Interval(float(ci.low), float(ci.high), BOOTSTRAP)
+    z = z_value()
+    p = min(max(float(k) / float(n), 0.0), 1.0)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return Interval(float(max(0.0, centre - half)), float(min(1.0, centre + half)), WILSON)
 
 
 def rate_interval(values: Sequence[float], epochs: int = 1) -> Interval:
-    """The interval of a rate over puzzles (one value per puzzle): Wilson when every puzzle's
-    outcome is 0 or 1 (one epoch, or every epoch alike: k of n puzzles), else the bootstrap
-    over per-puzzle means (`epochs` is kept for callers; the values decide)."""
+    """The interval of a rate over puzzles (one value in [0, 1] per puzzle, its epochs
+    averaged): Wilson on the mean with n = puzzles, whether or not epochs disagree (`epochs`
+    is kept for callers; the puzzle is the unit either way)."""
     data = np.asarray(values, dtype=float)
-    if np.isin(data, (0.0, 1.0)).all():
-        return wilson(int(data.sum()), int(data.size))
-    return bootstrap_mean(data)
+    return wilson(float(data.sum()), int(data.size))
+
+
+def newcombe(k1: float, n1: float, k2: float, n2: float) -> Interval:
+    """Newcombe's hybrid score interval (method 10) of p1 - p2 for independent samples."""
+    if n1 <= 0 or n2 <= 0:
+        return Interval(float("nan"), float("nan"), NEWCOMBE)
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1, _ = wilson(k1, n1)
+    l2, u2, _ = wilson(k2, n2)
+    d = p1 - p2
+    low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return Interval(float(low), float(high), NEWCOMBE)
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
@@ -86,46 +101,172 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(binomtest(int(only_a), discordant, 0.5).pvalue)
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float], seed: int = SEED) -> Interval:
-    """Interval of mean(a) - mean(b) over the same puzzles (a[i], b[i]: one puzzle), by a
-    bootstrap that resamples puzzles (pairs kept together)."""
-    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    return bootstrap_mean(diff, seed)
+def paired_exact(only_a: int, only_b: int, n: int) -> Interval:
+    """Interval of (only_a - only_b) / n that inverts the exact McNemar test: the
+    Clopper-Pearson interval of only_a / discordant, scaled to a difference. With no
+    discordant pair it is the interval of 0 of n discordant, both ways."""
+    from scipy.stats import binomtest
+
+    d = int(only_a) + int(only_b)
+    if n <= 0:
+        return Interval(float("nan"), float("nan"), EXACT_PAIRED)
+    if d == 0:  # no discordant puzzle: the share of discordant puzzles is at most its bound
+        bound = binomtest(0, int(n)).proportion_ci(CONFIDENCE, method="exact").high
+        return Interval(-float(bound), float(bound), EXACT_PAIRED)
+    ci = binomtest(int(only_a), d).proportion_ci(CONFIDENCE, method="exact")
+    scale = d / n
+    return Interval(scale * (2 * ci.low - 1), scale * (2 * ci.high - 1), EXACT_PAIRED)
+
+
+def paired_mdd(n: int, discordance: float, confidence: float = CONFIDENCE) -> float:
+    """The smallest paired difference (fraction) found with `POWER` at this n and share of
+    discordant puzzles: (z_alpha/2 + z_beta) sqrt(discordance / n) (Connor 1987)."""
+    from scipy.stats import norm
+
+    if n <= 0:
+        return float("nan")
+    z = z_value(confidence) + float(norm.ppf(POWER))
+    return float(z * np.sqrt(max(discordance, 1.0 / n) / n))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (NaN stays NaN, outside the family)."""
+    values = np.asarray(pvalues, dtype=float)
+    known = np.flatnonzero(~np.isnan(values))
+    adjusted = np.full(values.shape, np.nan)
+    m = known.size
+    running = 0.0
+    for rank, at in enumerate(known[np.argsort(values[known], kind="stable")]):
+        running = max(running, min(1.0, (m - rank) * values[at]))
+        adjusted[at] = running
+    return adjusted.tolist()
+
+
+def cmh(first: Sequence[Sequence[float]], second: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Cochran-Mantel-Haenszel test of equal rates in two independent sets, stratified (each
+    stratum: the values of set 1 and set 2, in [0, 1]): the statistic (no continuity
+    correction) and its chi-square(1) p-value."""
+    from scipy.stats import chi2
+
+    numerator, variance = 0.0, 0.0
+    for a_values, b_values in zip(first, second, strict=True):
+        n1, n2 = len(a_values), len(b_values)
+        total = n1 + n2
+        if n1 == 0 or n2 == 0 or total < 2:
+            continue
+        a, solved = float(np.sum(a_values)), float(np.sum(a_values) + np.sum(b_values))
+        numerator += a - n1 * solved / total
+        variance += n1 * n2 * solved * (total - solved) / (total * total * (total - 1))
+    if variance <= 0:  # no variation in any stratum: no evidence of a difference
+        return 0.0, 1.0
+    statistic = numerator * numerator / variance
+    return float(statistic), float(chi2.sf(statistic, 1))
+
+
+def kish_n(weights: Sequence[float]) -> float:
+    """Kish's effective sample size of weighted units: (sum w)^2 / sum w^2."""
+    w = np.asarray(weights, dtype=float)
+    return float(w.sum() ** 2 / np.sum(w * w)) if w.size and np.sum(w * w) > 0 else 0.0
 
 
 def stratified_difference(
-    first: Sequence[Sequence[float]], second: Sequence[Sequence[float]], seed: int = SEED
+    first: Sequence[Sequence[float]], second: Sequence[Sequence[float]]
 ) -> tuple[float, float, Interval]:
     """Per stratum (level) values of two independent sets: the first's mean, the second's
-    mean re-weighted to the first's stratum sizes, and the interval of their difference by a
-    bootstrap that resamples within each stratum of each set."""
-    from scipy.stats import bootstrap
-
+    mean re-weighted to the first's stratum sizes, and a Newcombe interval of their
+    difference (each side Wilson at Kish's effective n of its per-puzzle weights)."""
     groups = [np.asarray(g, dtype=float) for g in (*first, *second)]
     k = len(first)
-    weights = np.array([len(g) for g in groups[:k]], dtype=float)
-    weights /= weights.sum()
+    shares = np.array([len(g) for g in groups[:k]], dtype=float)
+    shares /= shares.sum()
+    means = []
+    for side in (groups[:k], groups[k:]):
+        mean = float(sum(w * g.mean() for w, g in zip(shares, side, strict=True)))
+        weights = [w / len(g) for w, g in zip(shares, side, strict=True) for _ in g]
+        means.append((mean, kish_n(weights)))
+    (a, na), (b, nb) = means
+    interval = newcombe(a * na, na, b * nb, nb)
+    return a, b, interval
 
-    def statistic(*samples: np.ndarray, axis: int = -1) -> np.ndarray:
-        left = sum(w * np.mean(s, axis=axis) for w, s in zip(weights, samples[:k], strict=True))
-        right = sum(w * np.mean(s, axis=axis) for w, s in zip(weights, samples[k:], strict=True))
-        return left - right
 
-    point_first = float(sum(w * g.mean() for w, g in zip(weights, groups[:k], strict=True)))
-    point_second = float(sum(w * g.mean() for w, g in zip(weights, groups[k:], strict=True)))
-    if all(np.all(g == g[0]) for g in groups):
-        gap = point_first - point_second
-        return point_first, point_second, Interval(gap, gap, BOOTSTRAP)
+def bootstrap_ratio(
+    numerator: Sequence[float], denominator: Sequence[float], seed: int = SEED
+) -> Interval:
+    """Percentile bootstrap over puzzles of sum(numerator) / sum(denominator) (one pair of
+    values per puzzle, resampled together); NaN when the denominator is 0."""
+    top, bottom = np.asarray(numerator, float), np.asarray(denominator, float)
+    if top.size < 2 or bottom.sum() <= 0:
+        return Interval(float("nan"), float("nan"), BOOTSTRAP)
+    from scipy.stats import bootstrap
+
+    def ratio(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+        # a resample without a solve costs without bound: a sentinel above every real ratio
+        below = np.sum(y, axis=axis)
+        return np.where(below > 0, np.sum(x, axis=axis) / np.where(below > 0, below, 1), UNBOUNDED)
+
     result = bootstrap(
-        groups,
-        statistic,
+        (top, bottom),
+        ratio,
+        paired=True,
         confidence_level=CONFIDENCE,
         n_resamples=RESAMPLES,
         method="percentile",
         random_state=np.random.default_rng(seed),
     )
     ci = result.confidence_interval
-    return point_first, point_second, Interval(float(ci.low), float(ci.high), BOOTSTRAP)
+    high = float("inf") if ci.high >= UNBOUNDED / 10 else float(ci.high)
+    return Interval(float(ci.low), high, BOOTSTRAP)
+
+
+def bootstrap_median(values: Sequence[float], seed: int = SEED) -> Interval:
+    """Percentile bootstrap over puzzles of the median of per-puzzle values (NaN for fewer
+    than two values; the range of the values where they are all equal)."""
+    data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
+    if data.size < 2:
+        return Interval(float("nan"), float("nan"), BOOTSTRAP)
+    if np.all(data == data[0]):
+        return Interval(float(data[0]), float(data[0]), BOOTSTRAP)
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (data,),
+        np.median,
+        confidence_level=CONFIDENCE,
+        n_resamples=RESAMPLES,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
+    ci = result.confidence_interval
+    return Interval(float(ci.low), float(ci.high), BOOTSTRAP)
+
+
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens), width
+    kept above 0 by the value's own scale (NaN for fewer than two values)."""
+    from scipy.stats import t
+
+    data = np.asarray(values, dtype=float)
+    data = data[~np.isnan(data)]
+    if data.size < 2:
+        return Interval(float("nan"), float("nan"), "t over puzzles")
+    half = float(t.ppf(0.5 + CONFIDENCE / 2, data.size - 1) * data.std(ddof=1) / np.sqrt(data.size))
+    return Interval(float(data.mean() - half), float(data.mean() + half), "t over puzzles")
+
+
+def variance_parts(per_puzzle: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Miller (2024): the variance of the mean over puzzles split into its between-puzzle part
+    (more puzzles shrink it) and its within-puzzle part (more epochs shrink it), as
+    (between, within) variances of the mean; each puzzle's epochs in one list."""
+    lists = [np.asarray(v, dtype=float) for v in per_puzzle if len(v)]
+    n = len(lists)
+    if n < 2:
+        return float("nan"), float("nan")
+    means = np.array([v.mean() for v in lists])
+    within = np.array([v.var(ddof=1) / v.size if v.size > 1 else 0.0 for v in lists])
+    total = means.var(ddof=1) / n
+    within_mean = float(within.mean()) / n
+    return max(float(total) - within_mean, 0.0), within_mean
 
 
 def significant_digits(value: float, digits: int = 3) -> float:

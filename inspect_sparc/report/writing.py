@@ -10,13 +10,14 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: Columns of counts (written as whole numbers), of p-values (3 significant digits) and of
-#: ratios and means (2 decimals); every other number is a rate or a mean, to 0.1.
+#: ratios and means (2 decimals: `solved` too, a sum of per-puzzle means with epochs, 11.67
+#: not 12); every other number is a rate or a mean, to 0.1.
 COUNT_COLUMNS = frozenset(
-    {"n", "solved", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
-    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level"}
+    {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
+    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
 )
-P_COLUMNS = frozenset({"mcnemar_p"})
-RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
+P_COLUMNS = frozenset({"p", "p_holm", "gap_p"})
+RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode", "solved"})
 
 
 def is_count(column: str) -> bool:

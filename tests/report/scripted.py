@@ -5,8 +5,19 @@ from it, so the report reads them as it reads any log (for the paired and fresh-
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+
+def flipped(grid: list) -> list:
+    """Another grid of the same symbols (rows reversed): a puzzle that is not a test grid."""
+    return [list(row) for row in reversed(grid)]
+
+
+def mirrored(grid: list) -> list:
+    """A third grid of the same symbols (each row reversed)."""
+    return [list(reversed(row)) for row in grid]
 
 
 def scripted_log(
@@ -18,10 +29,14 @@ def scripted_log(
     source: str | None = None,
     id_prefix: str = "",
     started: str | None = None,
+    grid: Callable[[list], list] | None = None,
+    errored: Iterable[str] = (),
 ) -> Path:
     """Write a copy of `base` (a full EvalLog) whose samples are solved as `outcomes` says
-    (sample id -> 0/1), under `model`, optionally on another source with renamed ids."""
-    from inspect_ai.log import write_eval_log
+    (sample id -> 0/1), under `model`, optionally on another source with renamed ids, with
+    each puzzle's grid changed by `grid` (puzzles that are no longer test grids) and the
+    samples in `errored` errored (no score, an error; left out of the metrics)."""
+    from inspect_ai.log import EvalError, write_eval_log
 
     log = base.model_copy(deep=True)
     log.eval.model = model
@@ -30,8 +45,17 @@ def scripted_log(
         log.eval.task_args = {**(log.eval.task_args or {}), "source": source}
     if started:
         log.stats.started_at = started
+    errored = set(errored)
     per_level: dict[int, list[int]] = defaultdict(list)
     for sample in log.samples:
+        if grid is not None:
+            puzzle = sample.metadata["puzzle"]
+            puzzle["puzzle_array"] = grid(puzzle["puzzle_array"])
+        if str(sample.id) in errored:
+            sample.scores = None
+            sample.error = EvalError(message="boom", traceback="", traceback_ansi="")
+            sample.id = f"{id_prefix}{sample.id}"
+            continue
         value = outcomes[str(sample.id)]
         score = next(iter(sample.scores.values()))
         score.value = {**score.value, "correct": value}
@@ -43,5 +67,7 @@ def scripted_log(
     for level, values in per_level.items():
         if f"level_{level}" in metrics:
             metrics[f"level_{level}"].value = sum(values) / len(values)
+    if errored:
+        log.results.completed_samples = len(everything)
     write_eval_log(log, str(path))
     return path

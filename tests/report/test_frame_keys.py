@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 from inspect_ai.scorer import Score
 
-from inspect_sparc.report.frame import protocol_of, score_values, short_task
+from inspect_sparc.report.frame import protocol_of, score_values
+from inspect_sparc.report.logs import short_task
 
 
 def sample_with(value: dict) -> SimpleNamespace:

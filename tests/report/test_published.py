@@ -78,7 +78,7 @@ def test_the_rebuttal_rows_ship_with_their_disagreements():
 def test_unnamed_leaderboard_rows_are_named_honestly_and_kept_out_of_legends():
     import pandas as pd
 
-    from inspect_sparc.report.tables import published_results
+    from inspect_sparc.report.published import published_results
 
     runs = pd.DataFrame([{"protocol": "single_shot", "prompt": "paper"}])
     shown = published_results(runs)
@@ -87,7 +87,7 @@ def test_unnamed_leaderboard_rows_are_named_honestly_and_kept_out_of_legends():
     assert not any("UNRESOLVED" in m or "tentative" in m for m in models)
     assert set(shown.loc[~shown["named"], "model"]) == {
         "leaderboard row 2, model not named",
-        "leaderboard row 3, model not named (QwQ 32B?)",
+        "leaderboard row 3, model not named; possibly QwQ 32B",
     }
     human = shown[shown["model"].str.startswith("Human")]
     assert human["model"].item() == "Human (not the 500-puzzle split)"
@@ -110,7 +110,7 @@ def test_published_rows_get_wilson_intervals_from_their_own_n():
 def test_no_two_published_visual_runs_read_the_same():
     """The visual runs differ by plot, prompt and seed; the figure's labels must say which
     (the shipped CSV holds three `original` runs with three prompts, three seeds of one plot)."""
-    from inspect_sparc.report.figures import published_visual_labels
+    from inspect_sparc.report.sections.visual import published_visual_labels
 
     table = published("sparc_visual")
     visual = table[table["protocol"] == "visual"]

@@ -10,15 +10,21 @@ import pandas as pd
 import pytest
 
 from inspect_sparc.core.names import EPOCHS_REDUCER
-from inspect_sparc.report import tables as T
 from inspect_sparc.report.frame import (
-    RULE_KINDS,
+    RULE_COLUMNS,
     SETTINGS,
     answer_points,
-    find_logs,
     label_runs,
     metrics_of,
 )
+from inspect_sparc.report.logs import find_logs
+from inspect_sparc.report.sections.baselines import baselines_table
+from inspect_sparc.report.sections.deltas import delta_table
+from inspect_sparc.report.sections.endings import behaviour_table, endings_table
+from inspect_sparc.report.sections.results import path_lengths, reducer_text, results_table
+from inspect_sparc.report.sections.rules import rule_table
+from inspect_sparc.report.sections.tokens import tokens_by_level
+from inspect_sparc.report.writing import write_table
 
 
 def run_rows(**differ) -> pd.DataFrame:
@@ -62,6 +68,12 @@ def test_runs_differing_in_one_setting_get_different_labels(differ):
     assert "#" not in "".join(labels)  # told apart by the setting, not by a number
 
 
+def test_an_all_levels_run_reads_levels_all():
+    labels = label_runs(run_rows(levels=[None, 1]))["run"].tolist()
+    assert any(label.endswith("levels=all") for label in labels)
+    assert not any("levels=-" in label for label in labels)
+
+
 def test_repeated_label_text_is_always_numbered():
     labels = label_runs(run_rows())["run"].tolist()
     assert labels == ["search (exact) | single_shot #1", "search (exact) | single_shot #2"]
@@ -88,7 +100,7 @@ def sample_rows(run_label: str = "same label") -> pd.DataFrame:
                     "path_length": 10 + 10 * log,
                     "output_tokens": 100 * (log + 1),
                     "reasoning_tokens": None,
-                    **{f"has_{k}": k == "dot" for k in RULE_KINDS},
+                    **{f"has_{k}": k == "dot" for k in RULE_COLUMNS},
                 }
             )
     return pd.DataFrame(rows)
@@ -96,10 +108,10 @@ def sample_rows(run_label: str = "same label") -> pd.DataFrame:
 
 def test_tables_group_by_log_not_by_label():
     samples = sample_rows()
-    rules = T.rule_table(samples)
+    rules = rule_table(samples)
     assert rules["dot"].tolist() == [100.0, 0.0] and rules["n_dot"].tolist() == [4, 4]
-    assert T._path_lengths(samples) == {"/logs/0.eval": 10.0, "/logs/1.eval": 20.0}
-    tokens = T.tokens_by_level(samples)
+    assert path_lengths(samples) == {"/logs/0.eval": 10.0, "/logs/1.eval": 20.0}
+    tokens = tokens_by_level(samples)
     assert tokens["output_tokens"].tolist() == [100.0, 200.0]
 
 
@@ -109,13 +121,13 @@ def test_path_length_averages_each_samples_epochs_first():
     samples["epoch"] = [1, 1, 2]
     samples["path_length"] = [10, 60, 20]  # p0: 10 and 20 over two epochs, p1: 60 once
     # per sample first: (15 + 60) / 2, not (10 + 60 + 20) / 3
-    assert T._path_lengths(samples) == {"/logs/0.eval": 37.5}
+    assert path_lengths(samples) == {"/logs/0.eval": 37.5}
 
 
 def test_tables_of_a_run_with_no_scored_sample_do_not_raise():
     samples = sample_rows().drop(columns="correct")
-    assert T.rule_table(samples).empty  # nothing scored: no row, no KeyError
-    assert T.tokens_by_level(samples)["accuracy"].isna().all()
+    assert rule_table(samples).empty  # nothing scored: no row, no KeyError
+    assert tokens_by_level(samples)["accuracy"].isna().all()
 
 
 def test_a_log_reached_by_two_paths_is_read_once(report_logs, monkeypatch):
@@ -147,8 +159,8 @@ def baseline_run(**values) -> dict:
 
 def test_baselines_count_samples_as_results_does():
     runs = pd.DataFrame([baseline_run()])
-    [row] = T.baselines_table(runs).to_dict("records")
-    assert row["n"] == 4 == T.results_table(runs)["n"].item()
+    [row] = baselines_table(runs).to_dict("records")
+    assert row["n"] == 4 == results_table(runs)["n"].item()
 
 
 def test_agent_runs_have_endings():
@@ -166,7 +178,7 @@ def test_agent_runs_have_endings():
             )
         ]
     )
-    [row] = T.endings_table(runs).to_dict("records")
+    [row] = endings_table(runs).to_dict("records")
     assert row["protocol"] == "agent" and row["dead end"] == 25.0
 
 
@@ -184,7 +196,7 @@ def test_deltas_pair_only_runs_on_the_same_puzzles():
             dict(gym, accuracy=0.9, run="d", started_at="3", samples=8),
         ]
     )
-    [row] = T.delta_table(runs).to_dict("records")
+    [row] = delta_table(runs).to_dict("records")
     assert (row["run_a"], row["run_b"], row["source"], row["n"]) == ("c", "a", "sample", 4)
     assert row["points"] == pytest.approx(20.0)
 
@@ -209,7 +221,7 @@ def test_with_several_reducers_the_mean_metrics_are_taken_and_named():
     values = metrics_of(header)
     assert values["accuracy"] == 0.4 and values["metrics_reducer"] == "mean"
     run = {"epochs_reducer": "max,mean", "metrics_reducer": "mean"}
-    assert T._reducer_text(run) == "max,mean (metrics: mean)"
+    assert reducer_text(run) == "max,mean (metrics: mean)"
     # the SPaRC tasks' own mean (`inspect_sparc/mean`, the default) counts as the mean too
     ours = SimpleNamespace(results=SimpleNamespace(scores=[score("max", 0.9), score(R, 0.4)]))
     assert metrics_of(ours)["accuracy"] == 0.4 and metrics_of(ours)["metrics_reducer"] == R
@@ -218,7 +230,7 @@ def test_with_several_reducers_the_mean_metrics_are_taken_and_named():
 def test_latex_cells_are_escaped_once(tmp_path):
     name = "R&D \\ 100% $x #1 a_b {c} ~d ^e"
     table = pd.DataFrame({"model": [name], "n": [4], "accuracy": [12.34]})
-    T.write_table(table, "t", tmp_path, caption="a_b & c")
+    write_table(table, "t", tmp_path, caption="a_b & c")
     tex = (tmp_path / "t.tex").read_text()
     [row] = [line for line in tex.splitlines() if line.startswith("R")]
     # three columns: the cell's own & is escaped; the backslash is not escaped twice
@@ -270,9 +282,10 @@ def test_csv_cells_are_rounded_to_what_they_mean(report):
         paired = list(csv.DictReader(handle))
     assert paired and all(r["both"].isdigit() for r in paired if r["both"])
     for r in paired:
-        if r["mcnemar_p"]:
-            digits = r["mcnemar_p"].replace("0.", "").lstrip("0").replace(".", "")
-            assert len(digits.rstrip("0")) <= 3, r["mcnemar_p"]
+        for column in ("p", "p_holm"):
+            if r.get(column):
+                digits = r[column].replace("0.", "").lstrip("0").replace(".", "")
+                assert len(digits.rstrip("0")) <= 3, r[column]
 
 
 def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
@@ -304,7 +317,7 @@ def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
             for i, (s, p, e) in enumerate(episodes)
         ]
     )
-    [row] = T.behaviour_table(runs, samples).to_dict("records")
+    [row] = behaviour_table(runs, samples).to_dict("records")
     assert row["illegal_action_rate"] == 25.0 and row["unparseable_rate"] == 50.0
     assert row["tool_calls_per_episode"] == 7.0 and row["no_tool_call_rate"] == 10.0
     assert row["n_reached_end"] == 2

@@ -33,15 +33,33 @@ def test_every_bad_log_gets_a_clear_line(report_logs, report):
     assert status == "cancelled"
 
 
-def test_a_path_without_logs_is_a_line_and_exit_code_1(tmp_path, capsys):
+def test_a_path_without_logs_is_a_line_exit_code_1_and_no_page(tmp_path, capsys):
     pytest.importorskip("jinja2")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main([str(empty), "--out", str(tmp_path / "out")]) == 1
     out = capsys.readouterr().out
     assert "no Inspect logs found" in " ".join(out.split())  # wrapped to 80 columns
-    # every line fits 80 columns but the last, the written page's path (kept whole to copy)
-    assert max(len(line) for line in out.splitlines() if not line.startswith("Wrote ")) <= 80
+    assert "no report written" in out and not (tmp_path / "out").exists()
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_a_file_that_is_not_a_log_writes_nothing(tmp_path, capsys):
+    pytest.importorskip("jinja2")
+    text = tmp_path / "notes.eval"
+    text.write_text("not a log")
+    assert main([str(text), "--out", str(tmp_path / "out")]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "not an Inspect log" in out and "no report written" in out
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_progress_bar_counts_and_is_off_outside_a_terminal(tmp_path, capsys):
+    pytest.importorskip("jinja2")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    main([str(empty), "--out", str(tmp_path / "out")])
+    assert "reading" not in capsys.readouterr().out  # captured stdout is not a terminal
 
 
 def test_a_missing_path_writes_no_report_and_exits_non_zero(tmp_path, capsys):

@@ -11,7 +11,7 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.report.frame import BREAK_RULES, RULE_KINDS, rule_kinds
+from inspect_sparc.report.frame import BREAK_RULES, RULE_COLUMNS, rule_kinds
 
 SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
@@ -105,7 +105,7 @@ def test_rule_table_equals_a_hand_count_over_epochs(report_logs, report):
             kinds[sample.id] = {"polyshape" if k == "poly" else k for k in present}
             correct[sample.id].append(next(iter(sample.scores.values())).value["correct"])
         row = row_of(rules, run_of(report, log))
-        for kind in RULE_KINDS:
+        for kind in RULE_COLUMNS:
             having = [sum(c) / len(c) for i, c in correct.items() if kind in kinds[i]]
             assert row[f"n_{kind}"] == len(having), kind
             if having:

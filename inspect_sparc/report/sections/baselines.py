@@ -1,4 +1,4 @@
-"""The baselines table: baseline runs, each gym log's own chance, and the A* baseline and exact
+"""Baselines: the baseline runs, each gym log's own chance, and the A* baseline and exact
 chance computed on each run's puzzles at that run's own max_steps and traceback."""
 
 from __future__ import annotations
@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
-from inspect_sparc.report.tables import LEVELS, _known, pct, run_n
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.frame import SPARC_TASKS, complete_mask, run_steps
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.tabulate import LEVELS, known, pct, run_n
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -27,7 +29,7 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
         if run["baseline"]:
             rows.append({"reference": run["model"], **base, "accuracy": pct(run[K.ACCURACY])})
             rows[-1]["computed"] = False
-        if _known(run.get(K.CHANCE)) and not run["baseline"]:
+        if known(run.get(K.CHANCE)) and not run["baseline"]:
             reference = f"chance (random legal walk, exact), {_steps_text(run)}: the log's"
             rows.append({"reference": reference, **base, "accuracy": pct(run[K.CHANCE])})
             rows[-1]["computed"] = True
@@ -50,8 +52,6 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
 
 def _steps_text(run: Any) -> str:
     """`max_steps=10, traceback` as the baselines were computed for a run."""
-    from inspect_sparc.report.frame import run_steps
-
     steps, traceback = run_steps(run)
     return f"max_steps={steps}" + (", traceback" if traceback else "")
 
@@ -87,3 +87,24 @@ def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list
                 }
             )
     return rows
+
+
+def baselines_section(ctx: Context) -> Section | None:
+    """Baseline runs, chance levels and A* on each run's own puzzles."""
+    baselines = baselines_table(ctx.runs, ctx.samples)
+    if baselines.empty:
+        return None
+    s = Section(
+        "baselines",
+        "Baselines",
+        "Reference marks for the puzzles in these logs: baseline runs, each gym log's "
+        "exact chance level, and the A* baseline and exact chance (a uniformly random "
+        "legal walk solving) computed on each run's own puzzles at its own max_steps and "
+        "traceback (the gym's default limit for runs without steps; no exact chance with "
+        "traceback). Errored and cancelled runs donate no row.",
+    )
+    ctx.add_table(s, baselines, "baselines", "Baselines on the logged puzzles")
+    return s
+
+
+SPEC = Spec("baselines", baselines_section)

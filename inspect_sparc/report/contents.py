@@ -1,0 +1,49 @@
+"""The page's sections in order, and the walk that builds them: adding a section is one
+module under `sections/` (table, figure, text, `SPEC`) and one line here."""
+
+from __future__ import annotations
+
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.sections import (
+    algopuzzlevqa,
+    baselines,
+    breaks,
+    deltas,
+    endings,
+    fresh,
+    levels,
+    paired,
+    results,
+    rules,
+    tokens,
+    visual,
+)
+
+#: The page's sections, in order: (name, builder, the frames it needs).
+SECTIONS: tuple[Spec, ...] = (
+    results.SPEC,
+    levels.SPEC,
+    paired.SPEC,
+    fresh.SPEC,
+    rules.SPEC,
+    deltas.SPEC,
+    endings.SPEC,
+    breaks.SPEC,
+    tokens.SPEC,
+    visual.SPEC,
+    baselines.SPEC,
+    algopuzzlevqa.SPEC,
+)
+
+
+def build_sections(ctx: Context, specs: tuple[Spec, ...] = SECTIONS) -> list[Section]:
+    """Walk `specs` in order: each builder whose frames are not empty, each section it made."""
+    sections = []
+    for spec in specs:
+        if any(getattr(ctx, need).empty for need in spec.needs):
+            continue
+        section = spec.builder(ctx)
+        if section is not None:
+            sections.append(section)
+    return sections

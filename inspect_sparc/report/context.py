@@ -1,0 +1,120 @@
+"""What a section is built from and writes to: the `Context` every section builder reads (the
+frames, the shipped published rows, the tables other sections share) and its two writers, and
+the `Spec` that registers a section in `contents.SECTIONS`.
+
+A builder takes the `Context` and returns its `Section`, or None when the logs hold nothing it
+shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report.drawing import save
+from inspect_sparc.report.page import INTERVAL_OF, Section, figure_entry, table_entry
+from inspect_sparc.report.writing import write_table
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+@dataclass
+class Context:
+    """What every builder may read (frames, settings) and the two writers it uses."""
+
+    runs: pd.DataFrame
+    samples: pd.DataFrame
+    published: bool
+    out: Path
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: dict[str, Path] = field(default_factory=dict)
+    shared_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def shared(self, name: str, make: Callable[[Context], pd.DataFrame]) -> pd.DataFrame:
+        """The table `name`, made once by `make` and kept: a table two sections read (the
+        results table, the paired comparisons) is computed once."""
+        if name not in self.shared_tables:
+            self.shared_tables[name] = make(self)
+        return self.shared_tables[name]
+
+    @cached_property
+    def pub_sparc(self) -> pd.DataFrame | None:
+        """The published SPaRC rows for the protocols present (None with `--no-published`)."""
+        from inspect_sparc.report.published import published_results
+
+        return published_results(self.runs) if self.published else None
+
+    def shipped(self, name: str) -> pd.DataFrame | None:
+        """A shipped published table, or None with `--no-published`."""
+        from inspect_sparc.report.published import published
+
+        return published(name) if self.published else None
+
+    def add_table(
+        self,
+        section: Section,
+        table: pd.DataFrame | None,
+        name: str,
+        caption: str,
+        tex_columns: list[str] | None = None,
+        published_col: str = "",
+        page: list[list[str]] | None = None,
+        transpose: bool = False,
+        shown_as: pd.DataFrame | None = None,
+    ) -> None:
+        """Write `table` as CSV and LaTeX under `tables/` and show it in `section`: whole,
+        or as the `page` column groups (each beside the first column), or `transpose`d, so
+        that no table is wider than the page."""
+        if table is None or table.empty:
+            return
+        self.tables[name] = table
+        # the log path (what tables group by) stays in the CSV; page and LaTeX show the label
+        shown = table.drop(columns=["log", "named"], errors="ignore")
+        tex = tex_columns or [c for c in shown.columns]
+        write_table(table, name, self.out / "tables", caption, tex_columns=tex)
+        if shown_as is not None:  # the page shows another shape of the same numbers
+            shown = shown_as
+        parts = page or [list(shown.columns)]
+        for i, columns in enumerate(parts):
+            first = [] if columns[0] == shown.columns[0] else [shown.columns[0]]
+            if published_col and published_col not in columns:
+                columns = [*columns, published_col]
+            kept = [c for c in shown.columns if c in {*first, *columns} or _folded_into(c, columns)]
+            label = caption if len(parts) == 1 else f"{caption} ({i + 1} of {len(parts)})"
+            entry = table_entry(shown[kept], name, label, published_col, transpose)
+            section.tables.append(entry)
+
+    def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
+        """Write `fig` as PNG and PDF under `figures/` and show it in `section`."""
+        if fig is None:
+            return
+        paths = save(fig, name, self.out / "figures")
+        self.figures[name] = paths["png"]
+        section.figures.append(figure_entry(name, paths["png"], caption))
+
+
+def _folded_into(column: str, columns: list[str]) -> bool:
+    """True for an interval or n column of one of `columns` (it is shown in that cell)."""
+    for shown in columns:
+        stem = INTERVAL_OF.get(shown, f"{shown}_ci95")
+        if column in (f"{stem}_low", f"{stem}_high", f"n_{shown}"):
+            return True
+    return False
+
+
+#: A section builder: the context in, its section out (None: nothing to show).
+Builder = Callable[[Context], "Section | None"]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One section: its name, the function that builds it, and the frames it needs (the
+    section is skipped when one of them is empty)."""
+
+    name: str
+    builder: Builder
+    needs: tuple[str, ...] = ("runs",)

@@ -1,0 +1,253 @@
+"""The report's drawing: style, palette and the figure kinds several sections share (series by
+level, dot charts, heat maps), with matplotlib as the SPaRC authors draw theirs.
+
+Your runs are drawn in colour from the Okabe-Ito palette (safe for colour-blind readers), each
+with its own marker, so greyscale still tells them apart; published rows are muted grey and
+labelled directly (rows whose model is not named are drawn but left unlabelled). Every rate
+has its 95% interval as an error bar. A series with fewer than three levels, or a flat one, is
+drawn as points, never as a line (two points are not a trend). Figures are built with
+`matplotlib.figure.Figure` (no pyplot state, no GUI backend).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import cycle
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
+
+Draw = TypeVar("Draw", bound=Callable[..., Any])
+
+#: Okabe & Ito's colour-blind-safe palette (black last), and one marker per series.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p")
+LINESTYLES = ("-", "--", "-.", ":")
+#: Published rows: muted, thin, small.
+MUTED = "0.62"
+
+
+PROTOCOL_TITLES = {
+    "single_shot": "single shot",
+    "gym": "gym",
+    "gym_traceback": "gym with traceback",
+    "visual": "visual (image input)",
+    "gym_visual": "gym with images",
+    "agent": "agent",
+}
+
+
+STYLE: dict[RcKeyType, Any] = {
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 7,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "text.parse_math": False,  # a `$` in a model name is text, never mathtext
+    "pdf.fonttype": 42,  # TrueType in the PDF: editable text, as journals ask
+}
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """A figure drawn with the report's style (no pyplot, so nothing global changes)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def styled(draw: Draw) -> Draw:
+    """Run a drawing function under the report's rc style."""
+    from functools import wraps
+
+    import matplotlib
+
+    @wraps(draw)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with matplotlib.rc_context(STYLE):
+            return draw(*args, **kwargs)
+
+    return cast(Draw, wrapper)
+
+
+def short_label(label: str, width: int = 48) -> str:
+    """`label` cut to `width` in the middle, so the end that tells runs apart (`#2`, `x2
+    epochs`, `[error]`) stays."""
+    if len(label) <= width:
+        return label
+    tail = min(16, width // 3)
+    return label[: width - tail - 1] + "…" + label[-tail:]
+
+
+def distinct_labels(labels: Sequence[str]) -> list[str]:
+    """Labels without the words every one of them shares at the start and at the end (a
+    provider prefix, `| single_shot`), so what tells runs apart is what is read; a label
+    left empty keeps its whole text."""
+    import re
+
+    if len(labels) < 2:
+        return list(labels)
+    words = [re.split(r"(?<=[/ |:])", label) for label in labels]
+    head = 0
+    while all(len(w) > head + 1 for w in words) and len({w[head] for w in words}) == 1:
+        head += 1
+    tail = 0
+    while all(len(w) > head + tail + 1 for w in words) and len({w[-1 - tail] for w in words}) == 1:
+        tail += 1
+    kept = ["".join(w[head : len(w) - tail]).strip(" |") for w in words]
+    return [k or label for k, label in zip(kept, labels, strict=True)]
+
+
+def series_styles() -> Any:
+    """(colour, marker, line style) for each user series in turn."""
+    return zip(cycle(PALETTE), cycle(MARKERS), cycle(LINESTYLES), strict=False)
+
+
+def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
+    """Error bar extents (below, above) from interval columns, or None without them."""
+    import numpy as np
+
+    if low not in frame or high not in frame:
+        return None
+    v = frame[value].astype(float).to_numpy()
+    lo = frame[low].astype(float).to_numpy()
+    hi = frame[high].astype(float).to_numpy()
+    return np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
+
+
+def is_trend(values: Sequence[float]) -> bool:
+    """Three or more known points that are not all equal: worth a line."""
+    known = [v for v in values if v == v and v is not None]
+    return len(known) >= 3 and len(set(known)) > 1
+
+
+def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -> None:
+    """One coloured series per log (`column` against level), with 95% error bars where the
+    frame has `ci95_low`/`ci95_high`, each series shifted a little along x so that the bars
+    of several runs never sit on one another; a line only for a trend (`is_trend`)."""
+    series = frame["log"].nunique() if len(frame) else 0
+    step = min(0.08, 0.36 / max(series, 1)) if errors else 0.0
+    for i, ((_, group), (colour, marker, line)) in enumerate(
+        zip(frame.groupby("log", sort=False), series_styles(), strict=False)
+    ):
+        err = error_extents(group, column, "ci95_low", "ci95_high") if errors else None
+        trend = is_trend(group[column].astype(float).tolist())
+        ax.errorbar(
+            group["level"].astype(float) + step * (i - (series - 1) / 2),
+            group[column].astype(float),
+            yerr=err,
+            marker=marker,
+            linestyle=line if trend else "none",
+            color=colour,
+            capsize=2.5,
+            elinewidth=0.8,
+            label=short_label(group["run"].iloc[0]),
+        )
+
+
+@styled
+def dot_chart(
+    rows: pd.DataFrame,
+    value: str,
+    title: str,
+    xlabel: str,
+    xlim: tuple | None = (-2, 102),
+    label_width: int = 60,
+) -> Figure | None:
+    """One row per entry (`label`), `value` with its 95% interval (`ci95_low/high`); rows with
+    `published` True muted grey, the rest in colour."""
+    if rows.empty:
+        return None
+    rows = rows.reset_index(drop=True)
+    if "published" not in rows:
+        rows = rows.assign(published=False)
+    fig = new_figure(7.5, 0.9 + 0.28 * len(rows))
+    ax = fig.add_subplot()
+    styles = series_styles()
+    for i, row in rows.iterrows():
+        colour, marker, _ = (MUTED, "o", "") if row["published"] else next(styles)
+        err = error_extents(rows.loc[[i]], value, "ci95_low", "ci95_high")
+        ax.errorbar(
+            [row[value]],
+            [i],
+            xerr=err,
+            marker=marker,
+            color=colour,
+            capsize=2,
+            linestyle="none",
+            markersize=3 if row["published"] else 5,
+        )
+    labels = [short_label(str(t), label_width) for t in rows["label"]]
+    ax.set_yticks(range(len(rows)), labels, fontsize=6.5)
+    for tick, pub in zip(ax.get_yticklabels(), rows["published"], strict=True):
+        tick.set_color("0.4" if pub else "black")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    if xlim:
+        ax.set_xlim(*xlim)
+    ax.axvline(0, color="black", linewidth=0.6)
+    ax.grid(axis="x", color="0.92")
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    return fig
+
+
+def heatmap_cell(value: float, low: Any, high: Any) -> str:
+    """A heat-map cell: the rate, and its interval below when known."""
+    if value != value:
+        return "–"
+    if low is None or high is None or low != low or high != high:
+        return f"{value:.0f}"
+    return f"{value:.0f}\n({low:.0f}–{high:.0f})"
+
+
+@styled
+def heatmap(
+    table: pd.DataFrame, columns: Sequence[str], title: str, label: str, row_label: str = "run"
+) -> Figure | None:
+    """Rows x columns of percentages as a grey heat map, each cell printing its rate and,
+    where the table has `<column>_ci95_low/high`, its 95% interval."""
+    if table.empty:
+        return None
+    data = table[list(columns)].astype(float)
+    fig = new_figure(1.0 + 1.1 * len(columns) + 2.6, 0.9 + 0.55 * len(table))
+    ax = fig.add_subplot()
+    image = ax.imshow(data.to_numpy(), cmap="Greys", vmin=0, vmax=100, aspect="auto")
+    ax.set_xticks(range(len(columns)), list(columns), rotation=30, ha="right")
+    ax.set_yticks(range(len(table)), [short_label(str(r)) for r in table[row_label]])
+    for i, (_, row) in enumerate(table.iterrows()):
+        for j, column in enumerate(columns):
+            value = float(row[column]) if row[column] is not None else float("nan")
+            text = heatmap_cell(
+                value, row.get(f"{column}_ci95_low"), row.get(f"{column}_ci95_high")
+            )
+            dark = value == value and value > 55
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if dark else "black",
+            )
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label=label, shrink=0.8)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return fig
+
+
+def save(fig: Figure, name: str, out_dir: Any) -> dict[str, Any]:
+    """Write `fig` as PNG (150 dpi, for the page) and PDF (vector, for papers)."""
+    from pathlib import Path
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    png, pdf = out / f"{name}.png", out / f"{name}.pdf"
+    fig.savefig(png, dpi=150)
+    fig.savefig(pdf)
+    return {"png": png, "pdf": pdf}

@@ -1,0 +1,146 @@
+"""AlgoPuzzleVQA: accuracy per puzzle and per ontology category, beside the paper's Tables 2
+and 3."""
+
+from __future__ import annotations
+
+from itertools import cycle
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    MARKERS,
+    MUTED,
+    new_figure,
+    series_styles,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
+from inspect_sparc.report.tabulate import known, pct, per_log
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+def algopuzzlevqa_table(
+    runs: pd.DataFrame, samples: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy (%) per puzzle and per ontology category, per AlgoPuzzleVQA run (the log's
+    `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
+    samples (a sample counts towards every category its puzzle has)."""
+    import pandas as pd
+
+    algo = runs[runs["task"] == "algopuzzlevqa"]
+    puzzles = sorted(set(published("algopuzzlevqa")["puzzle"]) - {"average"})
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = per_log(outcomes)
+    by_puzzle, by_category = [], []
+    for _, run in algo.iterrows():
+        row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
+        group, epochs = by_log.get(run["log"]), int(run["epochs"] or 1)
+        cells: dict[str, Any] = {}
+        for name in puzzles:
+            cells[name] = pct(run.get(name))
+            if group is not None:
+                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], epochs, name))
+        cells["average"] = pct(run[K.ACCURACY])
+        by_puzzle.append({**row, **cells})
+        groups: dict[str, Any] = {}
+        for k, v in run.items():
+            if isinstance(k, str) and k.startswith(K.CATEGORY_PREFIXES) and known(v):
+                groups[k] = pct(v)
+                if group is not None:
+                    lists = group["categories"].fillna("").str.split(",")
+                    having = lists.map(lambda c, k=k: k in c)
+                    groups.update(ci_fields(group.loc[having, K.CORRECT], epochs, k))
+        by_category.append({**row, **groups})
+    return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
+
+
+@styled
+def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
+    """Accuracy per puzzle: one coloured series per run with 95% intervals, the published
+    columns as muted open markers."""
+    import numpy as np
+
+    if by_puzzle.empty:
+        return None
+    puzzles = [
+        c
+        for c in by_puzzle.columns
+        if c not in ("run", "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
+    ]
+    fig = new_figure(7.5, 0.6 + 0.3 * len(puzzles))
+    ax = fig.add_subplot()
+    for (_, row), (colour, marker, _) in zip(by_puzzle.iterrows(), series_styles(), strict=False):
+        values = np.array([row[p] for p in puzzles], dtype=float)
+        lows = np.array([row.get(f"{p}_ci95_low", np.nan) for p in puzzles], dtype=float)
+        highs = np.array([row.get(f"{p}_ci95_high", np.nan) for p in puzzles], dtype=float)
+        err = np.vstack([np.nan_to_num(values - lows), np.nan_to_num(highs - values)])
+        ax.errorbar(
+            values,
+            range(len(puzzles)),
+            xerr=np.clip(err, 0, None),
+            marker=marker,
+            color=colour,
+            capsize=2,
+            linestyle="none",
+            zorder=3,
+            label=short_label(f"{row['run']} (avg {row['average']:.1f})"),
+        )
+    if published is not None and not published.empty:
+        for ((model, setup), group), marker in zip(
+            published.groupby(["model", "setup"]), cycle(MARKERS[3:]), strict=False
+        ):
+            values = group.set_index("puzzle")["accuracy"]
+            ax.scatter(
+                [values.get(p) for p in puzzles],
+                range(len(puzzles)),
+                marker=marker,
+                facecolors="none",
+                edgecolors=MUTED,
+                s=16,
+                label=f"{model} {setup} (published)",
+            )
+    ax.set_yticks(range(len(puzzles)), puzzles)
+    ax.invert_yaxis()
+    ax.set_xlim(-2, 102)
+    ax.set_xlabel("accuracy (%), 95% interval")
+    ax.set_title("AlgoPuzzleVQA: accuracy per puzzle")
+    ax.grid(axis="x", color="0.92")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    return fig
+
+
+def algopuzzlevqa_section(ctx: Context) -> Section | None:
+    """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3."""
+    by_puzzle, by_category = algopuzzlevqa_table(ctx.runs, ctx.samples)
+    if by_puzzle.empty:
+        return None
+    s = Section("algopuzzlevqa", "AlgoPuzzleVQA")
+    pub_algo = ctx.shipped("algopuzzlevqa")
+    if pub_algo is not None:
+        pub_algo = pub_algo[pub_algo["setup"] != "average"]
+    fig = algopuzzlevqa_bars(by_puzzle, pub_algo)
+    ctx.add_figure(s, fig, "algopuzzlevqa_puzzles", "Accuracy per puzzle")
+    caption = "Accuracy (%) per puzzle, one column per run"
+    ctx.add_table(s, by_puzzle, "algopuzzlevqa_puzzles", caption, transpose=True)
+    caption = "Accuracy (%) per category, one column per run"
+    ctx.add_table(s, by_category, "algopuzzlevqa_categories", caption, transpose=True)
+    pub_categories = ctx.shipped("algopuzzlevqa_by_category")
+    if pub_categories is not None:
+        ctx.add_table(
+            s,
+            pub_categories.assign(published=True),
+            "published_algopuzzlevqa_categories",
+            "Published: AlgoPuzzleVQA Table 3 (accuracy per category)",
+            published_col="published",
+        )
+    return s
+
+
+SPEC = Spec("algopuzzlevqa", algopuzzlevqa_section)

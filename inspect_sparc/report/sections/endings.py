@@ -1,0 +1,240 @@
+"""How gym and agent episodes ended (solved, reached E elsewhere, dead end, step limit, cut),
+and how the runs acted: illegal and unparseable moves, tool calls, the backtracking ratio."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    dot_chart,
+    error_extents,
+    new_figure,
+    series_styles,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.frame import run_steps
+from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.stats import bootstrap_median, bootstrap_ratio, mean_interval
+from inspect_sparc.report.tabulate import known, pct, per_log
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+#: The columns of the gym endings table (and figure), in the order they stack.
+ENDING_COLUMNS = ("solved", "reached E off the solutions", "dead end", "step limit", "cut")
+
+
+#: Each ending column: the log's metric, and the per-sample value key(s) behind its count
+#: ("reached E off the solutions" is reached_end minus correct).
+ENDING_SOURCES = {
+    "solved": (K.ACCURACY, (K.CORRECT,)),
+    "reached E off the solutions": (K.REACHED_END_RATE, (K.REACHED_END, K.CORRECT)),
+    "dead end": (K.DEAD_END_RATE, (K.DEAD_END,)),
+    "step limit": (K.STEP_LIMIT_RATE, (K.STEP_LIMIT,)),
+    "cut": (K.CUT_RATE, (K.CUT,)),
+}
+
+
+def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """How gym and agent episodes ended (% of episodes), from the logs' ending rates (the
+    agent is scored by the gym scorer), each with its 95% interval from the samples."""
+    import pandas as pd
+
+    keys = [K.CORRECT, K.REACHED_END, K.DEAD_END, K.STEP_LIMIT, K.CUT]
+    outcomes = puzzle_values(samples, keys)
+    by_log = per_log(outcomes)
+    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
+    rows = []
+    for _, run in gym.iterrows():
+        if not known(run.get(K.REACHED_END_RATE)):
+            continue
+        solved = pct(run[K.ACCURACY])
+        group = by_log.get(run["log"])
+        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"]}
+        row["n"] = len(group.dropna(subset=[K.CORRECT])) if group is not None else None
+        for column, (metric, values) in ENDING_SOURCES.items():
+            value = pct(run.get(metric))
+            if column.startswith("reached"):  # reached E, less the solved episodes
+                value = value - solved if value is not None and solved is not None else None
+            row[column] = value
+            if group is not None:
+                per = group[values[0]] - (group[values[1]] if len(values) > 1 else 0)
+                ci = ci_fields(per, int(run["epochs"] or 1), column)
+                row[f"{column}_ci95_low"] = ci[f"{column}_ci95_low"]
+                row[f"{column}_ci95_high"] = ci[f"{column}_ci95_high"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: Backtracking ratio: steps taken / path edges, over episodes that reached E with edges and
+#: fewer steps than the limit (the Spatial-Gym analysis: "steps < 100, path_edges > 0").
+def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """How gym and agent runs acted: the logs' mean steps, illegal-action and unparseable-move
+    rates, tool calls per episode, no-tool-call and malformed-call rates (agent), and the median
+    backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E."""
+    import pandas as pd
+
+    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
+    ratios = _backtracking(samples, gym)
+    rows = []
+    for _, run in gym.iterrows():
+        ratio, valid, ratio_ci = ratios.get(run["log"], (None, 0, None))
+        rows.append(
+            {
+                **step_intervals(samples, run["log"]),
+                "run": run["run"],
+                "protocol": run["protocol"],
+                "mean_steps": run.get(K.MEAN_STEPS),
+                "illegal_action_rate": pct(run.get(K.ILLEGAL_ACTION_RATE)),
+                "unparseable_rate": pct(run.get(K.UNPARSEABLE_RATE)),
+                "tool_calls_per_episode": run.get(K.TOOL_CALLS_PER_EPISODE),
+                "no_tool_call_rate": pct(run.get(K.NO_TOOL_CALL_RATE)),
+                "malformed_tool_call_rate": pct(run.get(K.MALFORMED_TOOL_CALL_RATE)),
+                "backtracking_ratio": ratio,
+                "backtracking_ratio_ci95_low": ratio_ci.low if ratio_ci else None,
+                "backtracking_ratio_ci95_high": ratio_ci.high if ratio_ci else None,
+                "n_reached_end": valid,
+            }
+        )
+    table = pd.DataFrame(rows)
+    return table.dropna(axis=1, how="all") if len(table) else table
+
+
+def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
+    """95% intervals clustered by puzzle (each puzzle's epochs resampled together): the
+    per-step illegal and unparseable rates (ratios of sums, bootstrap over puzzles) and tool
+    calls per episode (t interval over per-puzzle means)."""
+    if samples is None or samples.empty:
+        return {}
+    rows = samples[samples["log"] == log]
+    out: dict[str, Any] = {}
+    if K.STEPS in rows and rows[K.STEPS].notna().any():
+        for key, column in (
+            (K.ILLEGAL, "illegal_action_rate"),
+            (K.UNPARSEABLE, "unparseable_rate"),
+        ):
+            if key not in rows or rows[key].isna().all():
+                continue
+            sums = rows.groupby("id")[[key, K.STEPS]].sum()
+            interval = bootstrap_ratio(sums[key].to_numpy(), sums[K.STEPS].to_numpy())
+            out[f"{column}_ci95_low"] = 100 * interval.low
+            out[f"{column}_ci95_high"] = 100 * interval.high
+    if K.TOOL_CALLS in rows and rows[K.TOOL_CALLS].notna().any():
+        interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy())
+        out["tool_calls_per_episode_ci95_low"] = interval.low
+        out["tool_calls_per_episode_ci95_high"] = interval.high
+    return out
+
+
+def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple]:
+    """Per log: the median over puzzles (each puzzle's epochs averaged first) of steps / path
+    edges over the episodes that reached E, with path edges > 0 and steps below the run's
+    limit (so it conditions on reaching E); how many puzzles had one; and its bootstrap
+    interval over puzzles."""
+    if samples is None or samples.empty or K.STEPS not in samples:
+        return {}
+    out: dict[str, tuple] = {}
+    limits = {run["log"]: run_steps(run)[0] for _, run in gym.iterrows()}
+    episodes = samples[samples["log"].isin(limits)]
+    for log, group in episodes.groupby("log", sort=False):
+        edges = group["path_length"].astype(float) - 1
+        steps = group[K.STEPS].astype(float)
+        reached = group[K.ENDED_COLUMN] == K.REACHED_END
+        valid = reached & (edges > 0) & (steps < limits[log])
+        per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, "id"]).mean()
+        ratio = float(per_puzzle.median()) if len(per_puzzle) else None
+        out[log] = (ratio, len(per_puzzle), bootstrap_median(per_puzzle.to_numpy()))
+    return out
+
+
+@styled
+def endings_bars(endings: pd.DataFrame) -> Figure | None:
+    """How gym and agent episodes ended: one panel per ending, each run's share of episodes
+    with its 95% interval (no legend to cover an axis)."""
+    if endings.empty:
+        return None
+    fig = new_figure(10, 1.2 + 0.3 * len(endings))
+    axes = fig.subplots(1, len(ENDING_COLUMNS), sharey=True)
+    labels = [short_label(r, 40) for r in endings["run"]]
+    for ax, ending in zip(axes, ENDING_COLUMNS, strict=True):
+        for i, ((_, row), (colour, marker, _)) in enumerate(
+            zip(endings.iterrows(), series_styles(), strict=False)
+        ):
+            frame = endings.loc[[row.name]].rename(
+                columns={f"{ending}_ci95_low": "ci95_low", f"{ending}_ci95_high": "ci95_high"}
+            )
+            err = error_extents(frame, ending, "ci95_low", "ci95_high")
+            ax.errorbar(
+                [row[ending]],
+                [i],
+                xerr=err,
+                marker=marker,
+                color=colour,
+                capsize=2,
+                linestyle="none",
+            )
+        ax.set_title(ending, fontsize=8)
+        ax.set_xlim(-3, 103)
+        ax.grid(axis="x", color="0.92")
+    axes[0].set_yticks(range(len(endings)), labels, fontsize=6.5)
+    axes[0].set_ylim(len(endings) - 0.5, -0.5)
+    fig.supxlabel("episodes (%), 95% interval", fontsize=8)
+    return fig
+
+
+def backtracking_figure(behaviour: pd.DataFrame) -> Figure | None:
+    """Median backtracking ratio (steps / path edges over episodes that reached E) per run."""
+    if behaviour.empty or "backtracking_ratio" not in behaviour:
+        return None
+    rows = behaviour.dropna(subset=["backtracking_ratio"])
+    if rows.empty:
+        return None
+    rows = rows.assign(
+        label=[f"{r} (n={n})" for r, n in zip(rows["run"], rows["n_reached_end"], strict=True)]
+    )
+    top = max(2.0, float(rows["backtracking_ratio"].max()) * 1.1)
+    return dot_chart(
+        rows,
+        "backtracking_ratio",
+        "Backtracking ratio (Spatial-Gym Fig. 5)",
+        "median steps taken / path edges (1 = no backtracking)",
+        (0, top),
+    )
+
+
+def endings_section(ctx: Context) -> Section | None:
+    """How gym and agent episodes ended."""
+    endings = endings_table(ctx.runs, ctx.samples)
+    if endings.empty:
+        return None
+    s = Section(
+        "endings",
+        "How gym and agent episodes ended",
+        "From the logs' ending rates (the agent is scored by the gym scorer), with 95% "
+        "intervals; then how the runs acted: the logs' illegal-action and unparseable-move "
+        "rates (per step), tool calls per episode and the share of agent turns without a tool "
+        "call, and the backtracking ratio of Spatial-Gym's Figure 5 (the median of steps "
+        "taken / path edges over the episodes that reached E with path edges > 0 and fewer "
+        "steps than the limit, each puzzle's epochs averaged first, so the median is over "
+        "puzzles; 1 means no step was undone; it conditions on reaching E, so it says nothing "
+        "of the episodes that did not). Every rate and count has a 95% interval clustered by "
+        "puzzle: the per-step rates a bootstrap over puzzles of the ratio of sums, tool calls "
+        "a t interval over per-puzzle means, the backtracking median a bootstrap over puzzles.",
+    )
+    title = "How gym and agent episodes ended"
+    ctx.add_figure(s, endings_bars(endings), "gym_endings", title)
+    ctx.add_table(s, endings, "gym_endings", "Episodes (%) by ending, 95% intervals")
+    behaviour = behaviour_table(ctx.runs, ctx.samples)
+    fig = backtracking_figure(behaviour)
+    ctx.add_figure(s, fig, "backtracking_ratio", "Backtracking ratio per run")
+    ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted")
+    return s
+
+
+SPEC = Spec("endings", endings_section)

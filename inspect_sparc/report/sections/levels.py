@@ -1,0 +1,164 @@
+"""Difficulty curves: accuracy by level with intervals and n, one panel per protocol, the
+published rows muted and named at their right end."""
+
+from __future__ import annotations
+
+from itertools import cycle
+from typing import TYPE_CHECKING
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    MARKERS,
+    MUTED,
+    PROTOCOL_TITLES,
+    new_figure,
+    plot_runs,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.frame import SPARC_TASKS
+from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.tabulate import LEVELS, PROTOCOLS, pct, per_log
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Accuracy (%) by level, long form (run, protocol, model, level, accuracy: the log's
+    `level_k`), with n puzzles and the 95% interval from the samples of that level."""
+    import pandas as pd
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = per_log(outcomes)
+    rows = []
+    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
+        group = by_log.get(run["log"])
+        for lv in LEVELS:
+            value = pct(run.get(K.level_key(lv)))
+            if value is None:
+                continue
+            at = group.loc[group["level"] == lv, K.CORRECT] if group is not None else []
+            rows.append(
+                {
+                    "log": run["log"],
+                    "run": run["run"],
+                    "protocol": run["protocol"],
+                    "model": run["model"],
+                    "baseline": run["baseline"],
+                    "level": lv,
+                    "accuracy": value,
+                    **ci_fields(at, int(run["epochs"] or 1)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def direct_labels(ax: Axes, items: list[tuple[float, str]], x: float, gap: float) -> None:
+    """Labels at `x` beside their series' last values, pushed apart by at least `gap`."""
+    placed: list[float] = []
+    for y, text in sorted(items):
+        y_at = max([y, *(p + gap for p in placed[-1:])])
+        placed.append(y_at)
+        ax.annotate(
+            text,
+            (x, y),
+            xytext=(x + 0.12, y_at),
+            fontsize=6,
+            color="0.35",
+            va="center",
+            arrowprops={"arrowstyle": "-", "color": "0.75", "linewidth": 0.5},
+            annotation_clip=False,
+        )
+
+
+def plot_published(ax: Axes, rows: pd.DataFrame) -> None:
+    """Published level curves, muted grey and thin, each named at its right end (a row whose
+    model is not named by its leaderboard row), none in the legend."""
+    items = []
+    for (_, row), marker in zip(rows.iterrows(), cycle(MARKERS), strict=False):
+        values = [row.get(f"level_{lv}") for lv in LEVELS]
+        if not all(v == v and v is not None for v in values):
+            continue
+        human = str(row["model"]).startswith("Human")
+        ax.plot(
+            LEVELS,
+            values,
+            marker=marker,
+            markersize=2.5,
+            linewidth=0.8 if human else 0.6,
+            linestyle="--" if human else ":",
+            color="0.3" if human else MUTED,
+            zorder=1,
+        )
+        name = str(row["model"])
+        if row.get("named", True) is False:  # "leaderboard row 2, model not named"
+            name = name.split(",")[0] + " (not named)"
+        items.append((float(values[-1]), short_label(name, 34)))
+    direct_labels(ax, items, LEVELS[-1], gap=3.4)
+
+
+@styled
+def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
+    """Accuracy by level with 95% error bars, your runs in colour, one panel per protocol;
+    published rows muted and labelled at their right end."""
+    if levels.empty:
+        return None
+    protocols = [p for p in PROTOCOLS if p in set(levels["protocol"])]
+    fig = new_figure(9.5, 3.8 * len(protocols))
+    axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
+    for ax, protocol in zip(axes, protocols, strict=True):
+        plot_runs(ax, levels[levels["protocol"] == protocol], "accuracy")
+        if published is not None and not published.empty:
+            plot_published(ax, published[published["protocol"] == protocol])
+        ax.set_title(PROTOCOL_TITLES.get(protocol, protocol))
+        ax.set_xticks(LEVELS)
+        ax.set_xlim(0.7, 6.9)  # room on the right for the published rows' names
+        ax.spines["bottom"].set_bounds(1, 5)
+        ax.set_xlabel("difficulty level")
+        ax.grid(axis="y", color="0.92")
+        ax.set_ylabel("accuracy (%), 95% interval")
+        ax.set_ylim(-2, 102)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=6.5)
+    return fig
+
+
+def levels_section(ctx: Context) -> Section | None:
+    """Difficulty curves: accuracy by level, one panel per protocol."""
+    levels = level_table(ctx.runs, ctx.samples)
+    if levels.empty:
+        return None
+    s = Section(
+        "levels",
+        "Difficulty curves",
+        "Accuracy by level (the logs' level_1..5) with 95% intervals and the number of "
+        "puzzles per level, one panel per protocol; published rows grey, named at the right "
+        "(the human row, dashed, is from the SPaRC study, not the 500-puzzle split).",
+    )
+    fig = difficulty_curves(levels, ctx.pub_sparc)
+    ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
+    caption = "Accuracy (%) by level, 95% interval and n"
+    ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(levels))
+    return s
+
+
+def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
+    """The long level table as one row per run (`level_k` with its interval and n)."""
+    import pandas as pd
+
+    rows = []
+    for _, group in levels.groupby("log", sort=False):
+        row = {"run": group["run"].iloc[0], "protocol": group["protocol"].iloc[0]}
+        for _, at in group.iterrows():
+            key = f"level_{int(at['level'])}"
+            row[key], row[f"n_{key}"] = at["accuracy"], at["n"]
+            row[f"{key}_ci95_low"], row[f"{key}_ci95_high"] = at["ci95_low"], at["ci95_high"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+SPEC = Spec("levels", levels_section)

@@ -1,0 +1,314 @@
+"""Paired comparisons of runs on the same puzzles: the 2x2 table, the difference with a paired
+interval that agrees with the test beside it (exact McNemar and its inverted interval; the
+paired t where epochs make per-puzzle means), Holm-adjusted p over the family of pairs, the
+smallest difference each pair can detect, and the matrix of every pair within a protocol.
+
+Each run's per-puzzle outcome is indexed by puzzle id once (`outcome_index`); a pair is then
+an index join, so the cost grows with runs x runs x puzzles, never samples x samples. Pairs
+are formed within a protocol (same task, protocol, source, split and subset) and, per model,
+across protocols on the same puzzles (single shot against gym against agent).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    PROTOCOL_TITLES,
+    distinct_labels,
+    new_figure,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.stats import (
+    CONFIDENCE,
+    MIN_SHARED,
+    Interval,
+    holm,
+    mcnemar_exact,
+    paired_exact,
+    paired_mdd,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+#: Settings that decide which puzzles a run saw (runs compared must share them).
+PUZZLE_SETTINGS = ("source", "split", "subset")
+WITHIN = "within protocol"
+ACROSS = "across protocols (same model)"
+
+
+def eligible(runs: pd.DataFrame) -> pd.DataFrame:
+    """Runs a comparison may use: complete model runs of SPaRC tasks with an accuracy (an
+    errored or cancelled run, or a baseline solver, never enters a comparison)."""
+    ok = complete_mask(runs) & ~runs["baseline"].astype(bool)
+    ok &= runs["task"].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
+    return runs[ok]
+
+
+def outcome_index(samples: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per log: puzzle id -> its outcome (mean of `correct` over epochs), scored puzzles only."""
+    if samples is None or samples.empty or K.CORRECT not in samples:
+        return {}
+    scored = samples.dropna(subset=[K.CORRECT])
+    means = scored.groupby(["log", "id"], sort=False)[K.CORRECT].mean()
+    return {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
+
+
+def _puzzle_key(run: Any) -> tuple[str, ...]:
+    return tuple(str(run.get(k)) for k in PUZZLE_SETTINGS)
+
+
+def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
+    """(run a, run b, scope) for every pair within a protocol and, per model, across
+    protocols; runs in started order, so a is the earlier."""
+    pairs: list[tuple[Any, Any, str]] = []
+    records = [row for _, row in runs.iterrows()]
+    for a, b in combinations(records, 2):
+        if _puzzle_key(a) != _puzzle_key(b):
+            continue
+        if a["task"] == b["task"] and a["protocol"] == b["protocol"]:
+            pairs.append((a, b, WITHIN))
+        elif a["model"] == b["model"] and a["protocol"] != b["protocol"]:
+            pairs.append((a, b, ACROSS))
+    return pairs
+
+
+def compare(a: pd.Series, b: pd.Series) -> dict[str, Any] | None:
+    """The comparison of two runs' outcomes on the puzzles both scored (None: none shared):
+    counts, the difference, and with at least `MIN_SHARED` shared puzzles an interval and the
+    test it agrees with (`paired_test`), and the smallest difference it detects (80% power)."""
+    import numpy as np
+
+    shared = a.index.intersection(b.index)
+    if len(shared) == 0:
+        return None
+    x, y = a.loc[shared].to_numpy(float), b.loc[shared].to_numpy(float)
+    binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
+    only_a, only_b = float((x * (1 - y)).sum()), float(((1 - x) * y).sum())
+    row: dict[str, Any] = {
+        "n_shared": len(shared),
+        "accuracy_a": 100 * x.mean(),
+        "accuracy_b": 100 * y.mean(),
+        "difference": 100 * (x.mean() - y.mean()),
+    }
+    if binary:
+        row.update(both=int((x * y).sum()), only_a=int(only_a), only_b=int(only_b))
+        row["neither"] = int(((1 - x) * (1 - y)).sum())
+    if len(shared) < MIN_SHARED:
+        row["test"] = f"none: fewer than {MIN_SHARED} shared puzzles"
+        return row
+    interval, p, test = paired_test(x, y, binary)
+    row.update(diff_ci95_low=100 * interval.low, diff_ci95_high=100 * interval.high)
+    row.update(p=p, test=test)
+    row["mdd_80"] = 100 * paired_mdd(len(shared), (only_a + only_b) / len(shared))
+    return row
+
+
+def paired_test(x: Any, y: Any, binary: bool) -> tuple[Interval, float, str]:
+    """The paired interval and the p-value of the test it inverts: exact McNemar with its
+    inverted (Clopper-Pearson) interval for 0/1 outcomes; for per-puzzle means over epochs
+    the paired t test and its interval (the exact pair on rounded counts where every puzzle
+    differs alike, so no interval has zero width)."""
+    import numpy as np
+
+    diff = x - y
+    if binary or np.all(diff == diff[0]):
+        only_a = int(round(float((x * (1 - y)).sum())))
+        only_b = int(round(float(((1 - x) * y).sum())))
+        interval = paired_exact(only_a, only_b, len(x))
+        return interval, mcnemar_exact(only_a, only_b), "exact McNemar"
+    from scipy.stats import ttest_rel
+
+    result = ttest_rel(x, y)
+    ci = result.confidence_interval(CONFIDENCE)
+    return Interval(float(ci.low), float(ci.high), "paired t"), float(result.pvalue), "paired t"
+
+
+def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """One row per pair of runs sharing puzzles: scope, the runs, how many puzzles each
+    scored, share, and lost to errors, the 2x2 table, accuracy of each on the shared puzzles,
+    the difference a - b in points with the interval of the test beside it, its p and the
+    Holm-adjusted p over every tested pair (the family), and the smallest difference the test
+    detects with 80% power."""
+    import pandas as pd
+
+    index = outcome_index(samples)
+    ids = samples.groupby("log")["id"].agg(set).to_dict() if len(samples) else {}
+    rows = []
+    for a, b, scope in candidate_pairs(eligible(runs)):
+        ia, ib = index.get(a["log"]), index.get(b["log"])
+        if ia is None or ib is None:
+            continue
+        found = compare(ia, ib)
+        if found is None:
+            continue
+        both_ran = len(ids.get(a["log"], set()) & ids.get(b["log"], set()))
+        rows.append(
+            {
+                "scope": scope,
+                "run_a": a["run"],
+                "run_b": b["run"],
+                "protocol_a": a["protocol"],
+                "protocol_b": b["protocol"],
+                "n_a": len(ia),
+                "n_b": len(ib),
+                "dropped_errors": both_ran - found["n_shared"],
+                **found,
+            }
+        )
+    columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
+    columns += ["dropped_errors", "both", "only_a", "only_b", "neither", "accuracy_a"]
+    columns += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
+    columns += ["test", "mdd_80"]
+    table = pd.DataFrame(rows)
+    if len(table) and "p" in table:
+        table["p_holm"] = holm(table["p"].astype(float).tolist())
+    return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def paired_of(ctx: Context) -> pd.DataFrame:
+    """The paired table of `ctx`, made once (the protocol deltas read it too)."""
+    return ctx.shared("paired", lambda c: paired_table(c.runs, c.samples))
+
+
+def by_accuracy(pairs: pd.DataFrame) -> list[str]:
+    """The runs of a set of pairs, most accurate first (each run's accuracy on the puzzles it
+    shares with the others, averaged over its pairs)."""
+    import pandas as pd
+
+    scores = pd.concat(
+        [
+            pairs[["run_a", "accuracy_a"]].set_axis(["run", "accuracy"], axis=1),
+            pairs[["run_b", "accuracy_b"]].set_axis(["run", "accuracy"], axis=1),
+        ]
+    )
+    means = scores.groupby("run", sort=False)["accuracy"].mean()
+    return list(means.sort_values(ascending=False, kind="stable").index)
+
+
+#: Runs in one protocol from which the pairs are drawn as a matrix (fewer: the table says it).
+MATRIX_FROM = 4
+
+
+@styled
+def paired_matrix(paired: pd.DataFrame) -> Figure | None:
+    """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
+    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05."""
+    import numpy as np
+
+    if paired.empty:
+        return None
+    within = paired[paired["scope"] == WITHIN]
+    groups = []
+    for protocol, group in within.groupby("protocol_a", sort=False):
+        runs = by_accuracy(group)
+        if len(runs) >= MATRIX_FROM:
+            groups.append((protocol, runs, group))
+    if not groups:
+        return None
+    size = max(len(r) for _, r, _ in groups)
+    fig = new_figure(2.5 + 0.5 * size, (1.5 + 0.42 * size) * len(groups))
+    axes = np.atleast_1d(fig.subplots(len(groups), 1, squeeze=False).ravel())
+    for ax, (protocol, runs, group) in zip(axes, groups, strict=True):
+        at = {r: i for i, r in enumerate(runs)}
+        matrix = np.full((len(runs), len(runs)), np.nan)
+        stars = np.zeros_like(matrix, dtype=bool)
+        for _, row in group.iterrows():
+            i, j = at[row["run_a"]], at[row["run_b"]]
+            matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
+            p = row.get("p_holm")
+            stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
+        top = max(1.0, float(np.nanmax(np.abs(matrix))))
+        image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
+        for (i, j), value in np.ndenumerate(matrix):
+            if value == value:
+                text = (f"{value:+.0f}" if round(value) else "0") + ("*" if stars[i, j] else "")
+                dark = abs(value) > 0.6 * top
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white" if dark else "black",
+                )
+        labels = [short_label(r, 36) for r in distinct_labels(runs)]
+        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=6)
+        ax.set_yticks(range(len(runs)), labels, fontsize=6)
+        ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
+        fig.colorbar(image, ax=ax, shrink=0.8, label="difference (points)")
+    return fig
+
+
+#: The paired table on the page: the counts, then the difference and the test.
+PAIRED_PAGE = [
+    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "dropped_errors", "both", "only_a"]
+    + ["only_b", "neither"],
+    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "p", "p_holm", "test", "mdd_80"],
+]
+
+
+def power_text() -> str:
+    """What the paired test can see on the 500-puzzle split, by share of discordant puzzles."""
+    at_500 = ", ".join(
+        f"{100 * paired_mdd(500, d):.1f} points at {100 * d:.0f}% discordant puzzles"
+        for d in (0.05, 0.15, 0.30)
+    )
+    at_89 = ", ".join(f"{100 * paired_mdd(89, d):.1f}" for d in (0.05, 0.15, 0.30))
+    return (
+        f"On the 500-puzzle test split the smallest difference found with 80% power is "
+        f"{at_500}; on level 5 alone (89 puzzles) {at_89} points."
+    )
+
+
+def family_text(paired: pd.DataFrame) -> str:
+    """The family the Holm adjustment is over, and the chance of a false mark without it."""
+    tested = int(paired["p"].notna().sum()) if "p" in paired else 0
+    if tested < 2:
+        return "p_holm equals p (one test)."
+    chance = 1 - 0.95**tested
+    return (
+        f"p_holm is Holm's adjustment over the family of all {tested} tested pairs (without "
+        f"it, P(at least one false mark) would be about {chance:.2f}); the matrix marks use it."
+    )
+
+
+def paired_section(ctx: Context) -> Section | None:
+    """Paired comparisons of runs on the same puzzles (within and across protocols)."""
+    paired = paired_of(ctx)
+    if paired.empty:
+        return None
+    s = Section(
+        "paired",
+        "Paired comparisons",
+        "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
+        "source, split, subset) and per model across protocols. both / only_a / only_b / "
+        "neither count the shared puzzles each run solved; dropped_errors counts puzzles both "
+        "ran but one lost to an error. The difference a - b (points) has the 95% interval that "
+        "inverts the test beside it, so the two never disagree: the exact McNemar test and "
+        "the Clopper-Pearson interval of the discordant split, scaled to a difference (the "
+        "paired t test and its interval where epochs make per-puzzle means). Pairs with fewer "
+        f"than {MIN_SHARED} shared puzzles are counted, not tested. " + family_text(paired) + " "
+        "mdd_80 is the smallest difference (points) the test detects with 80% power at the "
+        "pair's n and discordance: a pair without a significant difference shows only that a "
+        "difference smaller than mdd_80 cannot be excluded. " + power_text() + " Errored, "
+        "cancelled and baseline runs are left out.",
+    )
+    caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
+    ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
+    parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
+    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
+    return s
+
+
+SPEC = Spec("paired", paired_section, ("samples",))

@@ -1,0 +1,302 @@
+"""Results per run: n, solved, accuracy with its interval, levels, steps or path length,
+tokens and time; the ranked chart of each run among the published models of its protocol."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import (
+    MUTED,
+    PROTOCOL_TITLES,
+    error_extents,
+    new_figure,
+    series_styles,
+    short_label,
+    styled,
+)
+from inspect_sparc.report.intervals import (
+    REDUCERS,
+    ci_fields,
+    puzzle_values,
+    reduced_values,
+    shown_reducer,
+)
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.stats import bootstrap_ratio, wilson
+from inspect_sparc.report.tabulate import (
+    LEVELS,
+    PROTOCOLS,
+    known,
+    pct,
+    per_log,
+    run_n,
+    sample_means,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+
+def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson, or the
+    bootstrap over puzzles where epochs disagree; counts from the samples), levels 1-5, mean path
+    length or steps, invalid paths, mean output and reasoning tokens, time, status."""
+    import pandas as pd
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = per_log(outcomes)
+    path_means = path_lengths(samples)
+    errored_of = errored_puzzles(samples)
+    rows = []
+    for _, run in runs.iterrows():
+        acc = run.get(K.ACCURACY)
+        per = run.get("samples") or None
+        steps = run.get(K.MEAN_STEPS)
+        group = by_log.get(run["log"])
+        values: Any = []
+        if group is not None and known(acc):
+            values = group.set_index("id")[K.CORRECT].dropna()
+        reducer = shown_reducer(run)
+        if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
+            values = reduced_values(samples, run["log"], reducer)
+        if values is None:  # a reducer the report cannot apply: no interval, and why
+            ci: dict[str, Any] = {"ci95_low": None, "ci95_high": None}
+            ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
+            values = []
+        else:
+            ci = ci_fields(values, int(run["epochs"] or 1))
+        errored = errored_of.get(run["log"], 0)
+        solved = float(sum(values)) if len(values) else None
+        row = {
+            "run": run["run"],
+            "task": run["task"],
+            "version": run["task_version"],
+            "protocol": run["protocol"],
+            "model": run["model"],
+            "n": run_n(run),
+            "solved": solved,
+            "errored": errored,
+            "epochs": run["epochs"],
+            "reducer": reducer_text(run),
+            "accuracy": pct(acc),
+            "ci95_low": ci["ci95_low"],
+            "ci95_high": ci["ci95_high"],
+            "interval": ci["interval"],
+            **errors_as_failures(solved, len(values), errored),
+            **tokens_per_solved(samples, run["log"], values),
+            **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
+            "mean_steps": steps if known(steps) else None,
+            "mean_path_length": None if known(steps) else path_means.get(run["log"]),
+            "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
+            "output_tokens_per_sample": _per(run.get("output_tokens"), per),
+            "reasoning_tokens_per_sample": _per(run.get("reasoning_tokens"), per),
+            "time_s": run.get("time_s"),
+            "status": run["status"],
+            "notes": run.get("notes") or "",
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: The results table's columns set in LaTeX (the CSV has them all).
+PAPER_COLUMNS = [
+    "model",
+    "protocol",
+    "n",
+    "accuracy",
+    *[f"level_{lv}" for lv in LEVELS],
+    "mean_steps",
+    "mean_path_length",
+]
+
+
+def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
+    """Per log: puzzles with no scored epoch (every attempt errored), left out of n."""
+    if samples is None or samples.empty:
+        return {}
+    scored = samples[K.CORRECT].notna() if K.CORRECT in samples else False
+    per = samples.assign(_scored=scored).groupby(["log", "id"])["_scored"].any()
+    return {str(log): int((~g).sum()) for log, g in per.groupby(level=0)}
+
+
+def errors_as_failures(solved: float | None, n: int, errored: int) -> dict[str, Any]:
+    """The accuracy with errored puzzles counted as failures, and its Wilson interval."""
+    total = n + errored
+    if solved is None or total == 0:
+        return {"errors_as_failures": None}
+    interval = wilson(solved, total)
+    return {
+        "errors_as_failures": 100 * solved / total,
+        "errors_as_failures_ci95_low": 100 * interval.low,
+        "errors_as_failures_ci95_high": 100 * interval.high,
+    }
+
+
+def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> dict[str, Any]:
+    """Output tokens per solved puzzle (the cost of a solve), with a bootstrap interval over
+    puzzles of the ratio (tokens and outcome resampled together)."""
+    if samples is None or samples.empty or not len(solved) or "output_tokens" not in samples:
+        return {}
+    rows = samples[samples["log"] == log]
+    tokens = rows.groupby("id", sort=False)["output_tokens"].mean()
+    outcome = solved if hasattr(solved, "index") else None
+    if outcome is None or tokens.isna().all():
+        return {}
+    both = tokens.to_frame("tokens").join(outcome.rename("solved"), how="inner").dropna()
+    if both.empty or both["solved"].sum() <= 0:
+        return {"tokens_per_solved": None}
+    interval = bootstrap_ratio(both["tokens"].to_numpy(), both["solved"].to_numpy())
+    return {
+        "tokens_per_solved": float(both["tokens"].sum() / both["solved"].sum()),
+        "tokens_per_solved_ci95_low": interval.low,
+        "tokens_per_solved_ci95_high": interval.high,
+    }
+
+
+def reducer_text(run: Any) -> str | None:
+    """The epochs reducer(s), and which one's metrics the table shows when there are several."""
+    reducer = run.get("epochs_reducer")
+    shown = run.get("metrics_reducer")
+    if reducer and "," in str(reducer) and isinstance(shown, str):
+        return f"{reducer} (metrics: {shown})"
+    return reducer
+
+
+def _per(total: Any, count: Any) -> float | None:
+    return float(total) / float(count) if known(total) and known(count) and count else None
+
+
+def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
+    """Mean points in the extracted path, over answers with a path (the papers' "Avg. Path
+    Length"), per single-shot log: each sample's epochs averaged first, then the samples."""
+    if samples is None or samples.empty or "path_length" not in samples:
+        return {}
+    shot = samples[samples["protocol"].isin(["single_shot", "visual"])]
+    shot = shot[shot["path_length"].fillna(0) > 0]
+    if shot.empty:
+        return {}
+    per_sample = sample_means(shot, [], ["path_length"])
+    return per_sample.groupby("log")["path_length"].mean().to_dict()
+
+
+def results_of(ctx: Context) -> pd.DataFrame:
+    """The results table of `ctx`, made once (the tokens section reads it too)."""
+    return ctx.shared("results", lambda c: results_table(c.runs, c.samples))
+
+
+@styled
+def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
+    """Per protocol, every run and published row ranked by accuracy with its 95% interval:
+    where each of your runs (colour, bold) sits among the published models (grey)."""
+    import pandas as pd
+
+    mine = results.dropna(subset=["accuracy"]).assign(mine=True, label=results["run"])
+    mine = mine[mine["status"] == "success"] if "status" in mine else mine
+    parts = [mine[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
+    if published is not None and not published.empty:
+        pub = published.dropna(subset=["accuracy"])
+        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
+        pub = pub.assign(
+            mine=False,
+            label=[
+                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
+                for m, p in zip(pub["model"], settings, strict=True)
+            ],
+        )
+        parts.append(pub[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
+    table = pd.concat(parts, ignore_index=True)
+    protocols = [p for p in PROTOCOLS if p in set(mine["protocol"])]
+    if not protocols:
+        return None
+    sizes = [max(2, int((table["protocol"] == p).sum())) for p in protocols]
+    fig = new_figure(8.0, 0.9 * len(protocols) + 0.2 * sum(sizes))
+    axes = fig.subplots(len(protocols), 1, squeeze=False, height_ratios=sizes).ravel()
+    for ax, protocol in zip(axes, protocols, strict=True):
+        rows = table[table["protocol"] == protocol].sort_values("accuracy", ascending=False)
+        _ranked_panel(ax, rows.reset_index(drop=True))
+        ax.set_title(PROTOCOL_TITLES.get(protocol, protocol), loc="left")
+    axes[-1].set_xlabel("accuracy (%), 95% interval")
+    return fig
+
+
+def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
+    """One protocol's ranked rows: yours in colour with markers, published grey."""
+    styles = series_styles()
+    for i, row in rows.iterrows():
+        err = error_extents(rows.loc[[i]], "accuracy", "ci95_low", "ci95_high")
+        colour, marker, _ = next(styles) if row["mine"] else (MUTED, "o", "")
+        ax.errorbar(
+            [row["accuracy"]],
+            [i],
+            xerr=err,
+            marker=marker,
+            color=colour,
+            capsize=2,
+            markersize=5 if row["mine"] else 3,
+            elinewidth=1.0 if row["mine"] else 0.6,
+            linestyle="none",
+        )
+    ax.set_yticks(range(len(rows)), [short_label(str(t), 80) for t in rows["label"]], fontsize=6.5)
+    for tick, mine in zip(ax.get_yticklabels(), rows["mine"], strict=True):
+        tick.set_fontweight("bold" if mine else "normal")
+        tick.set_color("black" if mine else "0.4")
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(-2, 102)
+    ax.grid(axis="x", color="0.92")
+
+
+#: The results table on the page, in two parts (the CSV has every column).
+RESULTS_PAGE = [
+    ["run", "protocol", "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
+    + ["level_4", "level_5", "status"],
+    ["run", "task", "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
+    + ["tokens_per_solved"],
+    ["run", "mean_steps", "mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
+    + ["reasoning_tokens_per_sample", "time_s", "notes"],
+]
+
+
+def results_section(ctx: Context) -> Section:
+    """Results per run, and the published rows of the same protocols."""
+    s = Section("results", "Results per run")
+    s.text = (
+        "One row per log (model x task x settings); every table and figure keeps logs "
+        "apart, whatever their labels. Settings that differ between runs of one model and "
+        "task (source, split, subset, levels ...) are named in the label, repeated labels "
+        "are numbered (#k), epochs are shown (xN): nothing is merged; a failed run is marked "
+        "[error] or [cancelled] and numbered apart. Accuracy is the log's metric; n and the "
+        "solved count come from the samples (checked: n x accuracy = solved). The 95% "
+        "interval is Wilson's score interval over puzzles, on the mean of per-puzzle means "
+        "where a puzzle's epochs disagree (n = puzzles: the puzzle is the unit), and always of "
+        "the value shown: a score reduced by max (or min, median) has the interval of the "
+        "reduced per-puzzle values (the interval column says which). errored counts puzzles "
+        "whose every attempt errored: they are left out of n and accuracy, and "
+        "errors_as_failures counts them as failures. tokens_per_solved is output tokens per "
+        "solved puzzle, with a bootstrap interval over puzzles (a ratio: tokens and outcome "
+        "resampled together; no upper bound where a resample solves nothing). Published rows "
+        "get Wilson intervals from their own n. With several epoch reducers the reducer "
+        "column names the one whose metrics are shown (mean where present)."
+    )
+    results = results_of(ctx)
+    caption = "Each run among the published models of its protocol (95% intervals)"
+    ctx.add_figure(s, ranked_chart(results, ctx.pub_sparc), "ranked", caption)
+    paper = [c for c in PAPER_COLUMNS if c in results]
+    parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
+    ctx.add_table(s, results, "results", "Results per run", tex_columns=paper, page=parts)
+    pub = ctx.pub_sparc
+    if pub is not None and not pub.empty:
+        ctx.add_table(
+            s,
+            pub.assign(published=True),
+            "published_sparc",
+            "Published SPaRC results for the protocols above (matched by protocol and prompt)",
+            published_col="published",
+        )
+    return s
+
+
+SPEC = Spec("results", results_section)

@@ -1,0 +1,90 @@
+"""Accuracy by rule type: the solve rate over the puzzles containing each rule kind, as the
+Spatial-Gym rule tables, beside their published rows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import heatmap
+from inspect_sparc.report.frame import RULE_COLUMNS, SPARC_TASKS
+from inspect_sparc.report.intervals import ci_fields
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.tabulate import sample_means
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (%) over the puzzles that contain each rule kind, per SPaRC run (as the
+    Spatial-Gym rule tables), with the number of puzzles behind each cell."""
+    import pandas as pd
+
+    sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
+    if sparc.empty:
+        return pd.DataFrame()
+    flags = [f"has_{k}" for k in RULE_COLUMNS]
+    per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
+    epochs_of = sparc.groupby("log")["epoch"].max().to_dict()
+    rows = []
+    for _, group in per_sample.groupby("log", sort=False):
+        scored = group.dropna(subset=[K.CORRECT])
+        if scored.empty:  # an errored run: no sample scored, nothing to show per rule
+            continue
+        row: dict[str, Any] = {
+            "run": group["run"].iloc[0],
+            "protocol": group["protocol"].iloc[0],
+            "model": group["model"].iloc[0],
+        }
+        epochs = int(epochs_of.get(group["log"].iloc[0], 1))
+        for kind in RULE_COLUMNS:
+            having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
+            row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
+            row.update(ci_fields(having[K.CORRECT], epochs, kind))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def rule_heatmap(rules: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
+    """Accuracy over the puzzles containing each rule: runs (with intervals), then the
+    published rows."""
+    import pandas as pd
+
+    if rules.empty:
+        return None
+    table = rules
+    if published is not None and not published.empty:
+        marked = published.assign(
+            run=[
+                f"{m} | {p} (published)"
+                for m, p in zip(published["model"], published["protocol"], strict=True)
+            ]
+        )
+        table = pd.concat([table, marked[["run", *RULE_COLUMNS]]], ignore_index=True)
+    return heatmap(table, RULE_COLUMNS, "Accuracy on puzzles containing each rule", "accuracy (%)")
+
+
+def rules_section(ctx: Context) -> Section | None:
+    """Accuracy over the puzzles containing each rule kind, with the Spatial-Gym rule tables."""
+    rules = rule_table(ctx.samples)
+    if rules.empty:
+        return None
+    s = Section(
+        "rules",
+        "Accuracy by rule type",
+        "Solve rate over the puzzles that contain each rule (as the Spatial-Gym "
+        "rule tables); n_<rule> is the number of puzzles behind each cell.",
+    )
+    pub_rules = ctx.shipped("sparc_by_rule")
+    if pub_rules is not None:
+        pub_rules = pub_rules[pub_rules["protocol"].isin(set(rules["protocol"]))]
+    fig = rule_heatmap(rules, pub_rules)
+    ctx.add_figure(s, fig, "rule_accuracy", "Accuracy on puzzles containing each rule")
+    ctx.add_table(s, rules, "rule_accuracy", "Accuracy (%) by rule type")
+    return s
+
+
+SPEC = Spec("rules", rules_section, ("samples",))

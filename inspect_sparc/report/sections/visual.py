@@ -1,0 +1,92 @@
+"""Visual: image runs by plot type and prompt, beside the published visual runs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_sparc.report import keys as K
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.drawing import dot_chart
+from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.published import visual_settings, with_wilson
+from inspect_sparc.report.tabulate import known, pct, per_log
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+
+def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Accuracy (%) of image runs by plot type and prompt, from the logs, with n and the 95%
+    interval from the samples."""
+    import pandas as pd
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = per_log(outcomes)
+    rows = []
+    for _, run in runs[runs["protocol"].isin(["visual", "gym_visual"])].iterrows():
+        group = by_log.get(run["log"])
+        values = group[K.CORRECT] if group is not None and known(run[K.ACCURACY]) else []
+        rows.append(
+            {
+                "run": run["run"],
+                "protocol": run["protocol"],
+                "model": run["model"],
+                "plot": run["plot"],
+                "prompt": run["prompt"],
+                "accuracy": pct(run[K.ACCURACY]),
+                **ci_fields(values, int(run["epochs"] or 1)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
+    """Accuracy by plot type (and prompt), 95% intervals: image runs, then the published
+    visual runs (muted)."""
+    import pandas as pd
+
+    if visual.empty:
+        return None
+    title = "Visual: accuracy by plot type"
+    rows = visual.assign(
+        label=[f"{r} [{p}]" for r, p in zip(visual["run"], visual["plot"], strict=True)],
+        published=False,
+    )
+    if published is not None and not published.empty:
+        pub = with_wilson(published).assign(published=True)
+        models = set(pub["model"])
+        one_model = len(models) == 1
+        pub["label"] = published_visual_labels(pub, with_model=not one_model)
+        rows = pd.concat([rows, pub], ignore_index=True)
+        if one_model:  # the published runs are all of one model: say it once, in the title
+            title = f"Visual: accuracy by plot type\n(published: {models.pop()})"
+    return dot_chart(rows, "accuracy", title, "accuracy (%)", label_width=72)
+
+
+def published_visual_labels(pub: pd.DataFrame, with_model: bool = True) -> list[str]:
+    """`model [plot, prompt, ...] (published)` (without the model when the title names it): the
+    published setting that tells the runs apart (`published.visual_settings`)."""
+    settings = pub["setting"] if "setting" in pub else visual_settings(pub)
+    return [
+        f"{m + ' ' if with_model else ''}[{setting}] (published)"
+        for m, setting in zip(pub["model"], settings, strict=True)
+    ]
+
+
+def visual_section(ctx: Context) -> Section | None:
+    """Image runs by plot type, with the published visual runs."""
+    visual = visual_table(ctx.runs, ctx.samples)
+    if visual.empty:
+        return None
+    s = Section("visual", "Visual")
+    pub_visual = ctx.shipped("sparc_visual")
+    if pub_visual is not None:
+        pub_visual = pub_visual[pub_visual["protocol"] == "visual"]
+    ctx.add_figure(s, visual_bars(visual, pub_visual), "visual", "Accuracy by plot type")
+    ctx.add_table(s, visual, "visual", "Image runs by plot type")
+    return s
+
+
+SPEC = Spec("visual", visual_section)

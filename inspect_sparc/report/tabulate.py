@@ -1,0 +1,55 @@
+"""What every table of the report shares: the papers' protocol order, percentages, a run's
+puzzle count, per-sample means over epochs and per-log grouping (no section's own logic)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.core.puzzle import LEVELS
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["LEVELS", "PROTOCOLS", "per_log", "known", "pct", "run_n", "sample_means"]
+
+#: Protocols in the order the papers present them.
+PROTOCOLS = ("single_shot", "gym", "gym_traceback", "visual", "gym_visual", "agent")
+
+
+def pct(value: Any) -> float | None:
+    """A 0-1 rate as a percentage (None stays None)."""
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if number != number else 100 * number
+
+
+def sample_means(samples: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:
+    """Each sample's values averaged over its epochs (Inspect's `mean` reducer), per run (per
+    log: runs are never merged, whatever their labels). A value no sample has (no sample of
+    an errored run was scored) is missing, never an error."""
+    samples = samples.assign(**{v: float("nan") for v in values if v not in samples})
+    return samples.groupby(["log", "run", "id", *keys], dropna=False)[values].mean().reset_index()
+
+
+def run_n(run: Any) -> int | None:
+    """Samples in a run, each counted once whatever its epochs (Inspect's completed_samples
+    counts sample-epochs)."""
+    per = run.get("samples") or None
+    epochs = int(run.get("epochs") or 1)
+    return int(per) // epochs if per is not None and known(per) else None
+
+
+def known(value: Any) -> bool:
+    """True for a value that is neither None nor NaN."""
+    return value is not None and not (isinstance(value, float) and value != value)
+
+
+def per_log(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """`frame`'s rows per log (in the frame's order); empty for an empty frame."""
+    if not len(frame):
+        return {}
+    return {str(log): group for log, group in frame.groupby("log", sort=False)}

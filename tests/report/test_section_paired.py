@@ -1,0 +1,172 @@
+"""Paired comparisons on real logs with scripted per-puzzle outcomes (`scripted.py`): the 2x2
+counts, the exact McNemar p and the interval that inverts it, Holm over the family, the
+smallest detectable difference, and no test below the minimum of shared puzzles; checked
+against statsmodels and scipy."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai.log import read_eval_log
+from scripted import scripted_log
+
+mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
+proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
+multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+
+
+@pytest.fixture(scope="module")
+def base(report_logs):
+    """A finished mockllm `sparc` log with its samples (10 puzzles, 2 per level)."""
+    _, logs, _ = report_logs
+    log = next(
+        log
+        for log in logs
+        if log.eval.task.endswith("/sparc") and log.eval.model == "mockllm/model"
+    )
+    return read_eval_log(log.location)
+
+
+#: Four models on the same 10 puzzles: which puzzles (by sorted position) each solves.
+SOLVES = {"A": range(6), "B": (0, 1, 7), "C": (0, 2, 3, 4, 8), "D": (1, 9)}
+
+
+@pytest.fixture(scope="module")
+def scripted(base, tmp_path_factory):
+    """Models A-D on the same 10 puzzles, and a report over them."""
+    from inspect_sparc.report import build_report
+
+    folder = tmp_path_factory.mktemp("paired")
+    ids = sorted(str(s.id) for s in base.samples)
+    outcomes = {}
+    for k, (name, solved) in enumerate(SOLVES.items()):
+        outcomes[name] = {i: int(j in solved) for j, i in enumerate(ids)}
+        started = f"2026-01-01T00:0{k}:00+00:00"
+        scripted_log(
+            base, outcomes[name], folder / f"{name}.eval", model=f"m/{name}", started=started
+        )
+    report = build_report(folder, tmp_path_factory.mktemp("paired-report"))
+    return report, outcomes
+
+
+def row_of(paired, a, b):
+    mine = paired["run_a"].str.startswith(f"m/{a} |") & paired["run_b"].str.startswith(f"m/{b} |")
+    [row] = paired[mine].to_dict("records")
+    return row
+
+
+def test_each_cell_the_exact_test_and_the_interval_that_inverts_it(scripted):
+    report, outcomes = scripted
+    a, b = outcomes["A"], outcomes["B"]
+    row = row_of(report.tables["paired"], "A", "B")
+    both = sum(a[i] and b[i] for i in a)
+    only_a = sum(a[i] and not b[i] for i in a)
+    only_b = sum(b[i] and not a[i] for i in a)
+    neither = sum(not a[i] and not b[i] for i in a)
+    assert (row["both"], row["only_a"], row["only_b"], row["neither"]) == (2, 4, 1, 3)
+    assert (row["both"], row["only_a"], row["only_b"], row["neither"]) == (
+        both,
+        only_a,
+        only_b,
+        neither,
+    )
+    assert row["n_shared"] == row["n_a"] == row["n_b"] == 10 and row["dropped_errors"] == 0
+    assert row["difference"] == pytest.approx(100 * (only_a - only_b) / 10)
+    table = [[both, only_a], [only_b, neither]]
+    assert row["p"] == pytest.approx(mcnemar(table, exact=True).pvalue)
+    # the interval: Clopper-Pearson of the discordant split, scaled to a difference
+    low, high = proportion_confint(only_a, only_a + only_b, alpha=0.05, method="beta")
+    scale = (only_a + only_b) / 10
+    assert row["diff_ci95_low"] == pytest.approx(100 * scale * (2 * low - 1))
+    assert row["diff_ci95_high"] == pytest.approx(100 * scale * (2 * high - 1))
+    assert row["test"] == "exact McNemar"
+
+
+def test_interval_and_p_never_contradict_each_other(scripted):
+    paired = scripted[0].tables["paired"].dropna(subset=["p"])
+    assert len(paired) == 6
+    for _, row in paired.iterrows():
+        excludes_zero = row["diff_ci95_low"] > 0 or row["diff_ci95_high"] < 0
+        assert excludes_zero == (row["p"] < 0.05)
+        assert row["diff_ci95_high"] - row["diff_ci95_low"] > 0
+
+
+def test_holm_over_the_family_and_the_page_names_it(scripted):
+    report, _ = scripted
+    paired = report.tables["paired"]
+    expected = multipletests(paired["p"], method="holm")[1]
+    assert paired["p_holm"].tolist() == pytest.approx(list(expected))
+    page = report.index.read_text(encoding="utf-8")
+    assert "family of all 6 tested pairs" in page and "0.26" in page  # 1 - 0.95^6
+
+
+def test_minimum_detectable_difference_at_the_pairs_n_and_discordance(scripted):
+    from scipy.stats import norm
+
+    row = row_of(scripted[0].tables["paired"], "A", "B")
+    discordance = (row["only_a"] + row["only_b"]) / row["n_shared"]
+    z = norm.ppf(0.975) + norm.ppf(0.8)
+    assert row["mdd_80"] == pytest.approx(100 * z * (discordance / row["n_shared"]) ** 0.5)
+
+
+def test_a_pair_below_the_minimum_of_shared_puzzles_is_counted_not_tested(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    ids = sorted(str(s.id) for s in base.samples)
+    one = base.model_copy(deep=True)
+    one.samples = [s for s in one.samples if str(s.id) == ids[0]]
+    scripted_log(
+        one, {ids[0]: 1}, tmp_path / "a.eval", model="m/A", started="2026-01-01T00:00:00+00:00"
+    )
+    scripted_log(
+        one, {ids[0]: 0}, tmp_path / "b.eval", model="m/B", started="2026-01-01T00:01:00+00:00"
+    )
+    report = build_report(tmp_path, tmp_path / "out")
+    [row] = report.tables["paired"].to_dict("records")
+    assert row["n_shared"] == 1 and row["difference"] == 100
+    assert "fewer than 10 shared puzzles" in row["test"]
+    assert "diff_ci95_low" not in row or row["diff_ci95_low"] != row["diff_ci95_low"]
+
+
+def test_errored_puzzles_are_counted_out_of_a_pair(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    ids = sorted(str(s.id) for s in base.samples)
+    solved = {i: int(k < 6) for k, i in enumerate(ids)}
+    scripted_log(
+        base, solved, tmp_path / "a.eval", model="m/A", started="2026-01-01T00:00:00+00:00"
+    )
+    scripted_log(
+        base,
+        solved,
+        tmp_path / "b.eval",
+        model="m/B",
+        started="2026-01-01T00:01:00+00:00",
+        errored=ids[:3],
+    )
+    report = build_report(tmp_path, tmp_path / "out")
+    [row] = report.tables["paired"].to_dict("records")
+    assert row["dropped_errors"] == 3 and row["n_shared"] == 7
+
+
+def test_every_log_the_report_reads_has_counts_that_agree(report_logs, report, scripted):
+    from inspect_sparc.report import keys as K
+    from inspect_sparc.report.intervals import check_counts, puzzle_values
+
+    for rep in (report, scripted[0]):
+        assert check_counts(rep.runs, puzzle_values(rep.samples, [K.CORRECT])) == {}
+        results = rep.tables["results"].dropna(subset=["accuracy"])
+        assert (results["solved"] - results["n"] * results["accuracy"] / 100).abs().max() < 1e-9
+
+
+def test_a_log_whose_metric_disagrees_with_its_samples_is_flagged(base, tmp_path):
+    from inspect_ai.log import write_eval_log
+
+    from inspect_sparc.report import build_report
+
+    log = base.model_copy(deep=True)
+    log.results.scores[0].metrics["accuracy"].value = 0.9  # the samples solve fewer
+    write_eval_log(log, str(tmp_path / "bad.eval"))
+    report = build_report(tmp_path / "bad.eval", tmp_path / "out")
+    [line] = [line for line in report.summary if line["text"].startswith("samples disagree")]
+    assert line["problem"] and "0.9000" in line["text"]
+    assert "counts disagree" in report.tables["results"]["notes"].item()

@@ -1,0 +1,72 @@
+"""The results table on real logs whose truth is known: errored puzzles counted and shown as
+failures too, and the interval of a score reduced by another reducer than the mean is the
+interval of the value shown (checked against statsmodels)."""
+
+from __future__ import annotations
+
+import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
+from scripted import scripted_log
+
+proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
+
+
+def log_of(report_logs, epochs: int):
+    _, logs, _ = report_logs
+    return read_eval_log(
+        next(
+            log.location
+            for log in logs
+            if log.eval.task.endswith("/sparc")
+            and log.eval.model == "mockllm/model"
+            and (log.eval.config.epochs or 1) == epochs
+        )
+    )
+
+
+def test_errored_puzzles_are_counted_and_shown_as_failures(report_logs, tmp_path):
+    from inspect_sparc.report import build_report
+
+    base = log_of(report_logs, 1)
+    ids = sorted(str(s.id) for s in base.samples)
+    solved = {i: int(k < 6) for k, i in enumerate(ids)}
+    scripted_log(base, solved, tmp_path / "e.eval", model="m/E", errored=ids[7:])
+    [row] = build_report(tmp_path / "e.eval", tmp_path / "out").tables["results"].to_dict("records")
+    assert row["errored"] == 3 and row["solved"] == 6
+    assert row["accuracy"] == pytest.approx(100 * 6 / 7)
+    assert row["errors_as_failures"] == pytest.approx(60.0)
+    low, high = proportion_confint(6, 10, method="wilson")
+    assert row["errors_as_failures_ci95_low"] == pytest.approx(100 * low)
+    assert row["errors_as_failures_ci95_high"] == pytest.approx(100 * high)
+
+
+def test_a_max_reduced_score_has_the_interval_of_the_value_shown(report_logs, tmp_path):
+    from inspect_sparc.report import build_report
+
+    log = log_of(report_logs, 2)
+    for sample in log.samples:  # the second epoch solves the first three puzzles too
+        if sample.epoch == 2 and str(sample.id) in sorted({str(s.id) for s in log.samples})[:3]:
+            score = next(iter(sample.scores.values()))
+            score.value = {**score.value, "correct": 1}
+    best: dict[str, int] = {}
+    for sample in log.samples:
+        value = next(iter(sample.scores.values())).value["correct"]
+        best[str(sample.id)] = max(best.get(str(sample.id), 0), int(value))
+    mean_acc = log.results.scores[0].metrics["accuracy"].value
+    assert sum(best.values()) / len(best) != mean_acc  # the epochs disagree somewhere
+    log.eval.config.epochs_reducer = ["max"]
+    log.results.scores[0].reducer = "max"
+    metrics = log.results.scores[0].metrics
+    metrics["accuracy"].value = sum(best.values()) / len(best)
+    levels = {str(s.id): s.metadata["level"] for s in log.samples}
+    for level in set(levels.values()):
+        at = [best[i] for i, lv in levels.items() if lv == level]
+        metrics[f"level_{level}"].value = sum(at) / len(at)
+    write_eval_log(log, str(tmp_path / "max.eval"))
+    report = build_report(tmp_path / "max.eval", tmp_path / "out")
+    [row] = report.tables["results"].to_dict("records")
+    assert not any(line["problem"] for line in report.summary)  # counts agree with max
+    k, n = sum(best.values()), len(best)
+    assert row["solved"] == k and row["accuracy"] == pytest.approx(100 * k / n)
+    low, high = proportion_confint(k, n, method="wilson")
+    assert (row["ci95_low"], row["ci95_high"]) == pytest.approx((100 * low, 100 * high))

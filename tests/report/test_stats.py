@@ -1,0 +1,146 @@
+"""The report's statistics against statsmodels and scipy (independent oracles, tests only),
+the issue's figures, and the edges: no interval over a finite n has zero width."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inspect_sparc.report import stats
+
+mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
+StratifiedTable = pytest.importorskip("statsmodels.stats.contingency_tables").StratifiedTable
+sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
+multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+proportion_confint = sm_proportion.proportion_confint
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 25), (25, 25), (7, 25), (1, 89), (79, 500), (2.5, 5)])
+def test_wilson_equals_statsmodels(k, n):
+    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+    interval = stats.wilson(k, n)
+    assert (interval.low, interval.high) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_wilson_figures_of_the_review():
+    def pct(interval):
+        return [round(100 * v, 1) for v in interval[:2]]
+
+    assert pct(stats.wilson(15, 25)) == [40.7, 76.6]
+    assert pct(stats.wilson(79, 500)) == [12.9, 19.3]
+    assert pct(stats.wilson(0, 25)) == [0.0, 13.3]
+    assert pct(stats.wilson(14, 25)) == [37.1, 73.3]  # the max-reduced score of the issue
+
+
+def test_epoch_means_get_wilson_with_n_puzzles_not_a_narrower_bootstrap():
+    agree = stats.rate_interval([1.0] * 24 + [0.0])
+    one_off = stats.rate_interval([1.0] * 23 + [0.5, 0.0])
+    assert one_off.method == stats.WILSON
+    low, high = proportion_confint(23.5, 25, method="wilson")
+    assert (one_off.low, one_off.high) == pytest.approx((low, high))
+    assert one_off.high - one_off.low > 0.5 * (agree.high - agree.low)  # no collapse
+    half = stats.rate_interval([0.5])  # one puzzle solved in 1 of 2 epochs: not [50, 50]
+    assert half.high - half.low > 0.5
+
+
+@pytest.mark.parametrize(("b", "c"), [(3, 9), (0, 5), (12, 12), (1, 0)])
+def test_exact_mcnemar_equals_statsmodels(b, c):
+    table = [[40, b], [c, 400]]
+    assert stats.mcnemar_exact(b, c) == pytest.approx(mcnemar(table, exact=True).pvalue)
+
+
+@pytest.mark.parametrize(
+    ("b", "c", "n"), [(9, 2, 25), (9, 2, 500), (1, 0, 1), (0, 0, 30), (5, 5, 40)]
+)
+def test_paired_interval_inverts_the_exact_test(b, c, n):
+    interval = stats.paired_exact(b, c, n)
+    assert interval.high - interval.low > 0
+    p = stats.mcnemar_exact(b, c)
+    assert (interval.low > 0 or interval.high < 0) == (p < 0.05)
+    if b + c:
+        low, high = proportion_confint(b, b + c, method="beta")
+        scale = (b + c) / n
+        assert (interval.low, interval.high) == pytest.approx(
+            (scale * (2 * low - 1), scale * (2 * high - 1))
+        )
+
+
+def test_paired_interval_figures_of_the_review():
+    interval = stats.paired_exact(9, 2, 25)
+    assert [round(100 * v, 1) for v in interval[:2]] == [-1.6, 42.0]
+    assert stats.mcnemar_exact(9, 2) == pytest.approx(0.0654, abs=1e-4)
+
+
+@pytest.mark.parametrize(("k1", "n1", "k2", "n2"), [(5, 5, 2, 5), (0, 5, 5, 5), (40, 100, 55, 120)])
+def test_newcombe_equals_statsmodels(k1, n1, k2, n2):
+    low, high = sm_proportion.confint_proportions_2indep(
+        k1, n1, k2, n2, method="newcomb", compare="diff"
+    )
+    interval = stats.newcombe(k1, n1, k2, n2)
+    assert (interval.low, interval.high) == pytest.approx((low, high))
+    assert interval.high - interval.low > 0
+
+
+def test_newcombe_figure_of_the_review():
+    assert [round(100 * v, 1) for v in stats.newcombe(5, 5, 2, 5)[:2]] == [3.0, 88.2]
+
+
+def test_cmh_equals_statsmodels():
+    first = [[1, 1, 0, 0], [1, 0, 0, 0, 0, 0], [1, 1, 1]]
+    second = [[1, 0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 1, 1]]
+    tables = [
+        [[sum(a), len(a) - sum(a)], [sum(b), len(b) - sum(b)]]
+        for a, b in zip(first, second, strict=True)
+    ]
+    expected = StratifiedTable(np.array(tables, dtype=float).transpose(1, 2, 0))
+    result = expected.test_null_odds(correction=False)
+    statistic, p = stats.cmh(first, second)
+    assert (statistic, p) == pytest.approx((result.statistic, result.pvalue))
+
+
+def test_holm_equals_statsmodels():
+    p = [0.01, 0.04, 0.03, 0.5, 0.001, 0.2]
+    assert stats.holm(p) == pytest.approx(list(multipletests(p, method="holm")[1]))
+    assert np.isnan(stats.holm([0.01, float("nan")])[1])
+
+
+def test_minimum_detectable_difference_figures_of_the_review():
+    # paired, 500 puzzles: ~2.8-6.9 points by discordance; level 5 alone: 6.6-16
+    assert round(100 * stats.paired_mdd(500, 0.05), 1) == 2.8
+    assert round(100 * stats.paired_mdd(500, 0.30), 1) == 6.9
+    assert round(100 * stats.paired_mdd(89, 0.05), 1) == 6.6
+    assert 16 <= 100 * stats.paired_mdd(89, 0.30) < 17
+
+
+def test_stratified_difference_reweights_to_the_first_sets_mix():
+    first = [[1, 1, 0, 0], [0] * 8]  # 4 level-1 puzzles at 50%, 8 level-2 at 0%
+    second = [[1] * 10, [1, 0]]  # fresh: 100% and 50%, in another mix
+    a, b, interval = stats.stratified_difference(first, second)
+    assert a == pytest.approx(4 / 12 * 0.5)
+    assert b == pytest.approx(4 / 12 * 1.0 + 8 / 12 * 0.5)  # re-weighted, not 11/12
+    assert interval.low < a - b < interval.high
+    # equal weights per puzzle on the first side: Kish's n is its size
+    assert stats.kish_n([1 / 12] * 12) == pytest.approx(12)
+
+
+def test_ratio_bootstrap_is_seeded_and_resamples_pairs():
+    rng = np.random.default_rng(0)
+    tokens, solved = rng.integers(100, 500, 200), rng.integers(0, 2, 200)
+    first, again = stats.bootstrap_ratio(tokens, solved), stats.bootstrap_ratio(tokens, solved)
+    assert first == again
+    assert first.low < tokens.sum() / solved.sum() < first.high
+
+
+def test_variance_parts_split_within_and_between():
+    # every puzzle's epochs agree: no within-puzzle variance
+    between, within = stats.variance_parts([[1, 1], [0, 0], [1, 1], [0, 0]])
+    assert within == 0 and between > 0
+    # puzzles alike on average, epochs disagree: the variance is within puzzles
+    between, within = stats.variance_parts([[1, 0], [0, 1], [1, 0], [0, 1]])
+    assert within > 0 and between == 0
+
+
+def test_p_values_keep_three_significant_digits():
+    assert stats.significant_digits(0.000123456) == 0.000123
+    assert stats.significant_digits(0.5) == 0.5
+    assert stats.significant_digits(0.0312499) == 0.0312
