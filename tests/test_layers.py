@@ -27,19 +27,10 @@ ALLOWED = {
     f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.report", ROOT),
     f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.evals"),
 }
+
+
 #: Known arrows against the rules, each with its reason; nothing else may cross or circle.
 #: All are the report's, which issue 30 reworks: remove them with that work.
-EXCEPTIONS = {
-    # `--rescore` builds the installed scorer through the entry point module (issue 30: load
-    # only the scorer it needs)
-    (f"{ROOT}.report.rescore", f"{ROOT}._registry"): "rescoring needs the installed scorer",
-    # `tables` and `figures` re-export at their ends what modules using their helpers define
-    (f"{ROOT}.report.tables", f"{ROOT}.report.baselines"): "a re-export, in a circle",
-    (f"{ROOT}.report.tables", f"{ROOT}.report.published_tables"): "a re-export, in a circle",
-    (f"{ROOT}.report.figures", f"{ROOT}.report.heatmaps"): "a re-export, in a circle",
-}
-
-
 def module_name(path: Path) -> str:
     """`inspect_sparc.core.rules` for `.../inspect_sparc/core/rules.py` (packages by `__init__`)."""
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
@@ -70,10 +61,7 @@ def imported(module: str) -> set[str]:
     return {t for t in targets if t == ROOT or t.startswith(ROOT + ".")}
 
 
-GRAPH = {
-    module: {t for t in imported(module) if t != module and (module, t) not in EXCEPTIONS}
-    for module in MODULES
-}
+GRAPH = {module: {t for t in imported(module) if t != module} for module in MODULES}
 
 
 def under(module: str, prefix: str) -> bool:
@@ -107,7 +95,6 @@ def test_every_import_points_down(layer):
             under(target, allowed) if allowed != ROOT else target == ROOT
             for allowed in ALLOWED[layer]
         )
-        and (module, target) not in EXCEPTIONS
     ]
     assert crossing == []
 

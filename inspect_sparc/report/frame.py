@@ -387,7 +387,7 @@ def is_test_grid_hash(grid: str | None) -> bool | None:
     a puzzle whose grid is unknown."""
     if grid is None:
         return None
-    from inspect_sparc.core.leakage import shipped_test_hashes
+    from inspect_sparc.core.grid_hashes import shipped_test_hashes
 
     return grid in shipped_test_hashes()
 
@@ -413,7 +413,7 @@ def puzzle_facts(record: Any) -> dict[str, Any]:
     (None where the installed parser rejects it), for the baselines at any setting."""
     facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None, "grid": None}
     try:
-        from inspect_sparc.core.leakage import grid_hash
+        from inspect_sparc.core.grid_hashes import grid_hash
 
         mapping = json.loads(record) if isinstance(record, str) else record
         facts["grid"] = grid_hash(mapping)

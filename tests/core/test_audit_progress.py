@@ -8,13 +8,17 @@ import pty
 import subprocess
 import sys
 
+#: The compiled engine's one-time notice when numba's disk cache is cold (fresh clone, CI).
+COMPILING = "compiling the search engine with numba"
 COMMAND = [sys.executable, "-m", "inspect_sparc.audit", "--source", "sample", "--limit", "3"]
 
 
 def test_no_bar_when_piped() -> None:
     result = subprocess.run(COMMAND, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
+    # nothing but the one-time notice of the compiled engine's first build (a cold numba cache)
+    others = [line for line in result.stderr.splitlines() if not line.startswith(COMPILING)]
+    assert others == [], result.stderr
     assert "3 puzzle(s): 3 match, 0 mismatch" in result.stdout
 
 
