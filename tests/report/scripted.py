@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any
 
 
-def flipped(grid: list) -> list:
-    """Another grid of the same symbols (rows reversed): a puzzle that is not a test grid."""
-    return [list(row) for row in reversed(grid)]
+def rolled(grid: list) -> list:
+    """Another grid of the same symbols (the top row moved to the bottom): a puzzle that is not a
+    test grid. Not a turn or a mirror, which the test-grid hashes see through."""
+    return [list(row) for row in grid[1:] + grid[:1]]
 
 
-def mirrored(grid: list) -> list:
-    """A third grid of the same symbols (each row reversed)."""
-    return [list(reversed(row)) for row in grid]
+def rolled_twice(grid: list) -> list:
+    """A third grid of the same symbols (the top two rows moved to the bottom)."""
+    return [list(row) for row in grid[2:] + grid[:2]]
 
 
 def scripted_log(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from inspect_ai.log import read_eval_log
-from scripted import flipped, mirrored, scripted_log
+from scripted import rolled, rolled_twice, scripted_log
 
 sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
 StratifiedTable = pytest.importorskip("statsmodels.stats.contingency_tables").StratifiedTable
@@ -50,10 +50,10 @@ def gap_logs(base, tmp_path_factory):
         folder / "local.eval",
         model="m/A",
         source="/data/gen.jsonl",
-        grid=flipped,
+        grid=rolled,
         started=stamp(2),
     )
-    for k, (seed, grid) in enumerate(((7, flipped), (7, flipped), (8, mirrored))):
+    for k, (seed, grid) in enumerate(((7, rolled), (7, rolled), (8, rolled_twice))):
         scripted_log(
             base,
             fresh,
