@@ -195,4 +195,5 @@ def test_the_verifiers_example_of_the_docs_runs(tmp_path, monkeypatch, capsys):
     assert block, "docs/training.md has no verifiers example marked for this test"
     monkeypatch.setenv("INSPECT_SPARC_CACHE_DIR", str(tmp_path))
     exec(compile(block.group(1), str(doc), "exec"), {"__name__": "docs_example"})
-    assert capsys.readouterr().out.startswith("4 ")
+    out = capsys.readouterr().out
+    assert out.startswith("4 ") and out.endswith("\nSparcGymEnv\n")
