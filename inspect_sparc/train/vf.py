@@ -5,14 +5,12 @@
   logged beside it, the shaped signal; give it weight 1 in a config to train on it).
 - the step-by-step protocol as a multi-turn environment is `inspect_sparc.train.vf_gym`.
 
-verifiers loads a taskset by the name of an installed top-level module that exports it in
-`__all__`; importing this module registers it under `TASKSET_ID` for this process (docs/training.md
-says how to use it). Needs the `train-verifiers` extra; no Inspect imports.
+verifiers loads it by the id `TASKSET_ID` through the top-level package `inspect_sparc_vf`, which
+re-exports it (docs/training.md says how). Needs the `train-verifiers` extra; no Inspect imports.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 
 import verifiers.v1 as vf
@@ -20,8 +18,8 @@ import verifiers.v1 as vf
 from inspect_sparc.train.dataset import prompt_records, prompt_row
 from inspect_sparc.train.rewards import rule_reward, sparc_reward
 
-#: The id verifiers' loader resolves to this module (`--env.taskset.id inspect-sparc-vf`).
-TASKSET_ID = "inspect_sparc_vf"
+#: The id verifiers resolves to `SparcTaskset` (the plugin package `inspect_sparc_vf`).
+TASKSET_ID = "inspect-sparc-vf"
 
 
 class SparcTasksetConfig(vf.TasksetConfig):
@@ -76,4 +74,3 @@ class SparcTaskset(vf.Taskset[SparcTask, SparcTasksetConfig]):
 
 
 __all__ = ["SparcTask", "SparcTaskset"]
-sys.modules.setdefault(TASKSET_ID, sys.modules[__name__])

@@ -5,15 +5,14 @@ engine): the opening turn is the puzzle's prompt followed by the grid, and each 
 one move by the gym's own parser (`Final: RIGHT`, or a trailing move word or number); the
 environment answers with the grid it sees (Spatial-Gym's text, `L` the agent, `V` visited)
 until the episode ends on E, in a dead end or at `max_steps`. Its reward is the gym's final
-reward (+1 the path is a stored solution, -1 not), recorded as `gym_reward`. verifiers finds it
-by the id `ENV_ID` once this module is imported (docs/training.md). Needs the `train-verifiers`
-extra; no Inspect imports.
+reward (+1 the path is a stored solution, -1 not), recorded as `gym_reward`. verifiers loads
+it by the id `VF_ENV_ID` through the top-level package `inspect_sparc_vf_gym`, which re-exports
+it (docs/training.md). Needs the `train-verifiers` extra; no Inspect imports.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import verifiers.v1 as vf
@@ -21,8 +20,8 @@ import verifiers.v1 as vf
 from inspect_sparc.core.gym import ACTION_NAMES, DEFAULT_MAX_STEPS, GymEnv, read_action
 from inspect_sparc.core.puzzle import parse_puzzle
 
-#: The id verifiers' loader resolves to this module (`--env.id inspect-sparc-vf-gym`).
-ENV_ID = "inspect_sparc_vf_gym"
+#: The id verifiers resolves to `SparcGymEnv` (the plugin package `inspect_sparc_vf_gym`).
+VF_ENV_ID = "inspect-sparc-vf-gym"
 #: Added to the puzzle's prompt: this episode is played one move at a time.
 STEP_RULES = (
     "Do not answer with the whole path. Play it one move per turn instead: end each answer with "
@@ -74,4 +73,3 @@ class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
 
 
 __all__ = ["SparcGymEnv"]
-sys.modules.setdefault(ENV_ID, sys.modules[__name__])

@@ -7,7 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +42,46 @@ def taskset(puzzle_file: str):
     loaded = load_taskset(config)  # by id, as `vf eval` and prime-rl load it
     assert isinstance(loaded, sparc_vf.SparcTaskset)
     return loaded
+
+
+LOAD_BY_ID = """
+import inspect_sparc
+from verifiers.v1.utils.loaders import environment_class, taskset_class, taskset_config_type
+
+print(inspect_sparc.__file__)
+for taskset_id in ("inspect-sparc-vf", "someone/inspect-sparc-vf@1"):
+    for found in (taskset_class(taskset_id), taskset_config_type(taskset_id)):
+        print(taskset_id, found.__module__, found.__qualname__)
+found = environment_class("inspect-sparc-vf", "inspect-sparc-vf-gym")
+print("env", found.__module__, found.__qualname__)
+found = environment_class("inspect-sparc-vf")
+print("default env", found.__module__, found.__qualname__)
+"""
+
+
+def test_a_fresh_process_loads_the_taskset_and_environment_by_id(tmp_path):
+    """As `vf eval --taskset.id inspect-sparc-vf` does: no import of ours beforehand, started
+    outside the checkout, so the plugin packages are found where the install put them."""
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD_BY_ID],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONSAFEPATH": "1"},  # the working folder is not on sys.path
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    package, *lines = result.stdout.splitlines()
+    assert Path(package).resolve().parents[1] != tmp_path.resolve()
+    assert lines == [
+        "inspect-sparc-vf inspect_sparc.train.vf SparcTaskset",
+        "inspect-sparc-vf inspect_sparc.train.vf SparcTasksetConfig",
+        "someone/inspect-sparc-vf@1 inspect_sparc.train.vf SparcTaskset",
+        "someone/inspect-sparc-vf@1 inspect_sparc.train.vf SparcTasksetConfig",
+        "env inspect_sparc.train.vf_gym SparcGymEnv",
+        # the taskset alone brings no environment of its own: verifiers' single-agent one
+        "default env verifiers.v1.envs.single_agent.env SingleAgentEnv",
+    ]
 
 
 def scored(task, reply: str):
@@ -121,8 +165,6 @@ class ScriptedPlayer:
 def test_the_gym_environment_plays_one_move_per_turn(puzzle_file, solve):
     from verifiers.v1.utils.loaders import environment_class
 
-    import inspect_sparc.train.vf_gym  # noqa: F401 - registers the id
-
     env_class = environment_class("inspect-sparc-vf", "inspect-sparc-vf-gym")
     task = next(iter(taskset(puzzle_file)))
     puzzle = parse_puzzle(json.loads(task.data.puzzle))
@@ -153,4 +195,5 @@ def test_the_verifiers_example_of_the_docs_runs(tmp_path, monkeypatch, capsys):
     assert block, "docs/training.md has no verifiers example marked for this test"
     monkeypatch.setenv("INSPECT_SPARC_CACHE_DIR", str(tmp_path))
     exec(compile(block.group(1), str(doc), "exec"), {"__name__": "docs_example"})
-    assert capsys.readouterr().out.startswith("4 ")
+    out = capsys.readouterr().out
+    assert out.startswith("4 ") and out.endswith("\nSparcGymEnv\n")
