@@ -37,9 +37,8 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
-from inspect_sparc.core.puzzle import LEVELS, Point, parse_puzzle
+from inspect_sparc.core.puzzle import COLORS, LEVELS, Point, parse_puzzle
 from inspect_sparc.core.records import (
-    COLOR_NAMES,
     build_record,
     features,
     predict_score,
@@ -63,8 +62,6 @@ SOLUTION_FACTOR = 2
 SOLUTION_SLACK = 2
 #: Drafts tried with one drawn profile before another is drawn.
 PROFILE_TRIES = 8
-#: Colour letters in the order the draws pick from (the published records' order).
-COLOR_DRAW_ORDER = tuple(COLOR_NAMES)
 TRIANGLE_LETTERS = {1: "A", 2: "B", 4: "D"}
 #: Points (at least; a quarter of the target on long lines) the random line aims above the
 #: profile's shortest solution: the search often finds shorter solutions than the drawn line.
@@ -306,7 +303,7 @@ def _place_shapes(rng: random.Random, draft: _Draft, count: int, ylops: int) -> 
             if tiling is None:
                 continue
             for (shape_id, _), cell in zip(tiling, rng.sample(free, pieces), strict=True):
-                draft.put(cell, f"P-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
+                draft.put(cell, f"P-{rng.choice(COLORS)}-{shape_id}")
                 draft.shapes[shape_id] = calibration()["shapes"][shape_id]
             budget -= pieces
             break
@@ -320,8 +317,8 @@ def _place_shapes(rng: random.Random, draft: _Draft, count: int, ylops: int) -> 
         fitting = [s for s, cells, size in _shapes() if size <= 3 and _fits(cells, draft)]
         shape_id = rng.choice(fitting)
         pair = rng.sample([c for c in region if c in draft.free], 2)
-        draft.put(pair[0], f"P-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
-        draft.put(pair[1], f"Y-{rng.choice(COLOR_DRAW_ORDER)}-{shape_id}")
+        draft.put(pair[0], f"P-{rng.choice(COLORS)}-{shape_id}")
+        draft.put(pair[1], f"Y-{rng.choice(COLORS)}-{shape_id}")
         draft.shapes[shape_id] = calibration()["shapes"][shape_id]
     return True
 
@@ -346,7 +343,7 @@ def _place_triangles(
                 return
             cell = rng.choice(fits)
             letter = TRIANGLE_LETTERS[_touched(cell, on_line)]
-            draft.put(cell, f"{letter}-{rng.choice(COLOR_DRAW_ORDER)}")
+            draft.put(cell, f"{letter}-{rng.choice(COLORS)}")
 
 
 def _touched(cell: Point, on_line: set[Point]) -> int:
@@ -356,7 +353,7 @@ def _touched(cell: Point, on_line: set[Point]) -> int:
 
 def _place_squares(rng: random.Random, draft: _Draft, count: int) -> None:
     """Squares coloured by region (distinct colours for distinct regions while they last)."""
-    palette = list(COLOR_DRAW_ORDER)
+    palette = list(COLORS)
     rng.shuffle(palette)
     color_of = {}
     for index, region in enumerate(draft.regions):
@@ -374,11 +371,9 @@ def _place_stars(rng: random.Random, draft: _Draft, count: int) -> None:
         for index, region in enumerate(draft.regions):
             free = [c for c in region if c in draft.free]
             colors = draft.region_colors(region)
-            options += [
-                (index, color, 1) for color in COLOR_DRAW_ORDER if colors.get(color) == 1 and free
-            ]
+            options += [(index, color, 1) for color in COLORS if colors.get(color) == 1 and free]
             if count >= 2 and len(free) >= 2:
-                options += [(index, color, 2) for color in COLOR_DRAW_ORDER if color not in colors]
+                options += [(index, color, 2) for color in COLORS if color not in colors]
         if not options:
             return
         index, color, stars = rng.choice(options)
@@ -610,8 +605,9 @@ def generate_puzzles(
 def progress_bar(
     total: int, label: str, enabled: bool | None = None
 ) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (counts, rate, elapsed and time left, drawn by rich), as a
-    callable taking the count done; off unless stderr is a terminal (`enabled` overrides)."""
+    """A progress bar on stderr (counts, percentage, elapsed and time left, drawn by rich), as a
+    callable taking the count done; off unless stderr is a terminal (`enabled` overrides). It
+    leaves `sys.stdout` alone: the generator's command line writes its records there."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -629,7 +625,11 @@ def progress_bar(
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     timing = (TaskProgressColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
-    with Progress(*columns, *timing, console=console) as bar:
+    # rich would otherwise swap sys.stdout and sys.stderr for its own while the bar is drawn
+    # (records written to stdout would go to the terminal; Inspect's display would be taken).
+    with Progress(
+        *columns, *timing, console=console, redirect_stdout=False, redirect_stderr=False
+    ) as bar:
         task = bar.add_task(label, total=total)
         yield lambda done: bar.update(task, completed=done)
 

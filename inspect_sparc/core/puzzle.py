@@ -41,7 +41,8 @@ SYMBOL_KINDS = {
     "Y": "ylop",
 }
 TRIANGLE_COUNTS = {"A": 1, "B": 2, "C": 3, "D": 4}
-#: The colour letters, in the order of the prompts' colour codes (the generator draws from them).
+#: The colour letters, in the order of the prompts' colour codes (also the order the generator
+#: draws colours in, which its seeds' puzzles depend on).
 COLORS: tuple[str, ...] = ("R", "B", "G", "Y", "W", "O", "P", "K")
 #: What a node or edge position may hold; rule cells (odd x and y) hold `N` or a rule symbol.
 PATH_VALUES = frozenset({"+", ".", "G", "S", "E"})

@@ -44,7 +44,6 @@ KIND_WORDS = {
     "P": "polyshape",
     "Y": "negative polyshape",
 }
-COLOR_WORDS = COLOR_NAMES  # the colour letters, as the records name them
 
 
 def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:
@@ -62,9 +61,9 @@ def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:
     cells = sorted(set(cells))
     if cells:
         kinds = [k for k in KIND_WORDS if any(c[0] == k for c in cells)]
-        colors = [k for k in COLOR_WORDS if any(c[1:2] == k for c in cells)]
+        colors = [k for k in COLOR_NAMES if any(c[1:2] == k for c in cells)]
         line += "\ncells = kind + colour: " + ", ".join(f"{k} {KIND_WORDS[k]}" for k in kinds)
-        line += "; " + ", ".join(f"{k} {COLOR_WORDS[k]}" for k in colors)
+        line += "; " + ", ".join(f"{k} {COLOR_NAMES[k]}" for k in colors)
     return line
 
 

@@ -209,17 +209,27 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
     path = generated_cache_file(seed, n)
     if path.is_file():
         return read_records_file(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        from filelock import FileLock
-
-        lock: Any = FileLock(str(path) + ".lock")
-    except OSError:  # an unwritable cache: build here, caching nothing
-        lock = contextlib.nullcontext()
-    with lock:
+    with _build_lock(path, source):
         if path.is_file():  # another process built it while this one waited
             return read_records_file(path)
         return build_generated_set(source, seed, n, path)
+
+
+def _build_lock(path: Path, source: str) -> Any:
+    """The lock one process holds while it builds the set at `path` (others wait, then read it),
+    already acquired; a no-op where the cache cannot be written (each process then builds it)."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(str(path) + ".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            return lock.acquire(timeout=0)  # a proxy that releases it on leaving `with`
+        except Timeout:
+            print(f"source={source}: waiting for another process building it", file=sys.stderr)
+            return lock.acquire()
+    except OSError:  # an unwritable cache (the lock file cannot be made): build here, cache nothing
+        return contextlib.nullcontext()
 
 
 def generator_workers(n: int) -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import atexit
 import functools
 import sys
+import threading
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
@@ -98,8 +99,9 @@ def _show_in_every_display() -> None:
 
 #: The module only Inspect's command line loads (`inspect eval`, `python -m inspect_ai eval`).
 _INSPECT_CLI_MODULE = "inspect_ai._cli.main"
-#: The lines `say_last` prints at exit, in the order first said.
+#: The lines `say_last` prints at exit, in the order first said (samples fail in threads too).
 _last_lines: list[str] = []
+_last_lines_lock = threading.Lock()
 
 
 def _print_last_lines() -> None:
@@ -116,10 +118,11 @@ def say_last(message: str) -> None:
     if _INSPECT_CLI_MODULE not in sys.modules:
         return
     line = " ".join(message.split())
-    if not _last_lines:
-        atexit.register(_print_last_lines)
-    if line not in _last_lines:
-        _last_lines.append(line)
+    with _last_lines_lock:
+        if not _last_lines:
+            atexit.register(_print_last_lines)
+        if line not in _last_lines:
+            _last_lines.append(line)
 
 
 def plain_errors(task_function: F) -> F:

@@ -27,6 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 from inspect_sparc.core.gym import (
+    ACTIONS,
     DEAD_END,
     DEFAULT_MAX_STEPS,
     REACHED_END,
@@ -45,7 +46,6 @@ OBSERVATION_FORMATS = ("array", "vector", "text", "rgb")
 REWARDS = ("solution", "rules")
 #: What a dead end (no legal move left) reports: Spatial-Gym's `truncated`, or `terminated`.
 DEAD_ENDS = ("truncated", "terminated")
-ACTIONS = 4
 #: Cells a side of the largest SPaRC grid (the test split's and the generator's): the default
 #: size observations are padded to.
 GRID_CELLS = 6
@@ -122,7 +122,7 @@ class SparcEnv(gym.Env):
         self.dead_end = dead_end
         self.cells = max(int(grid_cells), largest_side(self.records))
         self.size = 2 * self.cells + 1
-        self.action_space = spaces.Discrete(ACTIONS)
+        self.action_space = spaces.Discrete(len(ACTIONS))
         self.observation_space = self._space()
         self._entries: OrderedDict[int, Entry] = OrderedDict()
         self._ids: dict[str, int] | None = None
@@ -251,7 +251,7 @@ class SparcEnv(gym.Env):
     def action_masks(self) -> Any:
         """Which of the 4 actions are legal now, as a bool array (sb3-contrib's `MaskablePPO`
         reads it); all False before `reset` and after the episode's end."""
-        mask = np.zeros(ACTIONS, dtype=bool)
+        mask = np.zeros(len(ACTIONS), dtype=bool)
         if self._game is not None and not self._game.done:
             mask[self._game.legal_actions()] = True
         return mask

@@ -423,3 +423,18 @@ def test_every_task_takes_a_generated_source(small_generated_sets, generated):
     assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids
     level_five = {r["id"] for r in generated[:5] if r["difficulty_level"] == 5}
     assert {s.id for s in sparc_hard(source=f"generated:{SEED}").dataset} == level_five
+
+
+def test_the_progress_bar_leaves_stdout_to_the_records(capfd, monkeypatch):
+    """The command line writes its records to stdout while the bar is drawn: a bar drawn on a
+    terminal must not take stdout over (rich's default would send them to the terminal)."""
+    from inspect_sparc.core.generate import progress_bar
+
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich treats stderr as a terminal
+
+    with progress_bar(2, "generated:0", enabled=True) as progress:
+        print('{"id": "a"}')
+        progress(2)
+    out, err = capfd.readouterr()
+    assert out == '{"id": "a"}\n'
+    assert "generated:0" in err

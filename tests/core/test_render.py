@@ -9,7 +9,8 @@ from pathlib import Path
 import yaml
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.render import COLOR_WORDS, KIND_WORDS, LATTICE_WORDS, MARK, legend, render
+from inspect_sparc.core.records import COLOR_NAMES
+from inspect_sparc.core.render import KIND_WORDS, LATTICE_WORDS, MARK, legend, render
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES = [
@@ -108,7 +109,7 @@ def test_the_legend_names_every_code_the_drawing_shows() -> None:
                         continue
                     if x % 2 and y % 2:
                         assert f"{code[0]} {KIND_WORDS[code[0]]}" in legend, (code, legend)
-                        assert f"{code[1]} {COLOR_WORDS[code[1]]}" in legend, (code, legend)
+                        assert f"{code[1]} {COLOR_NAMES[code[1]]}" in legend, (code, legend)
                     else:
                         assert code in LATTICE_WORDS and f"{code} " in legend, (code, legend)
 

@@ -40,13 +40,16 @@ def sample_protocol(metadata: Mapping[str, Any] | None, tools: Sequence[Any] = (
 
 
 def wrong_task(solver: str, protocol: Protocol, found: str) -> WrongTaskError:
-    """The one-line error for `solver` (a solver of `protocol`) given a sample from `found`."""
+    """The one-line error for `solver` (a solver of `protocol`) given a sample from `found`,
+    also printed last by Inspect's command line as it exits (`errors.say_last`)."""
     home = PROTOCOL_TASKS[protocol]
     first = home.split(",")[0]
-    return WrongTaskError(
+    error = WrongTaskError(
         f"{solver} is a solver for {home}, but this sample comes from {found}: run it as "
         f"`inspect eval inspect_sparc/{first} --solver inspect_sparc/{solver}`."
     )
+    say_last(f"WrongTaskError: {error}")
+    return error
 
 
 def require_protocol(
@@ -56,6 +59,4 @@ def require_protocol(
     `protocol`'s tasks."""
     found = sample_protocol(metadata, tools)
     if found != protocol:
-        error = wrong_task(solver, protocol, PROTOCOL_TASKS[found])
-        say_last(f"WrongTaskError: {error}")
-        raise error
+        raise wrong_task(solver, protocol, PROTOCOL_TASKS[found])

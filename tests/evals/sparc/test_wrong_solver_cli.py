@@ -18,15 +18,19 @@ QUICK = [["--display", "none"]]
 SLOW = [["--json"]] + [["--display", m] for m in ("full", "rich", "plain", "log", "conversation")]
 #: The line the user must see, built by the public function the solvers raise through.
 LINE = f"WrongTaskError: {wrong_task('gym_astar', 'gym', PROTOCOL_TASKS['single_shot'])}"
+#: The agent baselines stop before their first tool call, in a task without the move tool.
+AGENT_LINE = f"WrongTaskError: {wrong_task('agent_astar', 'agent', 'a task without its move tool')}"
 
 
-def run_all(outputs: list[list[str]], tmp_path) -> list[subprocess.CompletedProcess[str]]:
-    """`inspect eval inspect_sparc/sparc --solver inspect_sparc/gym_astar` once per output
+def run_all(
+    outputs: list[list[str]], tmp_path, solver: str = "gym_astar"
+) -> list[subprocess.CompletedProcess[str]]:
+    """`inspect eval inspect_sparc/sparc --solver inspect_sparc/<solver>` once per output
     option, started together (each is mostly CLI start-up)."""
     started = []
     for n, output in enumerate(outputs):
         command = [sys.executable, "-m", "inspect_ai", "eval", "inspect_sparc/sparc"]
-        command += ["-T", "source=sample", "--solver", "inspect_sparc/gym_astar", "--limit", "1"]
+        command += ["-T", "source=sample", "--solver", f"inspect_sparc/{solver}", "--limit", "1"]
         command += ["--model", "mockllm/model", "--log-dir", str(tmp_path / str(n)), *output]
         started.append(
             subprocess.Popen(
@@ -44,13 +48,13 @@ def run_all(outputs: list[list[str]], tmp_path) -> list[subprocess.CompletedProc
     return done
 
 
-def check_last_line(result: subprocess.CompletedProcess[str]) -> None:
+def check_last_line(result: subprocess.CompletedProcess[str], line: str = LINE) -> None:
     """The one line, whole (not wrapped at the 80 columns), is the last of stderr; under
     `--json` stdout holds JSON records only; the log says `error` (the exit code stays 0:
     `inspect eval` reports a task's error in its log, docs/protocols.md)."""
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert lines and lines[-1] == LINE, result.stderr
-    assert result.stderr.count(LINE) == 1
+    lines = [text for text in result.stderr.splitlines() if text.strip()]
+    assert lines and lines[-1] == line, result.stderr
+    assert result.stderr.count(line) == 1
     if "--json" in result.args:
         assert all(line.startswith("{") for line in result.stdout.splitlines() if line.strip())
         assert '"status": "error"' in result.stdout
@@ -60,6 +64,11 @@ def check_last_line(result: subprocess.CompletedProcess[str]) -> None:
 def test_the_line_is_last_without_a_display(tmp_path):
     for result in run_all(QUICK, tmp_path):
         check_last_line(result)
+
+
+def test_an_agent_baseline_says_its_line_last_too(tmp_path):
+    for result in run_all(QUICK, tmp_path, solver="agent_astar"):
+        check_last_line(result, AGENT_LINE)
 
 
 @pytest.mark.slow
