@@ -14,6 +14,9 @@
   at a given n and discordance (the normal approximation of Connor 1987).
 - `bootstrap_ratio`: a seeded percentile bootstrap over puzzles of a ratio of sums (tokens
   per solved puzzle).
+- `clustered_rate`: a rate whose units come in clusters (AlgoPuzzleVQA: 100 instances per
+  puzzle type): Wilson with n shrunk by the design effect of the cluster-robust (CR1)
+  standard error (Kish 1965; Liang and Zeger 1986), never narrower than plain Wilson.
 - `variance_parts`: within- and between-puzzle variance of the mean with epochs (Miller 2024).
 """
 
@@ -75,6 +78,39 @@ def rate_interval(values: Sequence[float], epochs: int = 1) -> Interval:
     is kept for callers; the puzzle is the unit either way)."""
     data = np.asarray(values, dtype=float)
     return wilson(float(data.sum()), int(data.size))
+
+
+CLUSTERED = "Wilson, clustered by puzzle type"
+
+
+def cluster_se(values: Sequence[float] | np.ndarray, clusters: Sequence[object]) -> float:
+    """Cluster-robust (CR1) standard error of the mean of `values` with units grouped by
+    `clusters`: the spread of the clusters' summed residuals, times G / (G - 1) (what
+    statsmodels' OLS with `cov_type="cluster"` gives for an intercept); NaN under 2 clusters."""
+    import pandas as pd
+
+    data = np.asarray(values, dtype=float)
+    sums = pd.Series(data - data.mean()).groupby(np.asarray(clusters, dtype=object)).sum()
+    g = len(sums)
+    if g < 2:
+        return float("nan")
+    return float(np.sqrt(g / (g - 1) * float((sums**2).sum())) / data.size)
+
+
+def clustered_rate(values: Sequence[float], clusters: Sequence[object]) -> Interval:
+    """Wilson interval of a rate over units in clusters, with n divided by the design effect
+    (cluster-robust variance over the binomial p(1-p)/n, at least 1): one cluster or none
+    that differs leaves plain Wilson, so the width never falls to 0 over a finite n."""
+    data = np.asarray(values, dtype=float)
+    n = data.size
+    if n == 0:
+        return Interval(float("nan"), float("nan"), CLUSTERED)
+    p = float(data.mean())
+    binomial = p * (1 - p) / n
+    se = cluster_se(data, clusters)
+    deff = max(1.0, se * se / binomial) if binomial > 0 and se == se else 1.0
+    plain = wilson(p * n / deff, n / deff)
+    return Interval(plain.low, plain.high, CLUSTERED)
 
 
 def newcombe(k1: float, n1: float, k2: float, n2: float) -> Interval:

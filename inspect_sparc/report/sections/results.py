@@ -68,7 +68,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
             values = []
         else:
-            ci = ci_fields(values, int(run["epochs"] or 1))
+            ci = ci_fields(values, int(run["epochs"] or 1), clusters=_types(run, group, values))
         errored = errored_of.get(run["log"], 0)
         solved = float(sum(values)) if len(values) else None
         row = {
@@ -300,3 +300,11 @@ def results_section(ctx: Context) -> Section:
 
 
 SPEC = Spec("results", results_section)
+
+
+def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
+    """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
+    instances per type), or None for SPaRC, whose puzzles are the units."""
+    if run["task"] != "algopuzzlevqa" or group is None or not len(values):
+        return None
+    return group.drop_duplicates("id").set_index("id")["puzzle"].reindex(values.index).to_numpy()
