@@ -17,6 +17,7 @@
 - `clustered_rate`: a rate whose units come in clusters (AlgoPuzzleVQA: 100 instances per
   puzzle type): Wilson with n shrunk by the design effect of the cluster-robust (CR1)
   standard error (Kish 1965; Liang and Zeger 1986), never narrower than plain Wilson.
+- `median_interval`: the order-statistic (binomial) interval of a median over puzzles.
 - `variance_parts`: within- and between-puzzle variance of the mean with epochs (Miller 2024).
 """
 
@@ -254,27 +255,28 @@ def bootstrap_ratio(
     return Interval(float(ci.low), high, BOOTSTRAP)
 
 
-def bootstrap_median(values: Sequence[float], seed: int = SEED) -> Interval:
-    """Percentile bootstrap over puzzles of the median of per-puzzle values (NaN for fewer
-    than two values; the range of the values where they are all equal)."""
+ORDER_STATISTIC = "order statistics (binomial)"
+
+
+def median_interval(values: Sequence[float]) -> Interval:
+    """Distribution-free interval of the median over puzzles: the order statistics a binomial
+    (n, 1/2) brackets (scipy's `quantile_test`). Where those order statistics are equal (tied
+    values) or n is too small for 95% (under 6), no interval: NaN, with the reason as method."""
     data = np.asarray(values, dtype=float)
     data = data[~np.isnan(data)]
-    if data.size < 2:
-        return Interval(float("nan"), float("nan"), BOOTSTRAP)
-    if np.all(data == data[0]):
-        return Interval(float(data[0]), float(data[0]), BOOTSTRAP)
-    from scipy.stats import bootstrap
+    if data.size == 0:
+        return Interval(float("nan"), float("nan"), "")
+    from scipy.stats import quantile_test
 
-    result = bootstrap(
-        (data,),
-        np.median,
-        confidence_level=CONFIDENCE,
-        n_resamples=RESAMPLES,
-        method="percentile",
-        random_state=np.random.default_rng(seed),
-    )
-    ci = result.confidence_interval
-    return Interval(float(ci.low), float(ci.high), BOOTSTRAP)
+    ci = quantile_test(data, q=float(np.median(data)), p=0.5).confidence_interval(CONFIDENCE)
+    low, high = float(ci.low), float(ci.high)
+    if low != low or high != high:
+        why = f"none: {data.size} puzzles are too few for a 95% order-statistic interval (6)"
+        return Interval(float("nan"), float("nan"), why)
+    if low == high:
+        why = "none: the order statistics around the median are tied, so no interval is wider"
+        return Interval(float("nan"), float("nan"), why)
+    return Interval(low, high, ORDER_STATISTIC)
 
 
 def mean_interval(values: Sequence[float]) -> Interval:

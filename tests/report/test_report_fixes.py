@@ -322,3 +322,4 @@ def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
     assert row["tool_calls_per_episode"] == 7.0 and row["no_tool_call_rate"] == 10.0
     assert row["n_reached_end"] == 2
     assert row["backtracking_ratio"] == pytest.approx((6 / 3 + 4 / 4) / 2)  # median of two
+    assert "too few" in row["backtracking_ratio_interval"]  # no zero-width interval of two

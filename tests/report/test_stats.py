@@ -190,3 +190,22 @@ def test_clustered_interval_never_narrower_than_wilson_nor_zero_wide():
     assert (same.low, same.high) == pytest.approx((low, high))
     one = stats.clustered_rate([1.0] * 10, ["a"] * 10)  # one cluster, all solved
     assert one.high - one.low > 0
+
+
+@pytest.mark.parametrize("n", [6, 10, 25, 89, 500])
+def test_median_interval_is_the_binomial_order_statistic_interval(n):
+    from scipy.stats import binom
+
+    values = np.random.default_rng(n).permutation(np.arange(1, n + 1) / 7)
+    k = max(j for j in range(1, n // 2 + 1) if binom.cdf(j - 1, n, 0.5) <= 0.025)
+    ordered = np.sort(values)
+    interval = stats.median_interval(values)
+    assert (interval.low, interval.high) == pytest.approx((ordered[k - 1], ordered[n - k]))
+    assert interval.low < np.median(values) < interval.high
+
+
+@pytest.mark.parametrize("values", [[1.0] * 30, [1.2] * 9 + [2.0], [1.0, 2.0, 3.0]])
+def test_median_interval_is_never_zero_wide_but_absent_with_its_reason(values):
+    interval = stats.median_interval(values)
+    assert np.isnan(interval.low) and np.isnan(interval.high)
+    assert interval.method.startswith("none: ")
