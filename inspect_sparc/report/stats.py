@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -54,6 +55,7 @@ class Interval(NamedTuple):
 NAN = Interval(float("nan"), float("nan"), "")
 
 
+@lru_cache(maxsize=8)  # scipy's ppf costs ~3 ms a call, and every interval asks for it
 def z_value(confidence: float = CONFIDENCE) -> float:
     """The two-sided normal quantile of `confidence` (1.96 at 95%)."""
     from scipy.stats import norm
