@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
-from inspect_sparc.report.stats import rate_interval
+from inspect_sparc.report.stats import clustered_rate, rate_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -41,26 +41,31 @@ def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
     return firsts.join(means).reset_index()
 
 
-def ci_fields(values: Any, epochs: int, prefix: str = "") -> dict[str, Any]:
+def ci_fields(values: Any, epochs: int, prefix: str = "", clusters: Any = None) -> dict[str, Any]:
     """`n`, the 95% interval (%) and its method of a rate over per-puzzle values (NaNs left
-    out), named `<prefix>ci95_low` ... (no prefix: `n`, `ci95_low`, `ci95_high`)."""
+    out), named `<prefix>ci95_low` ... (no prefix: `n`, `ci95_low`, `ci95_high`). With
+    `clusters` (one label per value: AlgoPuzzleVQA's puzzle type) the interval is clustered."""
     import numpy as np
 
     data = np.asarray(values, dtype=float)
-    data = data[~np.isnan(data)]
+    kept = ~np.isnan(data)
+    data = data[kept]
     name = f"{prefix}_" if prefix else ""
     n_key = f"n_{prefix}" if prefix else "n"
     if data.size == 0:
         empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
         return empty if prefix else {**empty, "interval": None}
-    interval = rate_interval(data, epochs)
+    if clusters is None:
+        interval = rate_interval(data, epochs)
+    else:
+        interval = clustered_rate(data, np.asarray(clusters, dtype=object)[kept])
     fields: dict[str, Any] = {
         n_key: int(data.size),
         f"{name}ci95_low": 100 * interval.low,
         f"{name}ci95_high": 100 * interval.high,
     }
     if not prefix:  # the overall rate says which interval it has
-        fields["interval"] = interval_method(data)
+        fields["interval"] = interval.method if clusters is not None else interval_method(data)
     return fields
 
 

@@ -170,3 +170,53 @@ def test_a_log_whose_metric_disagrees_with_its_samples_is_flagged(base, tmp_path
     [line] = [line for line in report.summary if line["text"].startswith("samples disagree")]
     assert line["problem"] and "0.9000" in line["text"]
     assert "counts disagree" in report.tables["results"]["notes"].item()
+
+
+def test_a_pair_without_significance_reads_as_what_cannot_be_excluded(scripted):
+    report, _ = scripted
+    for row in report.tables["paired"].to_dict("records"):
+        if row.get("p_holm") is None or row["p_holm"] != row["p_holm"]:
+            assert row.get("reading") is None or row["reading"] != row["reading"]
+        elif row["p_holm"] >= 0.05:
+            expected = f"smaller than {row['mdd_80']:.1f} points cannot be excluded"
+            assert expected in row["reading"]
+        else:
+            assert row["reading"].startswith("significant")
+    assert "paired_power" in report.tables
+    levels = report.tables["paired_levels"]  # 2 puzzles per level: counted, never tested
+    assert levels["test"].str.startswith("none: fewer than").all() and "p" not in levels
+
+
+def test_power_table_gives_the_issues_ranges():
+    from inspect_sparc.report.sections.paired import power_table
+
+    table = power_table()
+    at_500, at_89 = table["all 500 test puzzles"], table["level 5 alone (89)"]
+    assert round(at_500.min(), 1) == 2.8 and round(at_500.max(), 1) == 6.9
+    assert round(at_89.min(), 1) == 6.6 and round(at_89.max(), 0) == 16
+
+
+def test_paired_per_level_with_holm_within_the_pair():
+    import pandas as pd
+
+    from inspect_sparc.report.sections.paired import level_pairs
+
+    # per level 20 puzzles: (only_a, only_b) discordant splits, the rest solved by both
+    splits = {1: (8, 0), 2: (5, 1), 3: (2, 2)}
+    rows = []
+    for level, (only_a, only_b) in splits.items():
+        for i in range(20):
+            a, b = (1, 0) if i < only_a else (0, 1) if i < only_a + only_b else (1, 1)
+            rows += [
+                {"log": "a.eval", "id": f"{level}-{i}", "level": level, "correct": a},
+                {"log": "b.eval", "id": f"{level}-{i}", "level": level, "correct": b},
+            ]
+    samples = pd.DataFrame(rows)
+    runs = pd.DataFrame({"run": ["A", "B"], "log": ["a.eval", "b.eval"]})
+    paired = pd.DataFrame([{"run_a": "A", "run_b": "B", "p": 0.01}])
+    table = level_pairs(runs, samples, paired)
+    assert list(table["level"]) == [1, 2, 3]
+    raw = [mcnemar([[20 - a - b, a], [b, 0]], exact=True).pvalue for a, b in splits.values()]
+    assert list(table["p"]) == pytest.approx(raw)
+    assert list(table["p_holm_in_pair"]) == pytest.approx(multipletests(raw, method="holm")[1])
+    assert list(table["only_a"]) == [8, 5, 2] and list(table["only_b"]) == [0, 1, 2]

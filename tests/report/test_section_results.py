@@ -70,3 +70,32 @@ def test_a_max_reduced_score_has_the_interval_of_the_value_shown(report_logs, tm
     assert row["solved"] == k and row["accuracy"] == pytest.approx(100 * k / n)
     low, high = proportion_confint(k, n, method="wilson")
     assert (row["ci95_low"], row["ci95_high"]) == pytest.approx((100 * low, 100 * high))
+
+
+@pytest.mark.parametrize(
+    ("epochs_of", "more"),
+    [
+        ({i: [i % 2] * 3 for i in range(20)}, "more puzzles"),  # epochs agree: between only
+        ({i: [1, 0, i % 3 == 0] for i in range(20)}, "more epochs"),  # epochs split each one
+    ],
+)
+def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_of, more):
+    import numpy as np
+    import pandas as pd
+
+    from inspect_sparc.report.sections.results import epochs_variance
+
+    rows = [
+        {"log": "x.eval", "id": str(i), "epoch": e, "correct": float(v)}
+        for i, values in epochs_of.items()
+        for e, v in enumerate(values)
+    ]
+    runs = pd.DataFrame([{"run": "m", "log": "x.eval", "epochs": 3}])
+    [row] = epochs_variance(runs, pd.DataFrame(rows)).to_dict("records")
+    values = np.array(list(epochs_of.values()), dtype=float)
+    n, k = values.shape
+    within = (values.var(axis=1, ddof=1) / k).mean() / n  # Miller 2024, eq. for K epochs
+    between = max(values.mean(axis=1).var(ddof=1) / n - within, 0.0)
+    assert row["se_within"] == pytest.approx(100 * within**0.5)
+    assert row["se_between"] == pytest.approx(100 * between**0.5)
+    assert row["narrows_most"] == more and row["puzzles"] == 20

@@ -144,3 +144,68 @@ def test_p_values_keep_three_significant_digits():
     assert stats.significant_digits(0.000123456) == 0.000123
     assert stats.significant_digits(0.5) == 0.5
     assert stats.significant_digits(0.0312499) == 0.0312
+
+
+def published_outcomes(model: str, setup: str) -> tuple[np.ndarray, np.ndarray]:
+    """0/1 outcomes that reproduce a published AlgoPuzzleVQA row (100 instances per type)."""
+    from inspect_sparc.report.published import published
+
+    rows = published("algopuzzlevqa")
+    rows = rows[(rows["model"] == model) & (rows["setup"] == setup) & (rows["puzzle"] != "average")]
+    hits = [int(round(a)) for a in rows["accuracy"]]
+    outcomes = np.concatenate([[1.0] * h + [0.0] * (100 - h) for h in hits])
+    return outcomes, np.repeat(rows["puzzle"].to_numpy(), 100)
+
+
+@pytest.mark.parametrize(("model", "setup"), [("GPT-4V", "CoT"), ("GPT-4V", "eCoT")])
+def test_cluster_se_equals_statsmodels_cluster_robust_ols(model, setup):
+    sm = pytest.importorskip("statsmodels.api")
+    y, types = published_outcomes(model, setup)
+    codes = np.unique(types, return_inverse=True)[1]
+    fit = sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": codes})
+    assert stats.cluster_se(y, types) == pytest.approx(float(fit.bse[0]), rel=1e-9)
+
+
+def test_algopuzzlevqa_interval_is_clustered_by_type_as_the_issue_measures():
+    sm = pytest.importorskip("statsmodels.api")
+    y, types = published_outcomes("GPT-4V", "CoT")
+    codes = np.unique(types, return_inverse=True)[1]
+    se = float(
+        sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": codes}).bse[0]
+    )
+    p = y.mean()
+    deff = se**2 / (p * (1 - p) / y.size)
+    assert deff == pytest.approx(6.5, abs=0.1)
+    low, high = proportion_confint(p * y.size / deff, y.size / deff, method="wilson")
+    interval = stats.clustered_rate(y, types)
+    assert (interval.low, interval.high) == pytest.approx((low, high))
+    plain = stats.wilson(y.sum(), y.size)
+    assert round(100 * (plain.high - plain.low) / 2, 1) == 2.1
+    assert round(100 * (interval.high - interval.low) / 2, 1) == 5.4
+
+
+def test_clustered_interval_never_narrower_than_wilson_nor_zero_wide():
+    same = stats.clustered_rate([1.0, 0.0] * 50, ["a", "a", "b", "b"] * 25)  # alike: deff < 1
+    low, high = proportion_confint(50, 100, method="wilson")
+    assert (same.low, same.high) == pytest.approx((low, high))
+    one = stats.clustered_rate([1.0] * 10, ["a"] * 10)  # one cluster, all solved
+    assert one.high - one.low > 0
+
+
+@pytest.mark.parametrize("n", [6, 10, 25, 89, 500])
+def test_median_interval_is_the_binomial_order_statistic_interval(n):
+    from scipy.stats import binom
+
+    values = np.random.default_rng(n).permutation(np.arange(1, n + 1) / 7)
+    k = max(j for j in range(1, n // 2 + 1) if binom.cdf(j - 1, n, 0.5) <= 0.025)
+    ordered = np.sort(values)
+    interval = stats.median_interval(values)
+    assert (interval.low, interval.high) == pytest.approx((ordered[k - 1], ordered[n - k]))
+    assert interval.low < np.median(values) < interval.high
+
+
+@pytest.mark.parametrize("values", [[1.0] * 30, [1.2] * 9 + [2.0], [1.0, 2.0, 3.0]])
+def test_median_interval_is_never_zero_wide_but_absent_with_its_reason(values):
+    interval = stats.median_interval(values)
+    assert np.isnan(interval.low) and np.isnan(interval.high)
+    assert interval.method.startswith("none: ")

@@ -31,7 +31,8 @@ def algopuzzlevqa_table(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Accuracy (%) per puzzle and per ontology category, per AlgoPuzzleVQA run (the log's
     `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
-    samples (a sample counts towards every category its puzzle has)."""
+    samples (a sample counts towards every category its puzzle has; a category's and the
+    average's interval is clustered by puzzle type, `stats.clustered_rate`)."""
     import pandas as pd
 
     algo = runs[runs["task"] == "algopuzzlevqa"]
@@ -48,6 +49,8 @@ def algopuzzlevqa_table(
             if group is not None:
                 cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], epochs, name))
         cells["average"] = pct(run[K.ACCURACY])
+        if group is not None:  # clustered by type: 100 instances per type
+            cells.update(ci_fields(group[K.CORRECT], epochs, "average", group["puzzle"]))
         by_puzzle.append({**row, **cells})
         groups: dict[str, Any] = {}
         for k, v in run.items():
@@ -56,7 +59,8 @@ def algopuzzlevqa_table(
                 if group is not None:
                     lists = group["categories"].fillna("").str.split(",")
                     having = lists.map(lambda c, k=k: k in c)
-                    groups.update(ci_fields(group.loc[having, K.CORRECT], epochs, k))
+                    kept = group.loc[having]
+                    groups.update(ci_fields(kept[K.CORRECT], epochs, k, kept["puzzle"]))
         by_category.append({**row, **groups})
     return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
 

@@ -18,7 +18,7 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import run_steps
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.stats import bootstrap_median, bootstrap_ratio, mean_interval
+from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, median_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,6 +99,7 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
                 "backtracking_ratio": ratio,
                 "backtracking_ratio_ci95_low": ratio_ci.low if ratio_ci else None,
                 "backtracking_ratio_ci95_high": ratio_ci.high if ratio_ci else None,
+                "backtracking_ratio_interval": ratio_ci.method if ratio_ci else None,
                 "n_reached_end": valid,
             }
         )
@@ -135,8 +136,8 @@ def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
 def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple]:
     """Per log: the median over puzzles (each puzzle's epochs averaged first) of steps / path
     edges over the episodes that reached E, with path edges > 0 and steps below the run's
-    limit (so it conditions on reaching E); how many puzzles had one; and its bootstrap
-    interval over puzzles."""
+    limit (so it conditions on reaching E); how many puzzles had one; and its order-statistic
+    interval over puzzles (or why none)."""
     if samples is None or samples.empty or K.STEPS not in samples:
         return {}
     out: dict[str, tuple] = {}
@@ -149,7 +150,7 @@ def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, 
         valid = reached & (edges > 0) & (steps < limits[log])
         per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, "id"]).mean()
         ratio = float(per_puzzle.median()) if len(per_puzzle) else None
-        out[log] = (ratio, len(per_puzzle), bootstrap_median(per_puzzle.to_numpy()))
+        out[log] = (ratio, len(per_puzzle), median_interval(per_puzzle.to_numpy()))
     return out
 
 
@@ -225,7 +226,8 @@ def endings_section(ctx: Context) -> Section | None:
         "puzzles; 1 means no step was undone; it conditions on reaching E, so it says nothing "
         "of the episodes that did not). Every rate and count has a 95% interval clustered by "
         "puzzle: the per-step rates a bootstrap over puzzles of the ratio of sums, tool calls "
-        "a t interval over per-puzzle means, the backtracking median a bootstrap over puzzles.",
+        "a t interval over per-puzzle means, the backtracking median the order statistics a "
+        "binomial brackets (none where they are tied, and the row says why).",
     )
     title = "How gym and agent episodes ended"
     ctx.add_figure(s, endings_bars(endings), "gym_endings", title)

@@ -172,6 +172,74 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     if len(table) and "p" in table:
         table["p_holm"] = holm(table["p"].astype(float).tolist())
+        table["reading"] = [reading(r) for _, r in table.iterrows()]
+    columns += ["reading"]
+    return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def reading(row: Any) -> str | None:
+    """What a tested pair shows in words: a significant difference (Holm), or, where there is
+    none, the size of difference that cannot be excluded (mdd_80), never "no difference"."""
+    p = row.get("p_holm")
+    if p is None or p != p:
+        return None
+    if p < 0.05:
+        return "significant (Holm p < 0.05)"
+    return (
+        f"not significant: a difference smaller than {row['mdd_80']:.1f} points cannot be excluded"
+    )
+
+
+#: Shares of discordant puzzles the power table shows, and the split's sizes (all; level 5).
+DISCORDANCES = (0.05, 0.10, 0.15, 0.20, 0.30)
+SPLIT_SIZES = {"all 500 test puzzles": 500, "level 5 alone (89)": 89}
+
+
+def power_table() -> pd.DataFrame:
+    """The smallest paired difference (points) found with 80% power on the 500-puzzle test
+    split and on its level 5, by share of discordant puzzles (`stats.paired_mdd`)."""
+    import pandas as pd
+
+    rows = [
+        {"discordant (%)": 100 * d, **{k: 100 * paired_mdd(n, d) for k, n in SPLIT_SIZES.items()}}
+        for d in DISCORDANCES
+    ]
+    return pd.DataFrame(rows)
+
+
+def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
+    """Each tested pair again per level (the samples' own level): counts, difference, the
+    interval and test of `compare`, and Holm's adjustment within the pair (over its levels)."""
+    import pandas as pd
+
+    if paired.empty or "p" not in paired or samples is None or "level" not in samples:
+        return pd.DataFrame()
+    index = outcome_index(samples)
+    levels = samples.dropna(subset=["level"]).groupby(["log", "id"])["level"].first()
+    known_logs = set(levels.index.get_level_values(0))
+    logs = dict(zip(runs["run"], runs["log"], strict=False))
+    rows = []
+    for _, pair in paired.dropna(subset=["p"]).iterrows():
+        a, b = index.get(logs.get(pair["run_a"], "")), index.get(logs.get(pair["run_b"], ""))
+        if a is None or b is None or logs[pair["run_a"]] not in known_logs:
+            continue
+        level_of = levels.loc[logs[pair["run_a"]]]
+        found = []
+        for level in sorted(set(level_of.reindex(a.index).dropna().astype(int))):
+            ids = level_of.index[level_of == level]
+            row = compare(a[a.index.isin(ids)], b[b.index.isin(ids)])
+            if row is not None:
+                found.append(
+                    {"run_a": pair["run_a"], "run_b": pair["run_b"], "level": level, **row}
+                )
+        tested = [r for r in found if r.get("p") is not None]
+        for r, adjusted in zip(tested, holm([float(r["p"]) for r in tested]), strict=True):
+            r["p_holm_in_pair"] = adjusted
+        rows += found
+    columns = ["run_a", "run_b", "level", "n_shared", "both", "only_a", "only_b", "neither"]
+    columns += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm_in_pair", "test"]
+    columns += ["mdd_80"]
+    table = pd.DataFrame(rows)
     return table[[c for c in columns if c in table]] if len(table) else table
 
 
@@ -255,6 +323,7 @@ PAIRED_PAGE = [
     ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "dropped_errors", "both", "only_a"]
     + ["only_b", "neither"],
     ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "p", "p_holm", "test", "mdd_80"],
+    ["run_a", "run_b", "reading"],
 ]
 
 
@@ -301,13 +370,19 @@ def paired_section(ctx: Context) -> Section | None:
         f"than {MIN_SHARED} shared puzzles are counted, not tested. " + family_text(paired) + " "
         "mdd_80 is the smallest difference (points) the test detects with 80% power at the "
         "pair's n and discordance: a pair without a significant difference shows only that a "
-        "difference smaller than mdd_80 cannot be excluded. " + power_text() + " Errored, "
+        "difference smaller than mdd_80 cannot be excluded, and `reading` says so. "
+        + power_text()
+        + " Each tested pair is compared per level too, Holm-adjusted within the pair. Errored, "
         "cancelled and baseline runs are left out.",
     )
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
     ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
+    caption = "Paired comparisons per level (Holm within each pair, over its levels)"
+    ctx.add_table(s, level_pairs(ctx.runs, ctx.samples, paired), "paired_levels", caption)
+    caption = "Power: smallest paired difference (points) found with 80% power, by discordance"
+    ctx.add_table(s, power_table(), "paired_power", caption)
     return s
 
 

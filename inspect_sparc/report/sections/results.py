@@ -24,7 +24,7 @@ from inspect_sparc.report.intervals import (
     shown_reducer,
 )
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.stats import bootstrap_ratio, wilson
+from inspect_sparc.report.stats import bootstrap_ratio, variance_parts, wilson
 from inspect_sparc.report.tabulate import (
     LEVELS,
     PROTOCOLS,
@@ -68,7 +68,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
             values = []
         else:
-            ci = ci_fields(values, int(run["epochs"] or 1))
+            ci = ci_fields(values, int(run["epochs"] or 1), clusters=_types(run, group, values))
         errored = errored_of.get(run["log"], 0)
         solved = float(sum(values)) if len(values) else None
         row = {
@@ -260,6 +260,35 @@ RESULTS_PAGE = [
 ]
 
 
+def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.DataFrame:
+    """Per run with epochs > 1: the standard error of its accuracy split into the between-
+    puzzle part (more puzzles shrink it) and the within-puzzle part (more epochs shrink it),
+    in points (Miller 2024, `stats.variance_parts`), and which of the two would help more."""
+    import pandas as pd
+
+    rows = []
+    if samples is None or samples.empty or K.CORRECT not in samples:
+        return pd.DataFrame()
+    for _, run in runs[pd.to_numeric(runs["epochs"], errors="coerce") > 1].iterrows():
+        mine = samples[samples["log"] == run["log"]].dropna(subset=[K.CORRECT])
+        lists = [g.astype(float).tolist() for _, g in mine.groupby("id")[K.CORRECT]]
+        between, within = variance_parts(lists)
+        if between != between:
+            continue
+        more = "more puzzles" if between >= within else "more epochs"
+        rows.append(
+            {
+                "run": run["run"],
+                "puzzles": len(lists),
+                "epochs": int(run["epochs"]),
+                "se_between": 100 * between**0.5,
+                "se_within": 100 * within**0.5,
+                "narrows_most": more,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def results_section(ctx: Context) -> Section:
     """Results per run, and the published rows of the same protocols."""
     s = Section("results", "Results per run")
@@ -287,6 +316,12 @@ def results_section(ctx: Context) -> Section:
     paper = [c for c in PAPER_COLUMNS if c in results]
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
     ctx.add_table(s, results, "results", "Results per run", tex_columns=paper, page=parts)
+    caption = (
+        "With epochs: the accuracy's standard error (points) split into between-puzzle (more "
+        "puzzles shrink it) and within-puzzle parts (more epochs shrink it; Miller 2024); "
+        "narrows_most says which would narrow the interval more"
+    )
+    ctx.add_table(s, epochs_variance(ctx.runs, ctx.samples), "epochs_variance", caption)
     pub = ctx.pub_sparc
     if pub is not None and not pub.empty:
         ctx.add_table(
@@ -300,3 +335,11 @@ def results_section(ctx: Context) -> Section:
 
 
 SPEC = Spec("results", results_section)
+
+
+def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
+    """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
+    instances per type), or None for SPaRC, whose puzzles are the units."""
+    if run["task"] != "algopuzzlevqa" or group is None or not len(values):
+        return None
+    return group.drop_duplicates("id").set_index("id")["puzzle"].reindex(values.index).to_numpy()
