@@ -14,8 +14,6 @@ import sys
 from collections.abc import Sequence
 
 from inspect_sparc.core.audit import (
-    AuditRow,
-    audit_record,
     format_table,
     run_audit,
     select,
@@ -24,7 +22,7 @@ from inspect_sparc.core.audit import (
 )
 from inspect_sparc.core.puzzle import parse_levels
 
-__all__ = ["AuditRow", "audit_record", "level_argument", "main"]
+__all__ = ["level_argument", "main"]
 
 
 def level_argument(values: Sequence[str]) -> tuple[int, ...] | None:

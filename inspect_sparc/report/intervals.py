@@ -41,7 +41,7 @@ def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
     return firsts.join(means).reset_index()
 
 
-def ci_fields(values: Any, epochs: int, prefix: str = "", clusters: Any = None) -> dict[str, Any]:
+def ci_fields(values: Any, prefix: str = "", clusters: Any = None) -> dict[str, Any]:
     """`n`, the 95% interval (%) and its method of a rate over per-puzzle values (NaNs left
     out), named `<prefix>ci95_low` ... (no prefix: `n`, `ci95_low`, `ci95_high`). With
     `clusters` (one label per value: AlgoPuzzleVQA's puzzle type) the interval is clustered."""
@@ -56,7 +56,7 @@ def ci_fields(values: Any, epochs: int, prefix: str = "", clusters: Any = None) 
         empty = {n_key: 0, f"{name}ci95_low": None, f"{name}ci95_high": None}
         return empty if prefix else {**empty, "interval": None}
     if clusters is None:
-        interval = rate_interval(data, epochs)
+        interval = rate_interval(data)
     else:
         interval = clustered_rate(data, np.asarray(clusters, dtype=object)[kept])
     fields: dict[str, Any] = {
@@ -133,7 +133,7 @@ def check_counts(
             continue
         found = _disagreement(scored, float(acc), "accuracy")
         for level in range(1, 6):
-            metric = run.get(K.level_key(level))
+            metric = run.get(K.level_metric(level))
             if metric is not None and metric == metric and not found:
                 at = scored[scored["level"] == level]
                 found = _disagreement(at, float(metric), f"level {level}")

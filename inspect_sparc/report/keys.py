@@ -22,8 +22,6 @@ from inspect_sparc.core.names import (  # noqa: F401 - re-exported for the repor
     ILLEGAL_ACTION_RATE,
     INVALID_PATH_RATE,
     MALFORMED_TOOL_CALL_RATE,
-    MALFORMED_TOOL_CALLS,
-    MALFORMED_TOOL_CALLS_PER_EPISODE,
     MEAN_STEPS,
     NO_TOOL_CALL_RATE,
     REACHED_END,
@@ -50,11 +48,6 @@ ENDED = "ended"
 #: The sample frame's column that holds `ENDED`.
 ENDED_COLUMN = "ended"
 PATH_LENGTH = "path_length"
-
-
-def level_key(level: int) -> str:
-    """The metric of one difficulty level: `level_3`."""
-    return level_metric(level)
 
 
 def breaks_key(rule: str) -> str:

@@ -11,7 +11,8 @@ from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.tabulate import LEVELS, PROTOCOLS
+from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.report.tabulate import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -75,10 +75,10 @@ def wilson(k: float, n: float) -> Interval:
     return Interval(float(max(0.0, centre - half)), float(min(1.0, centre + half)), WILSON)
 
 
-def rate_interval(values: Sequence[float], epochs: int = 1) -> Interval:
+def rate_interval(values: Sequence[float]) -> Interval:
     """The interval of a rate over puzzles (one value in [0, 1] per puzzle, its epochs
-    averaged): Wilson on the mean with n = puzzles, whether or not epochs disagree (`epochs`
-    is kept for callers; the puzzle is the unit either way)."""
+    averaged): Wilson on the mean with n = puzzles, whether or not epochs disagree (the puzzle
+    is the unit either way)."""
     data = np.asarray(values, dtype=float)
     return wilson(float(data.sum()), int(data.size))
 
@@ -253,8 +253,8 @@ def bootstrap_ratio(
         random_state=np.random.default_rng(seed),
     )
     ci = result.confidence_interval
-    high = float("inf") if ci.high >= UNBOUNDED / 10 else float(ci.high)
-    return Interval(float(ci.low), high, BOOTSTRAP)
+    low, high = (float("inf") if b >= UNBOUNDED / 10 else float(b) for b in (ci.low, ci.high))
+    return Interval(low, high, BOOTSTRAP)
 
 
 ORDER_STATISTIC = "order statistics (binomial)"
@@ -282,8 +282,8 @@ def median_interval(values: Sequence[float]) -> Interval:
 
 
 def mean_interval(values: Sequence[float]) -> Interval:
-    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens), width
-    kept above 0 by the value's own scale (NaN for fewer than two values)."""
+    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens); NaN for
+    fewer than two values, and zero width only where every puzzle has the same value."""
     from scipy.stats import t
 
     data = np.asarray(values, dtype=float)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.core.puzzle import LEVELS
-
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["LEVELS", "PROTOCOLS", "per_log", "known", "pct", "run_n", "sample_means"]
+__all__ = ["PROTOCOLS", "per_log", "known", "pct", "run_n", "sample_means"]
 
 #: Protocols in the order the papers present them.
 PROTOCOLS = ("single_shot", "gym", "gym_traceback", "visual", "gym_visual", "agent")

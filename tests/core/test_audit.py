@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.audit import audit_record, level_argument, main
+from inspect_sparc.audit import level_argument, main
 from inspect_sparc.core import search as search_engines
+from inspect_sparc.core.audit import audit_record
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES_FILE = FIXTURES / "puzzles.jsonl"

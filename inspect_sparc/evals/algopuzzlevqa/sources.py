@@ -17,7 +17,7 @@ from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
 from inspect_sparc.evals.algopuzzlevqa.layout import data_folder, image_mime_type
 
-__all__ = ["SourceError", "resolve_source"]
+__all__ = ["resolve_source"]
 
 GITHUB_REPO = "declare-lab/LLM-PuzzleTest"
 GITHUB_COMMIT = "9b3a074cca0cfe3f06ef57acae425992fe98a8fb"

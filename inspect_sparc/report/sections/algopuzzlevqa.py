@@ -42,15 +42,15 @@ def algopuzzlevqa_table(
     by_puzzle, by_category = [], []
     for _, run in algo.iterrows():
         row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
-        group, epochs = by_log.get(run["log"]), int(run["epochs"] or 1)
+        group = by_log.get(run["log"])
         cells: dict[str, Any] = {}
         for name in puzzles:
             cells[name] = pct(run.get(name))
             if group is not None:
-                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], epochs, name))
+                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], name))
         cells["average"] = pct(run[K.ACCURACY])
         if group is not None:  # clustered by type: 100 instances per type
-            cells.update(ci_fields(group[K.CORRECT], epochs, "average", group["puzzle"]))
+            cells.update(ci_fields(group[K.CORRECT], "average", group["puzzle"]))
         by_puzzle.append({**row, **cells})
         groups: dict[str, Any] = {}
         for k, v in run.items():
@@ -60,7 +60,7 @@ def algopuzzlevqa_table(
                     lists = group["categories"].fillna("").str.split(",")
                     having = lists.map(lambda c, k=k: k in c)
                     kept = group.loc[having]
-                    groups.update(ci_fields(kept[K.CORRECT], epochs, k, kept["puzzle"]))
+                    groups.update(ci_fields(kept[K.CORRECT], k, kept["puzzle"]))
         by_category.append({**row, **groups})
     return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
 

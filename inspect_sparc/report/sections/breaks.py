@@ -35,7 +35,7 @@ def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.
         group = by_log.get(run["log"])
         if group is not None:
             for rule in BREAK_RULES:
-                ci = ci_fields(group[K.breaks_key(rule)], int(run["epochs"] or 1), rule)
+                ci = ci_fields(group[K.breaks_key(rule)], rule)
                 row["n"] = ci.pop(f"n_{rule}")
                 row.update(ci)
         rows.append(row)

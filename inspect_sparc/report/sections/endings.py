@@ -65,7 +65,7 @@ def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             row[column] = value
             if group is not None:
                 per = group[values[0]] - (group[values[1]] if len(values) > 1 else 0)
-                ci = ci_fields(per, int(run["epochs"] or 1), column)
+                ci = ci_fields(per, column)
                 row[f"{column}_ci95_low"] = ci[f"{column}_ci95_low"]
                 row[f"{column}_ci95_high"] = ci[f"{column}_ci95_high"]
         rows.append(row)

@@ -114,7 +114,9 @@ def gap_rows(
         "fresh_runs": "; ".join(fresh["run"]),
         "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
-    rows = []
+    rows: list[dict[str, Any]] = []
+    if not levels:  # the runs share no level: nothing to compare, not a row of zeros
+        return rows
     parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
     for level, strata in [*parts, (OVERALL, levels)]:
         first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
+from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -20,7 +21,7 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.tabulate import LEVELS, PROTOCOLS, pct, per_log
+from inspect_sparc.report.tabulate import PROTOCOLS, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -39,7 +40,7 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
     for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
         group = by_log.get(run["log"])
         for lv in LEVELS:
-            value = pct(run.get(K.level_key(lv)))
+            value = pct(run.get(K.level_metric(lv)))
             if value is None:
                 continue
             at = group.loc[group["level"] == lv, K.CORRECT] if group is not None else []
@@ -52,7 +53,7 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
                     "baseline": run["baseline"],
                     "level": lv,
                     "accuracy": value,
-                    **ci_fields(at, int(run["epochs"] or 1)),
+                    **ci_fields(at),
                 }
             )
     return pd.DataFrame(rows)

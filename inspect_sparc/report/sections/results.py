@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -26,7 +27,6 @@ from inspect_sparc.report.intervals import (
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.stats import bootstrap_ratio, variance_parts, wilson
 from inspect_sparc.report.tabulate import (
-    LEVELS,
     PROTOCOLS,
     known,
     pct,
@@ -68,7 +68,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
             values = []
         else:
-            ci = ci_fields(values, int(run["epochs"] or 1), clusters=_types(run, group, values))
+            ci = ci_fields(values, clusters=_types(run, group, values))
         errored = errored_of.get(run["log"], 0)
         solved = float(sum(values)) if len(values) else None
         row = {
@@ -88,7 +88,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "interval": ci["interval"],
             **errors_as_failures(solved, len(values), errored),
             **tokens_per_solved(samples, run["log"], values),
-            **{f"level_{lv}": pct(run.get(K.level_key(lv))) for lv in LEVELS},
+            **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
             "mean_steps": steps if known(steps) else None,
             "mean_path_length": None if known(steps) else path_means.get(run["log"]),
             "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),

@@ -28,7 +28,6 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     flags = [f"has_{k}" for k in RULE_COLUMNS]
     per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
-    epochs_of = sparc.groupby("log")["epoch"].max().to_dict()
     rows = []
     for _, group in per_sample.groupby("log", sort=False):
         scored = group.dropna(subset=[K.CORRECT])
@@ -39,11 +38,10 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
             "protocol": group["protocol"].iloc[0],
             "model": group["model"].iloc[0],
         }
-        epochs = int(epochs_of.get(group["log"].iloc[0], 1))
         for kind in RULE_COLUMNS:
             having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
             row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
-            row.update(ci_fields(having[K.CORRECT], epochs, kind))
+            row.update(ci_fields(having[K.CORRECT], kind))
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -18,7 +19,6 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.sections.results import results_of
-from inspect_sparc.report.tabulate import LEVELS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

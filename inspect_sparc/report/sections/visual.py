@@ -36,7 +36,7 @@ def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.
                 "plot": run["plot"],
                 "prompt": run["prompt"],
                 "accuracy": pct(run[K.ACCURACY]),
-                **ci_fields(values, int(run["epochs"] or 1)),
+                **ci_fields(values),
             }
         )
     return pd.DataFrame(rows)
