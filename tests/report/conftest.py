@@ -31,3 +31,18 @@ def report(request, tmp_path_factory):
 
     log_dir = request.getfixturevalue("report_logs")[0]
     return build_report(log_dir, tmp_path_factory.mktemp("report"))
+
+
+@pytest.fixture(scope="session")
+def base(report_logs):
+    """A finished mockllm `sparc` log with its samples (10 puzzles, 2 per level), read once: the
+    template the scripted logs of the section tests are made from."""
+    from inspect_ai.log import read_eval_log
+
+    _, logs, _ = report_logs
+    log = next(
+        log
+        for log in logs
+        if log.eval.task.endswith("/sparc") and log.eval.model == "mockllm/model"
+    )
+    return read_eval_log(log.location)

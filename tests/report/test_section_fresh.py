@@ -6,22 +6,10 @@ several runs is one unit, and the gap's intervals and p are Newcombe's and the C
 from __future__ import annotations
 
 import pytest
-from inspect_ai.log import read_eval_log
 from scripted import rolled, rolled_twice, scripted_log
 
 sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
 StratifiedTable = pytest.importorskip("statsmodels.stats.contingency_tables").StratifiedTable
-
-
-@pytest.fixture(scope="module")
-def base(report_logs):
-    _, logs, _ = report_logs
-    log = next(
-        log
-        for log in logs
-        if log.eval.task.endswith("/sparc") and log.eval.model == "mockllm/model"
-    )
-    return read_eval_log(log.location)
 
 
 def stamp(minute: int) -> str:

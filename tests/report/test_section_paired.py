@@ -6,24 +6,11 @@ against statsmodels and scipy."""
 from __future__ import annotations
 
 import pytest
-from inspect_ai.log import read_eval_log
 from scripted import scripted_log
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
-
-
-@pytest.fixture(scope="module")
-def base(report_logs):
-    """A finished mockllm `sparc` log with its samples (10 puzzles, 2 per level)."""
-    _, logs, _ = report_logs
-    log = next(
-        log
-        for log in logs
-        if log.eval.task.endswith("/sparc") and log.eval.model == "mockllm/model"
-    )
-    return read_eval_log(log.location)
 
 
 #: Four models on the same 10 puzzles: which puzzles (by sorted position) each solves.
