@@ -84,20 +84,23 @@ REDUCERS = {"mean": "mean", K.EPOCHS_REDUCER: "mean", "max": "max", "min": "min"
 REDUCERS |= {"median": "median"}
 
 
-def reduced_values(samples: pd.DataFrame, log: str, reducer: str) -> pd.Series | None:
-    """Per puzzle of `log`: its `correct` over epochs reduced as `reducer` reduces it (the
-    value the log's metrics are computed from), or None for a reducer not in `REDUCERS`."""
+def reduced_values(
+    samples: pd.DataFrame, log: str, reducer: str, key: str = K.CORRECT
+) -> pd.Series | None:
+    """Per puzzle of `log`: its value `key` (`correct`) over epochs reduced as `reducer`
+    reduces it (the value the log's metrics are computed from), or None for a reducer not in
+    `REDUCERS`."""
     import pandas as pd
 
     how = REDUCERS.get(reducer)
     if how is None:
         return None
     rows = samples[samples["log"] == log]
-    values = pd.to_numeric(rows[K.CORRECT], errors="coerce") if len(rows) else rows.get(K.CORRECT)
+    values = pd.to_numeric(rows[key], errors="coerce") if key in rows and len(rows) else None
     if values is None or rows.empty:
         return pd.Series(dtype=float)
-    frame = rows.assign(**{K.CORRECT: values}).dropna(subset=[K.CORRECT])
-    return frame.groupby("id", sort=False)[K.CORRECT].agg(how)
+    frame = rows.assign(**{key: values}).dropna(subset=[key])
+    return frame.groupby("id", sort=False)[key].agg(how)
 
 
 def shown_reducer(run: Any) -> str:

@@ -17,6 +17,8 @@
 - `clustered_rate`: a rate whose units come in clusters (AlgoPuzzleVQA: 100 instances per
   puzzle type): Wilson with n shrunk by the design effect of the cluster-robust (CR1)
   standard error (Kish 1965; Liang and Zeger 1986), never narrower than plain Wilson.
+- `clustered_ratio`: the same for a pooled per-step (or per-turn) rate, events over trials
+  summed over puzzles, with the puzzle as cluster (steps of one episode are not independent).
 - `median_interval`: the order-statistic (binomial) interval of a median over puzzles.
 - `variance_parts`: within- and between-puzzle variance of the mean with epochs (Miller 2024).
 """
@@ -114,6 +116,28 @@ def clustered_rate(values: Sequence[float], clusters: Sequence[object]) -> Inter
     deff = max(1.0, se * se / binomial) if binomial > 0 and se == se else 1.0
     plain = wilson(p * n / deff, n / deff)
     return Interval(plain.low, plain.high, CLUSTERED)
+
+
+CLUSTERED_BY_PUZZLE = "Wilson, clustered by puzzle"
+
+
+def clustered_ratio(events: Sequence[float], trials: Sequence[float]) -> Interval:
+    """Wilson interval of a pooled rate sum(events) / sum(trials) (illegal moves per step,
+    turns without a tool call per turn), one pair of sums per puzzle: n = the trials divided
+    by the design effect of the ratio's cluster-robust (CR1) variance, at least 1, so it is
+    never narrower than Wilson over the trials; NaN without a trial."""
+    top, bottom = np.asarray(events, dtype=float), np.asarray(trials, dtype=float)
+    total = float(bottom.sum())
+    if total <= 0:
+        return Interval(float("nan"), float("nan"), CLUSTERED_BY_PUZZLE)
+    p = float(top.sum()) / total
+    g = top.size
+    residuals = top - p * bottom  # each puzzle's summed residuals around the pooled rate
+    variance = g / (g - 1) * float((residuals**2).sum()) / total**2 if g > 1 else float("nan")
+    binomial = p * (1 - p) / total
+    deff = max(1.0, variance / binomial) if binomial > 0 and variance == variance else 1.0
+    plain = wilson(p * total / deff, total / deff)
+    return Interval(plain.low, plain.high, CLUSTERED_BY_PUZZLE)
 
 
 def newcombe(k1: float, n1: float, k2: float, n2: float) -> Interval:
@@ -281,17 +305,23 @@ def median_interval(values: Sequence[float]) -> Interval:
     return Interval(low, high, ORDER_STATISTIC)
 
 
+T_OVER_PUZZLES = "t over puzzles"
+
+
 def mean_interval(values: Sequence[float]) -> Interval:
-    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens); NaN for
-    fewer than two values, and zero width only where every puzzle has the same value."""
+    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens); NaN, with
+    the reason as its method, for fewer than two values or where every puzzle has the same
+    value (a t interval would have zero width: certainty no finite sample gives)."""
     from scipy.stats import t
 
     data = np.asarray(values, dtype=float)
     data = data[~np.isnan(data)]
     if data.size < 2:
-        return Interval(float("nan"), float("nan"), "t over puzzles")
+        return Interval(float("nan"), float("nan"), "none: fewer than 2 puzzles")
+    if np.ptp(data) == 0:
+        return Interval(float("nan"), float("nan"), "none: every puzzle has the same value")
     half = float(t.ppf(0.5 + CONFIDENCE / 2, data.size - 1) * data.std(ddof=1) / np.sqrt(data.size))
-    return Interval(float(data.mean() - half), float(data.mean() + half), "t over puzzles")
+    return Interval(float(data.mean() - half), float(data.mean() + half), T_OVER_PUZZLES)
 
 
 def variance_parts(per_puzzle: Sequence[Sequence[float]]) -> tuple[float, float]:

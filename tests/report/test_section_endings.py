@@ -64,3 +64,85 @@ def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
     assert row["n_reached_end"] == 2
     assert row["backtracking_ratio"] == pytest.approx((6 / 3 + 4 / 4) / 2)  # median of two
     assert "too few" in row["backtracking_ratio_interval"]  # no zero-width interval of two
+
+
+def clustered_wilson(per_puzzle: list[tuple[float, float]]) -> tuple[float, float]:
+    """The oracle of a pooled rate's interval: each trial a 0/1 outcome with its puzzle as
+    cluster, statsmodels' cluster-robust OLS variance, Wilson at n / design effect (%)."""
+    import numpy as np
+
+    sm = pytest.importorskip("statsmodels.api")
+    proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
+    y = np.concatenate([[1.0] * int(e) + [0.0] * int(n - e) for e, n in per_puzzle])
+    groups = np.concatenate([[i] * int(n) for i, (_, n) in enumerate(per_puzzle)])
+    p = y.mean()
+    if 0 < p < 1:
+        fit = sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": groups})
+        deff = max(1.0, float(fit.bse[0]) ** 2 / (p * (1 - p) / y.size))
+    else:
+        deff = 1.0
+    low, high = proportion_confint(p * y.size / deff, y.size / deff, method="wilson")
+    return 100 * low, 100 * high
+
+
+def test_illegal_move_rate_interval_is_clustered_by_puzzle(report_logs, report):
+    from inspect_ai.log import read_eval_log
+
+    _, logs, _ = report_logs
+    gym = next(
+        log
+        for log in logs
+        if log.eval.task.endswith("sparc_gym") and log.eval.model == "mockllm/model"
+    )
+    values = [s.scores["gym_scorer"].value for s in read_eval_log(gym.location).samples]
+    per_puzzle = [(v["illegal"], v["steps"]) for v in values]
+    runs = report.runs.set_index("log")["run"]
+    table = report.tables["gym_behaviour"]
+    [row] = table[table["run"] == runs[gym.location]].to_dict("records")
+    assert row["illegal_action_rate"] == pytest.approx(
+        100 * sum(e for e, _ in per_puzzle) / sum(n for _, n in per_puzzle)
+    )
+    low, high = clustered_wilson(per_puzzle)
+    assert (row["illegal_action_rate_ci95_low"], row["illegal_action_rate_ci95_high"]) == (
+        pytest.approx((low, high))
+    )
+    assert row["unparseable_rate"] == 0 and row["unparseable_rate_ci95_high"] > 0
+
+
+def test_agent_tool_rates_have_intervals_with_each_puzzles_epochs_pooled():
+    agent = baseline_run(
+        task="sparc_agent",
+        protocol="agent",
+        run="m | agent",
+        baseline=False,
+        no_tool_call_rate=6 / 40,
+        malformed_tool_call_rate=5 / 35,
+    )
+    runs = pd.DataFrame([dict(agent, log="a.eval")])
+    # (puzzle, turns, turns without a tool call, tool calls, malformed calls); puzzle p1 twice
+    episodes = [
+        ("p1", 10, 3, 7, 2),
+        ("p1", 6, 0, 6, 0),
+        ("p2", 4, 0, 4, 3),
+        ("p3", 12, 3, 9, 0),
+        ("p4", 8, 0, 4, 0),
+    ]
+    samples = pd.DataFrame(
+        [
+            {"log": "a.eval", "id": p, "turns": t, "no_tool_turns": q}
+            | {"tool_calls": c, "malformed_tool_calls": m}
+            for p, t, q, c, m in episodes
+        ]
+    )
+    [row] = behaviour_table(runs, samples).to_dict("records")
+    assert row["no_tool_call_rate"] == pytest.approx(100 * 6 / 40)
+    silent = {"p1": (3, 16), "p2": (0, 4), "p3": (3, 12), "p4": (0, 8)}
+    assert (row["no_tool_call_rate_ci95_low"], row["no_tool_call_rate_ci95_high"]) == (
+        pytest.approx(clustered_wilson(list(silent.values())))
+    )
+    sent = {"p1": (2, 15), "p2": (3, 7), "p3": (0, 9), "p4": (0, 4)}  # malformed of all sent
+    assert (
+        row["malformed_tool_call_rate_ci95_low"],
+        row["malformed_tool_call_rate_ci95_high"],
+    ) == pytest.approx(clustered_wilson(list(sent.values())))
+    assert row["malformed_tool_call_rate_ci95_low"] < 100 * 5 / 35

@@ -99,3 +99,87 @@ def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_
     assert row["se_within"] == pytest.approx(100 * within**0.5)
     assert row["se_between"] == pytest.approx(100 * between**0.5)
     assert row["narrows_most"] == more and row["puzzles"] == 20
+
+
+def row_for(report, log):
+    """The results row of `log` (the report labels runs; the log path is the key)."""
+    runs = report.runs.set_index("log")["run"]
+    [row] = report.tables["results"][lambda t: t["run"] == runs[log.location]].to_dict("records")
+    return row
+
+
+def per_puzzle(log, value):
+    """Per puzzle of a log read with Inspect: `value(sample)` averaged over its epochs."""
+    from collections import defaultdict
+
+    seen: dict = defaultdict(list)
+    for sample in read_eval_log(log.location).samples:
+        seen[str(sample.id)].append(value(sample))
+    return [sum(v) / len(v) for v in seen.values()]
+
+
+@pytest.mark.parametrize("epochs", [1, 2])
+def test_invalid_path_rate_has_the_wilson_interval_of_its_puzzles(report_logs, report, epochs):
+    log = log_of(report_logs, epochs)
+    shares = per_puzzle(log, lambda s: s.scores["sparc_scorer"].value["invalid_path"])
+    row = row_for(report, log)
+    assert row["invalid_path_rate"] == pytest.approx(100 * sum(shares) / len(shares))
+    low, high = proportion_confint(sum(shares), len(shares), method="wilson")
+    assert row["invalid_path_rate_ci95_low"] == pytest.approx(100 * low)
+    assert row["invalid_path_rate_ci95_high"] == pytest.approx(100 * high)
+
+
+def test_tokens_per_sample_have_a_t_interval_over_puzzles(report_logs, report):
+    from scipy.stats import sem, t
+
+    log = log_of(report_logs, 2)
+    row = row_for(report, log)
+    for column in ("output_tokens", "reasoning_tokens"):
+        tokens = per_puzzle(
+            log, lambda s, c=column: sum(getattr(u, c) for u in s.model_usage.values())
+        )
+        mean = sum(tokens) / len(tokens)
+        assert row[f"{column}_per_sample"] == pytest.approx(mean)
+        low, high = t.interval(0.95, len(tokens) - 1, loc=mean, scale=sem(tokens))
+        assert row[f"{column}_per_sample_ci95_low"] == pytest.approx(max(0.0, low))
+        assert row[f"{column}_per_sample_ci95_high"] == pytest.approx(high)
+
+
+def test_tokens_alike_on_every_puzzle_get_no_zero_width_interval(report_logs, report):
+    _, logs, _ = report_logs
+    algo = next(log for log in logs if log.eval.task.endswith("algopuzzlevqa"))
+    row = row_for(report, algo)
+    tokens = set(per_puzzle(algo, lambda s: sum(u.output_tokens for u in s.model_usage.values())))
+    assert len(tokens) == 1 and row["output_tokens_per_sample"] == tokens.pop()
+    assert row["output_tokens_per_sample_ci95_low"] != row["output_tokens_per_sample_ci95_low"]
+
+
+def test_tokens_by_level_have_t_intervals_over_the_levels_puzzles(report_logs, report):
+    from scipy.stats import sem, t
+
+    _, logs, _ = report_logs
+    gym = next(  # a model's episodes: tokens differ between the puzzles of a level
+        log
+        for log in logs
+        if log.eval.task.endswith("sparc_gym") and log.eval.model == "mockllm/model"
+    )
+    samples = read_eval_log(gym.location).samples
+    table = report.tables["tokens_by_level"]
+    widths = []
+    for level in range(1, 6):
+        tokens = [
+            sum(u.output_tokens for u in s.model_usage.values())
+            for s in samples
+            if s.metadata["level"] == level
+        ]
+        [row] = table[(table["log"] == gym.location) & (table["level"] == level)].to_dict("records")
+        mean = sum(tokens) / len(tokens)
+        assert row["output_tokens"] == pytest.approx(mean)
+        if len(set(tokens)) == 1:  # alike: no zero-width interval
+            assert row["output_tokens_ci95_low"] != row["output_tokens_ci95_low"]
+            continue
+        low, high = t.interval(0.95, len(tokens) - 1, loc=mean, scale=sem(tokens))
+        assert row["output_tokens_ci95_low"] == pytest.approx(max(0.0, low))
+        assert row["output_tokens_ci95_high"] == pytest.approx(high)
+        widths.append(high - low)
+    assert widths and all(w > 0 for w in widths)

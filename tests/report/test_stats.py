@@ -209,3 +209,55 @@ def test_median_interval_is_never_zero_wide_but_absent_with_its_reason(values):
     interval = stats.median_interval(values)
     assert np.isnan(interval.low) and np.isnan(interval.high)
     assert interval.method.startswith("none: ")
+
+
+def episodes(seed: int, puzzles: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """Per puzzle (events, steps) of episodes whose steps are not independent: each puzzle
+    has its own illegal-move propensity, and its own number of steps."""
+    rng = np.random.default_rng(seed)
+    steps = rng.integers(1, 60, size=puzzles)
+    events = rng.binomial(steps, rng.beta(1, 4, size=puzzles))
+    return events.astype(float), steps.astype(float)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pooled_step_rate_is_wilson_at_the_cluster_robust_design_effect(seed):
+    # the oracle: every step a 0/1 outcome, its puzzle the cluster; statsmodels' OLS with
+    # cluster-robust errors gives the variance, Wilson at n / design effect the interval
+    sm = pytest.importorskip("statsmodels.api")
+    events, steps = episodes(seed)
+    y = np.concatenate(
+        [[1.0] * int(e) + [0.0] * int(s - e) for e, s in zip(events, steps, strict=True)]
+    )
+    groups = np.repeat(np.arange(steps.size), steps.astype(int))
+    fit = sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    p = y.mean()
+    deff = max(1.0, float(fit.bse[0]) ** 2 / (p * (1 - p) / y.size))
+    assert deff > 1.5  # steps within a puzzle are alike: the interval must widen
+    low, high = proportion_confint(p * y.size / deff, y.size / deff, method="wilson")
+    interval = stats.clustered_ratio(events, steps)
+    assert (interval.low, interval.high) == pytest.approx((low, high), rel=1e-9)
+    plain = proportion_confint(events.sum(), steps.sum(), method="wilson")
+    assert interval.high - interval.low > plain[1] - plain[0]
+
+
+def test_pooled_step_rate_without_an_event_is_never_zero_wide():
+    steps = np.array([12.0, 30.0, 7.0, 51.0])
+    none = stats.clustered_ratio(np.zeros(4), steps)  # no illegal move in 100 steps
+    assert (none.low, none.high) == pytest.approx(proportion_confint(0, 100, method="wilson"))
+    assert none.high > 0
+    every = stats.clustered_ratio(steps, steps)  # every step illegal
+    assert every.low < 1 and every.high == pytest.approx(1.0)
+    assert np.isnan(stats.clustered_ratio([0.0, 0.0], [0.0, 0.0]).low)  # no step at all
+
+
+def test_mean_interval_is_scipys_t_interval_and_absent_where_every_puzzle_agrees():
+    from scipy.stats import sem, t
+
+    values = np.random.default_rng(5).gamma(2.0, 300.0, size=25)  # tokens per puzzle
+    expected = t.interval(0.95, values.size - 1, loc=values.mean(), scale=sem(values))
+    interval = stats.mean_interval(values)
+    assert (interval.low, interval.high) == pytest.approx(expected)
+    same = stats.mean_interval([7.0] * 25)  # every puzzle the same tokens: no zero width
+    assert np.isnan(same.low) and same.method.startswith("none: ")
+    assert stats.mean_interval([3.0]).method.startswith("none: ")

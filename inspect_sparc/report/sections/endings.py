@@ -18,7 +18,7 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import run_steps
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, median_interval
+from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,25 +107,34 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     return table.dropna(axis=1, how="all") if len(table) else table
 
 
+#: The pooled rates of the behaviour table: the per-sample value keys summed as events, and
+#: as trials (the scorers' own definitions: per step, per turn, per tool call sent).
+POOLED_RATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "illegal_action_rate": ((K.ILLEGAL,), (K.STEPS,)),
+    "unparseable_rate": ((K.UNPARSEABLE,), (K.STEPS,)),
+    "no_tool_call_rate": ((K.NO_TOOL_TURNS,), (K.TURNS,)),
+    "malformed_tool_call_rate": ((K.MALFORMED_TOOL_CALLS,), (K.MALFORMED_TOOL_CALLS, K.TOOL_CALLS)),
+}
+
+
 def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
-    """95% intervals clustered by puzzle (each puzzle's epochs resampled together): the
-    per-step illegal and unparseable rates (ratios of sums, bootstrap over puzzles) and tool
-    calls per episode (t interval over per-puzzle means)."""
+    """95% intervals clustered by puzzle: the pooled rates (`POOLED_RATES`: Wilson clustered by
+    puzzle on each puzzle's summed events and trials, its epochs together) and tool calls per
+    episode (t interval over per-puzzle means)."""
     if samples is None or samples.empty:
         return {}
     rows = samples[samples["log"] == log]
     out: dict[str, Any] = {}
-    if K.STEPS in rows and rows[K.STEPS].notna().any():
-        for key, column in (
-            (K.ILLEGAL, "illegal_action_rate"),
-            (K.UNPARSEABLE, "unparseable_rate"),
-        ):
-            if key not in rows or rows[key].isna().all():
-                continue
-            sums = rows.groupby("id")[[key, K.STEPS]].sum()
-            interval = bootstrap_ratio(sums[key].to_numpy(), sums[K.STEPS].to_numpy())
-            out[f"{column}_ci95_low"] = 100 * interval.low
-            out[f"{column}_ci95_high"] = 100 * interval.high
+    for column, (events, trials) in POOLED_RATES.items():
+        keys = [*dict.fromkeys([*events, *trials])]
+        if any(key not in rows or rows[key].isna().all() for key in keys):
+            continue
+        sums = rows.groupby("id")[keys].sum()
+        interval = clustered_ratio(
+            sums[list(events)].sum(axis=1).to_numpy(), sums[list(trials)].sum(axis=1).to_numpy()
+        )
+        out[f"{column}_ci95_low"] = 100 * interval.low
+        out[f"{column}_ci95_high"] = 100 * interval.high
     if K.TOOL_CALLS in rows and rows[K.TOOL_CALLS].notna().any():
         interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy())
         out["tool_calls_per_episode_ci95_low"] = interval.low
@@ -225,9 +234,11 @@ def endings_section(ctx: Context) -> Section | None:
         "steps than the limit, each puzzle's epochs averaged first, so the median is over "
         "puzzles; 1 means no step was undone; it conditions on reaching E, so it says nothing "
         "of the episodes that did not). Every rate and count has a 95% interval clustered by "
-        "puzzle: the per-step rates a bootstrap over puzzles of the ratio of sums, tool calls "
-        "a t interval over per-puzzle means, the backtracking median the order statistics a "
-        "binomial brackets (none where they are tied, and the row says why).",
+        "puzzle: the pooled rates (per step, per turn, per call sent) Wilson's interval at "
+        "the trials' n divided by the design effect of the puzzle as cluster, tool calls a t "
+        "interval over per-puzzle means (none where every puzzle made the same number), the "
+        "backtracking median the order statistics a binomial brackets (none where they are "
+        "tied, and the row says why).",
     )
     title = "How gym and agent episodes ended"
     ctx.add_figure(s, endings_bars(endings), "gym_endings", title)

@@ -3,6 +3,7 @@ tokens and time; the ranked chart of each run among the published models of its 
 
 from __future__ import annotations
 
+from math import isclose
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle import LEVELS
@@ -25,7 +26,7 @@ from inspect_sparc.report.intervals import (
     shown_reducer,
 )
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.stats import bootstrap_ratio, variance_parts, wilson
+from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, variance_parts, wilson
 from inspect_sparc.report.tabulate import (
     PROTOCOLS,
     known,
@@ -92,8 +93,9 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "mean_steps": steps if known(steps) else None,
             "mean_path_length": None if known(steps) else path_means.get(run["log"]),
             "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
-            "output_tokens_per_sample": _per(run.get("output_tokens"), per),
-            "reasoning_tokens_per_sample": _per(run.get("reasoning_tokens"), per),
+            **invalid_path_interval(samples, run),
+            **tokens_per_sample(samples, run, "output_tokens", per),
+            **tokens_per_sample(samples, run, "reasoning_tokens", per),
             "time_s": run.get("time_s"),
             "status": run["status"],
             "notes": run.get("notes") or "",
@@ -155,6 +157,41 @@ def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> di
         "tokens_per_solved_ci95_low": interval.low,
         "tokens_per_solved_ci95_high": interval.high,
     }
+
+
+def invalid_path_interval(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
+    """The 95% interval of the log's `invalid_path_rate` (Wilson over puzzles, each puzzle's
+    epochs reduced as the log reduced them), only where the samples give the value shown."""
+    shown = pct(run.get(K.INVALID_PATH_RATE))
+    if shown is None or samples is None or samples.empty or K.INVALID_PATH not in samples:
+        return {}
+    values = reduced_values(samples, run["log"], shown_reducer(run), K.INVALID_PATH)
+    if values is None or not len(values.dropna()):
+        return {}
+    if not isclose(100 * float(values.mean()), shown, abs_tol=1e-6):
+        return {}  # the samples hold another number than the log's metric: no interval
+    ci = ci_fields(values, "invalid_path_rate")
+    return {key: value for key, value in ci.items() if "ci95" in key}
+
+
+def tokens_per_sample(
+    samples: pd.DataFrame | None, run: Any, column: str, per: Any
+) -> dict[str, Any]:
+    """Mean `column` tokens per sample (the run's usage over its samples) and, where the
+    samples' own usage gives the same mean, its t interval over per-puzzle means (each
+    puzzle's epochs averaged first: the puzzle is the unit)."""
+    name = f"{column}_per_sample"
+    shown = _per(run.get(column), per)
+    out: dict[str, Any] = {name: shown}
+    if shown is None or samples is None or samples.empty or column not in samples:
+        return out
+    rows = samples[samples["log"] == run["log"]].dropna(subset=[column])
+    means = rows.groupby("id", sort=False)[column].mean()
+    if means.empty or not isclose(float(means.mean()), shown, rel_tol=1e-9, abs_tol=1e-9):
+        return out  # usage outside the samples (a scorer's model): not the value shown
+    interval = mean_interval(means.to_numpy())
+    low = max(0.0, interval.low) if interval.low == interval.low else interval.low
+    return {**out, f"{name}_ci95_low": low, f"{name}_ci95_high": interval.high}
 
 
 def reducer_text(run: Any) -> str | None:
@@ -306,7 +343,9 @@ def results_section(ctx: Context) -> Section:
         "whose every attempt errored: they are left out of n and accuracy, and "
         "errors_as_failures counts them as failures. tokens_per_solved is output tokens per "
         "solved puzzle, with a bootstrap interval over puzzles (a ratio: tokens and outcome "
-        "resampled together; no upper bound where a resample solves nothing). Published rows "
+        "resampled together; no upper bound where a resample solves nothing). "
+        "invalid_path_rate has Wilson's interval over puzzles, the tokens per sample a t "
+        "interval over per-puzzle means (none where every puzzle used the same). Published rows "
         "get Wilson intervals from their own n. With several epoch reducers the reducer "
         "column names the one whose metrics are shown (mean where present)."
     )

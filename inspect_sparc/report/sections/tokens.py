@@ -19,6 +19,7 @@ from inspect_sparc.report.drawing import (
 from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.sections.results import results_of
+from inspect_sparc.report.stats import mean_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -26,7 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
-    """Mean output (and reasoning) tokens per sample by level, per model run with tokens."""
+    """Mean output (and reasoning) tokens per sample by level, per model run with tokens: each
+    puzzle's epochs averaged first, then the puzzles, with the output tokens' t interval over
+    puzzles (`output_tokens_ci95_low/high`); accuracy over the same puzzles."""
     import pandas as pd
 
     sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
@@ -35,9 +38,24 @@ def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     sparc = sparc[sparc["output_tokens"].notna()]
     cols = ["output_tokens", "reasoning_tokens", K.CORRECT]
     sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
-    table = sparc.groupby(["log", "run", "protocol", "level"])[cols].mean().reset_index()
+    keys = ["log", "run", "protocol", "level"]
+    puzzles = sparc.groupby([*keys, "id"], sort=False)[cols].mean()
+    table = puzzles.groupby(level=keys, sort=False)[cols].mean()
+    bounds = puzzles.groupby(level=keys, sort=False)["output_tokens"].apply(_bounds)
+    table = table.join(pd.DataFrame(bounds.tolist(), index=bounds.index, columns=CI_COLUMNS))
+    table = table.reset_index().sort_values(["log", "level"], kind="stable")
     table[K.CORRECT] = 100 * table[K.CORRECT]
-    return table.rename(columns={K.CORRECT: "accuracy"})
+    return table.rename(columns={K.CORRECT: "accuracy"}).reset_index(drop=True)
+
+
+#: The interval columns of `tokens_by_level` (the output tokens' t interval over puzzles).
+CI_COLUMNS = ["output_tokens_ci95_low", "output_tokens_ci95_high"]
+
+
+def _bounds(values: pd.Series) -> tuple[float, float]:
+    interval = mean_interval(values.to_numpy())
+    low = max(0.0, interval.low) if interval.low == interval.low else interval.low
+    return low, interval.high
 
 
 @styled
@@ -48,10 +66,11 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
         return None
     fig = new_figure(9, 5.2)
     left, right = fig.subplots(1, 2)
-    plot_runs(left, tokens, "output_tokens", errors=False)
+    bars = dict(zip(CI_COLUMNS, ["ci95_low", "ci95_high"], strict=True))
+    plot_runs(left, tokens.rename(columns=bars), "output_tokens")
     left.set_xticks(LEVELS)
     left.set_xlabel("difficulty level")
-    left.set_ylabel("output tokens per sample")
+    left.set_ylabel("output tokens per sample, 95% interval")
     left.set_ylim(bottom=0)
     left.set_title("Tokens by level")
     left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
@@ -62,10 +81,12 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     for i, row in known.iterrows():
         colour, marker, _ = styles[row["run"]]
         err = error_extents(known.loc[[i]], "accuracy", "ci95_low", "ci95_high")
+        x = "output_tokens_per_sample"
         right.errorbar(
-            [row["output_tokens_per_sample"]],
+            [row[x]],
             [row["accuracy"]],
             yerr=err,
+            xerr=error_extents(known.loc[[i]], x, f"{x}_ci95_low", f"{x}_ci95_high"),
             marker=marker,
             color=colour,
             capsize=2,
