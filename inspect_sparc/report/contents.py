@@ -17,6 +17,7 @@ from inspect_sparc.report.sections import (
     results,
     rules,
     tokens,
+    unpaired,
     visual,
 )
 
@@ -25,6 +26,7 @@ SECTIONS: tuple[Spec, ...] = (
     results.SPEC,
     levels.SPEC,
     paired.SPEC,
+    unpaired.SPEC,
     fresh.SPEC,
     rules.SPEC,
     deltas.SPEC,

@@ -1,0 +1,189 @@
+"""Differences that cannot be paired puzzle by puzzle: runs of one task and protocol on puzzles
+they do not share, and each run on the test puzzles against the published rows of its protocol.
+Both are differences of two independent proportions with Newcombe's hybrid score interval; no
+p-value is given, since a test beside that interval could disagree with it."""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.page import Section
+from inspect_sparc.report.sections.paired import eligible, outcome_index
+from inspect_sparc.report.stats import newcombe
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: The page shows every row of the published comparison up to this many (the CSV has all).
+PAGE_ROWS = 40
+
+
+def difference(
+    ka: float, na: int, kb: float, nb: float, names: tuple[str, str] = ("a", "b")
+) -> dict[str, Any]:
+    """a - b in points with Newcombe's 95% interval, and what it shows in words (`names`: how
+    the reading calls a and b)."""
+    interval = newcombe(ka, na, kb, nb)
+    low, high = 100 * interval.low, 100 * interval.high
+    if low > 0 or high < 0:
+        words = f"{names[0] if low > 0 else names[1]} higher: the interval excludes 0"
+    else:
+        words = f"not shown: differences from {low:.1f} to {high:.1f} points remain possible"
+    return {
+        "difference": 100 * (ka / na - kb / nb),
+        "diff_ci95_low": low,
+        "diff_ci95_high": high,
+        "reading": words,
+    }
+
+
+def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per eligible run: its per-puzzle outcomes, grid hashes, and whether every puzzle it
+    scored is one of the benchmark's test puzzles."""
+    index = outcome_index(samples)
+    grids = (
+        samples.groupby("log")["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
+    )
+    tests = (
+        samples.groupby("log")["test_grid"].agg(lambda t: bool(t.all()))
+        if "test_grid" in samples
+        else {}
+    )
+    sets = {}
+    for _, run in eligible(runs).iterrows():
+        outcomes = index.get(run["log"])
+        if outcomes is not None and len(outcomes):
+            log = run["log"]
+            sets[log] = {"run": run, "outcomes": outcomes, "grids": grids.get(log, set())}
+            sets[log]["on_test"] = bool(tests.get(log, False))
+    return sets
+
+
+def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """Pairs of runs of one task and protocol that share no puzzle (by id or grid): counts,
+    accuracies and the difference a - b with Newcombe's interval. A model's run on the test
+    puzzles against its run on other puzzles is the fresh-puzzle gap's, which matches levels."""
+    import pandas as pd
+
+    rows = []
+    for one, two in combinations(_run_sets(runs, samples).values(), 2):
+        a, b = one["run"], two["run"]
+        if (a["task"], a["protocol"]) != (b["task"], b["protocol"]):
+            continue
+        if len(one["outcomes"].index.intersection(two["outcomes"].index)) or (
+            one["grids"] & two["grids"]
+        ):
+            continue  # shared puzzles: the paired comparison's
+        if a["model"] == b["model"] and one["on_test"] != two["on_test"]:
+            continue  # the fresh-puzzle gap
+        ka, na = float(one["outcomes"].sum()), len(one["outcomes"])
+        kb, nb = float(two["outcomes"].sum()), len(two["outcomes"])
+        rows.append(
+            {
+                "run_a": a["run"],
+                "run_b": b["run"],
+                "protocol": a["protocol"],
+                "n_a": na,
+                "n_b": nb,
+                "accuracy_a": 100 * ka / na,
+                "accuracy_b": 100 * kb / nb,
+                **difference(ka, na, kb, nb),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def same_model(run_model: str, published_model: str) -> bool:
+    """Whether a published row names the run's model (letters and digits compared, so that
+    "GPT-OSS 120B" is `openai/gpt-oss-120b`)."""
+
+    def plain(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    name = plain(published_model)
+    return bool(name) and name in plain(run_model)
+
+
+def published_table(
+    runs: pd.DataFrame, samples: pd.DataFrame, published: pd.DataFrame | None
+) -> pd.DataFrame:
+    """Each run whose puzzles are all test puzzles against every published row of its protocol
+    with an n (`published_results` keeps the rows of the runs' prompts): run - published with
+    Newcombe's interval. The published runs saw the same puzzles, but their per-puzzle outcomes
+    are not published, so the pair cannot be paired: the independent interval is the wider,
+    cautious one."""
+    import pandas as pd
+
+    if published is None or published.empty:
+        return pd.DataFrame()
+    known = published.dropna(subset=["n", "accuracy"])
+    rows = []
+    for entry in _run_sets(runs, samples).values():
+        run = entry["run"]
+        if not entry["on_test"]:
+            continue
+        ka, na = float(entry["outcomes"].sum()), len(entry["outcomes"])
+        rivals = known[known["protocol"] == run["protocol"]]  # of the runs' prompts already
+        for _, row in rivals.sort_values("accuracy", ascending=False).iterrows():
+            kb, nb = float(row["accuracy"]) / 100 * float(row["n"]), float(row["n"])
+            rows.append(
+                {
+                    "run": run["run"],
+                    "published": row["model"],
+                    "source": row.get("source"),
+                    "same_model": same_model(str(run["model"]), str(row["model"])),
+                    "n": na,
+                    "accuracy": 100 * ka / na,
+                    "n_published": int(nb),
+                    "accuracy_published": float(row["accuracy"]),
+                    **difference(ka, na, kb, nb, ("run", "published")),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """What the page shows of a long published comparison (None: all of it): the rows of the
+    run's own model where any match, else the two published rows nearest each run."""
+    if len(against) <= PAGE_ROWS:
+        return None, ""
+    if against["same_model"].any():
+        return against[against["same_model"]], "the rows of the same model"
+    gap = (against["accuracy_published"] - against["accuracy"]).abs()
+    nearest = against.assign(_gap=gap).sort_values("_gap", kind="stable")
+    kept = nearest.groupby("run", sort=False).head(2).drop(columns="_gap").sort_index()
+    return kept, "the two published rows nearest each run in accuracy"
+
+
+def unpaired_section(ctx: Context) -> Section | None:
+    """Runs on different puzzles, and runs against the published rows."""
+    unshared = unshared_table(ctx.runs, ctx.samples)
+    against = published_table(ctx.runs, ctx.samples, ctx.pub_sparc)
+    if unshared.empty and against.empty:
+        return None
+    s = Section(
+        "unpaired",
+        "Unpaired comparisons",
+        "Differences that cannot be paired puzzle by puzzle, each with Newcombe's hybrid score "
+        "95% interval of two independent proportions (a - b, points): runs of one task and "
+        "protocol that share no puzzle (a model's test run against its run on fresh puzzles is "
+        "the fresh-puzzle gap's), and each run whose puzzles are all test puzzles against the "
+        "published rows of its protocol from their own n. The published runs saw the same "
+        "puzzles, but without their per-puzzle outcomes the pair cannot be paired, and the "
+        "independent interval is the wider, cautious one. No p-value: a test beside the "
+        "interval could disagree with it; `reading` says whether the interval excludes 0.",
+    )
+    caption = "Runs that share no puzzle: a - b (points), Newcombe 95% interval"
+    ctx.add_table(s, unshared, "unshared", caption)
+    caption = "Runs against the published rows: run - published (points), Newcombe 95% interval"
+    shown, which = page_rows(against)
+    if shown is not None:
+        caption += f"; the page shows {which} (all {len(against)} rows in the CSV)"
+    ctx.add_table(s, against, "against_published", caption, shown_as=shown)
+    return s
+
+
+SPEC = Spec("unpaired", unpaired_section, ("samples",))

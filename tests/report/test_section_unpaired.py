@@ -1,0 +1,74 @@
+"""Unpaired comparisons on scripted logs whose truth is known: runs that share no puzzle, and a
+run against the published rows, each with Newcombe's interval (checked against statsmodels)."""
+
+from __future__ import annotations
+
+import pytest
+from scripted import rolled, rolled_twice, scripted_log
+
+confint_2indep = pytest.importorskip("statsmodels.stats.proportion").confint_proportions_2indep
+
+
+def newcombe_points(k1, n1, k2, n2):
+    low, high = confint_2indep(k1, n1, k2, n2, method="newcomb", compare="diff")
+    return 100 * low, 100 * high
+
+
+def outcomes(base, solved: int) -> dict[str, int]:
+    ids = sorted(str(s.id) for s in base.samples)
+    return {i: int(k < solved) for k, i in enumerate(ids)}
+
+
+def test_runs_that_share_no_puzzle_get_newcombes_interval(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    kw = dict(grid=rolled, source="generated:1", id_prefix="g1-")
+    scripted_log(base, outcomes(base, 9), logs / "a.eval", model="m/A", **kw)
+    kw = dict(grid=rolled_twice, source="generated:2", id_prefix="g2-")
+    scripted_log(base, outcomes(base, 2), logs / "b.eval", model="m/B", **kw)
+    # model A on the test puzzles too: against its own fresh run, that is the fresh gap's
+    scripted_log(base, outcomes(base, 5), logs / "c.eval", model="m/A", started="2030-01-01")
+    report = build_report(logs, tmp_path / "out")
+    table = report.tables["unshared"]
+    n = len(base.samples)
+    pairs = {frozenset((r["run_a"], r["run_b"])): r for r in table.to_dict("records")}
+    assert len(pairs) == 2  # A fresh - B fresh, A test - B fresh; never A test - A fresh
+    runs = report.runs.set_index("log")["run"]
+    a, b = runs[str(logs / "a.eval")], runs[str(logs / "b.eval")]
+    row = pairs[frozenset((a, b))]
+    sign = 1 if row["run_a"] == a else -1
+    assert sign * row["difference"] == pytest.approx(100 * (9 - 2) / n)
+    low, high = newcombe_points(9, n, 2, n) if sign == 1 else newcombe_points(2, n, 9, n)
+    assert (row["diff_ci95_low"], row["diff_ci95_high"]) == pytest.approx((low, high))
+    assert row["reading"].endswith("excludes 0") == (low > 0 or high < 0)
+    assert "p" not in table  # no test that could disagree with the interval
+
+
+def test_a_run_on_test_puzzles_is_compared_with_each_published_row(base, tmp_path):
+    from inspect_sparc.report import build_report
+    from inspect_sparc.report.published import published_results
+
+    path = scripted_log(base, outcomes(base, 6), tmp_path / "o.eval", model="openai/o4-mini")
+    report = build_report(path, tmp_path / "out")
+    table = report.tables["against_published"]
+    rows = published_results(report.runs).dropna(subset=["n"])
+    rows = rows[rows["protocol"] == "single_shot"]
+    assert len(table) == len(rows)  # every published single-shot row with an n
+    [mine] = table[table["same_model"]].to_dict("records")
+    assert mine["published"] == "o4-mini" and mine["n_published"] == 500
+    n = len(base.samples)
+    assert mine["difference"] == pytest.approx(60.0 - 15.8)
+    low, high = newcombe_points(6, n, 0.158 * 500, 500)
+    assert (mine["diff_ci95_low"], mine["diff_ci95_high"]) == pytest.approx((low, high))
+    assert table["accuracy_published"].is_monotonic_decreasing
+
+
+def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    kw = dict(grid=rolled, source="generated:1", id_prefix="g-")
+    path = scripted_log(base, outcomes(base, 6), tmp_path / "g.eval", model="openai/o4-mini", **kw)
+    report = build_report(path, tmp_path / "out")
+    assert "against_published" not in report.tables and "unshared" not in report.tables
