@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from uuid import uuid4
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "report"))
 
@@ -28,6 +29,7 @@ def grow(log, n: int):
                 break
             copy = sample.model_copy(deep=True)
             copy.id = f"{sample.id}-{len(samples)}"
+            copy.uuid = uuid4().hex  # a sample of its own (readers key samples by uuid)
             samples.append(copy)
     big = log.model_copy()
     big.samples = samples

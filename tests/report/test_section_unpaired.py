@@ -72,3 +72,33 @@ def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_
     path = scripted_log(base, outcomes(base, 6), tmp_path / "g.eval", model="openai/o4-mini", **kw)
     report = build_report(path, tmp_path / "out")
     assert "against_published" not in report.tables and "unshared" not in report.tables
+
+
+def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_rows():
+    import pandas as pd
+
+    from inspect_sparc.report.sections.unpaired import PAGE_ROWS, page_rows, same_model
+
+    assert same_model("openai/gpt-oss-120b", "GPT-OSS 120B")
+    assert same_model("openai/o4-mini-2025-04-16", "o4-mini")
+    assert not same_model("openai/o4-mini", "Qwen 3 4B") and not same_model("m/x", "")
+    runs = [f"model-{i}" for i in range(16)]
+    rivals = {f"published-{j}": 5.0 * j for j in range(14)}  # accuracies 0, 5, ..., 65
+    table = pd.DataFrame(
+        [
+            {"run": run, "published": name, "same_model": False}
+            | {"accuracy": 4.0 * i, "accuracy_published": acc}
+            for i, run in enumerate(runs)
+            for name, acc in rivals.items()
+        ]
+    )
+    assert len(table) > PAGE_ROWS
+    shown, which = page_rows(table)
+    assert "nearest" in which and len(shown) == 2 * len(runs)
+    for run, rows in shown.groupby("run"):
+        gaps = (table[table["run"] == run]["accuracy_published"] - rows["accuracy"].iloc[0]).abs()
+        assert sorted((rows["accuracy_published"] - rows["accuracy"]).abs()) == sorted(gaps)[:2]
+    table.loc[table["published"] == "published-3", "same_model"] = True
+    shown, which = page_rows(table)
+    assert "same model" in which and set(shown["published"]) == {"published-3"}
+    assert page_rows(table.head(PAGE_ROWS)) == (None, "")
