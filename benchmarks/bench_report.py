@@ -31,7 +31,8 @@ def grow(log, n: int):
             copy.id = f"{sample.id}-{len(samples)}"
             copy.uuid = uuid4().hex  # a sample of its own (readers key samples by uuid)
             samples.append(copy)
-    big = log.model_copy()
+    big = log.model_copy(deep=True)
+    big.eval.eval_id = uuid4().hex  # a log of its own, as every real eval is
     big.samples = samples
     big.results.total_samples = big.results.completed_samples = n
     return big
