@@ -308,10 +308,11 @@ def median_interval(values: Sequence[float]) -> Interval:
 T_OVER_PUZZLES = "t over puzzles"
 
 
-def mean_interval(values: Sequence[float]) -> Interval:
-    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens); NaN, with
-    the reason as its method, for fewer than two values or where every puzzle has the same
-    value (a t interval would have zero width: certainty no finite sample gives)."""
+def mean_interval(values: Sequence[float], lowest: float | None = None) -> Interval:
+    """The t interval of a mean over puzzles (one value per puzzle: counts, tokens), its lower
+    end raised to `lowest` (0 for counts); NaN, with the reason as its method, for fewer than
+    two values or where every puzzle has the same value (a t interval would have zero width:
+    certainty no finite sample gives)."""
     from scipy.stats import t
 
     data = np.asarray(values, dtype=float)
@@ -321,7 +322,9 @@ def mean_interval(values: Sequence[float]) -> Interval:
     if np.ptp(data) == 0:
         return Interval(float("nan"), float("nan"), "none: every puzzle has the same value")
     half = float(t.ppf(0.5 + CONFIDENCE / 2, data.size - 1) * data.std(ddof=1) / np.sqrt(data.size))
-    return Interval(float(data.mean() - half), float(data.mean() + half), T_OVER_PUZZLES)
+    low = float(data.mean() - half)
+    low = low if lowest is None else max(lowest, low)
+    return Interval(low, float(data.mean() + half), T_OVER_PUZZLES)
 
 
 def variance_parts(per_puzzle: Sequence[Sequence[float]]) -> tuple[float, float]:

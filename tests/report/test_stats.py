@@ -261,3 +261,10 @@ def test_mean_interval_is_scipys_t_interval_and_absent_where_every_puzzle_agrees
     same = stats.mean_interval([7.0] * 25)  # every puzzle the same tokens: no zero width
     assert np.isnan(same.low) and same.method.startswith("none: ")
     assert stats.mean_interval([3.0]).method.startswith("none: ")
+
+
+def test_mean_interval_of_counts_never_reaches_below_zero():
+    counts = [0.0, 0.0, 0.0, 9.0]  # tool calls: one puzzle made them all
+    assert stats.mean_interval(counts).low < 0
+    clipped = stats.mean_interval(counts, lowest=0.0)
+    assert clipped.low == 0.0 and clipped.high == stats.mean_interval(counts).high

@@ -136,7 +136,7 @@ def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
         out[f"{column}_ci95_low"] = 100 * interval.low
         out[f"{column}_ci95_high"] = 100 * interval.high
     if K.TOOL_CALLS in rows and rows[K.TOOL_CALLS].notna().any():
-        interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy())
+        interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy(), lowest=0.0)
         out["tool_calls_per_episode_ci95_low"] = interval.low
         out["tool_calls_per_episode_ci95_high"] = interval.high
     return out

@@ -189,9 +189,8 @@ def tokens_per_sample(
     means = rows.groupby("id", sort=False)[column].mean()
     if means.empty or not isclose(float(means.mean()), shown, rel_tol=1e-9, abs_tol=1e-9):
         return out  # usage outside the samples (a scorer's model): not the value shown
-    interval = mean_interval(means.to_numpy())
-    low = max(0.0, interval.low) if interval.low == interval.low else interval.low
-    return {**out, f"{name}_ci95_low": low, f"{name}_ci95_high": interval.high}
+    interval = mean_interval(means.to_numpy(), lowest=0.0)
+    return {**out, f"{name}_ci95_low": interval.low, f"{name}_ci95_high": interval.high}
 
 
 def reducer_text(run: Any) -> str | None:

@@ -53,9 +53,8 @@ CI_COLUMNS = ["output_tokens_ci95_low", "output_tokens_ci95_high"]
 
 
 def _bounds(values: pd.Series) -> tuple[float, float]:
-    interval = mean_interval(values.to_numpy())
-    low = max(0.0, interval.low) if interval.low == interval.low else interval.low
-    return low, interval.high
+    interval = mean_interval(values.to_numpy(), lowest=0.0)
+    return interval.low, interval.high
 
 
 @styled
