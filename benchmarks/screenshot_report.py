@@ -1,6 +1,7 @@
 """Open a report's index.html in headless Chromium at 1280 and 1920 px: no console errors,
 every figure loaded, no clipped table (no table wider than its box, no cell text cut, no
-horizontal scroll of the page), a full-page screenshot per width. Needs `chromium` (apt)
+horizontal scroll of the page; folded tables are checked opened), a full-page screenshot per
+width (folded tables closed, as the page loads). Needs `chromium` (apt)
 and `playwright` (pip), no browser download:
 
     python benchmarks/screenshot_report.py sparc-report/ [SHOT_PREFIX]
@@ -33,6 +34,9 @@ CLIPPED = """() => {
   return out;
 }"""
 
+#: Open (true) or close (false) every folded table (`<details>`).
+OPEN_FOLDED = "(open) => document.querySelectorAll('details').forEach((d) => { d.open = open; })"
+
 
 def check_page(index: Path, screenshot: Path, width: int = WIDTHS[0]) -> list[str]:
     """Problems found on the page at `width` px (empty when it is fine); writes `screenshot`."""
@@ -56,7 +60,10 @@ def check_page(index: Path, screenshot: Path, width: int = WIDTHS[0]) -> list[st
         problems += [f"figure not loaded: {alt}" for alt, ok in images if not ok]
         if not images:
             problems.append("no figures on the page")
+        # folded tables are checked opened (nothing hidden may be clipped), shot as they load
+        page.evaluate(OPEN_FOLDED, True)
         problems += [f"{width} px: {p}" for p in page.evaluate(CLIPPED)]
+        page.evaluate(OPEN_FOLDED, False)
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
     return problems

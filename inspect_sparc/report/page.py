@@ -44,7 +44,8 @@ def table_entry(
 ) -> dict:
     """A table for the template: cells as text (rates to one decimal, each with its 95%
     interval and n in the same cell where the table has them), rows marked published;
-    `transpose`: one column per row of `table` (for tables with many columns and few rows)."""
+    `transpose`: one column per row of `table` (for tables with many columns and few rows);
+    `folded` when it has more than `FOLD_ROWS` rows."""
     merged = interval_cells(table)
     if transpose:
         merged = transposed(merged)
@@ -58,7 +59,19 @@ def table_entry(
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
-    return {"name": name, "caption": caption, "columns": columns, "rows": rows, "numeric": numeric}
+    return {
+        "name": name,
+        "caption": caption,
+        "columns": columns,
+        "rows": rows,
+        "numeric": numeric,
+        "folded": len(rows) > FOLD_ROWS,
+    }
+
+
+#: Tables with more rows than this are shown folded (a closed `<details>` that says how many
+#: rows it holds): 16 runs make 120 pairs and 600 per-level rows, which would bury the page.
+FOLD_ROWS = 40
 
 
 def transposed(merged: pd.DataFrame) -> pd.DataFrame:
