@@ -1,8 +1,8 @@
 """Open a report's index.html in headless Chromium at 1280 and 1920 px: no console errors,
-every figure loaded, no clipped table (no table wider than its box, no cell text cut, no
-horizontal scroll of the page; folded tables are checked opened), a full-page screenshot per
-width (folded tables closed, as the page loads). Needs `chromium` (apt)
-and `playwright` (pip), no browser download:
+every figure loaded, no clipped table (no table wider than its box, no cell text cut, no word
+split across lines, no horizontal scroll of the page; folded tables are checked opened), and
+a full-page screenshot per width (folded tables closed, as the page loads). Needs `chromium`
+(apt) and `playwright` (pip), no browser download:
 
     python benchmarks/screenshot_report.py sparc-report/ [SHOT_PREFIX]
 """
@@ -15,8 +15,9 @@ from pathlib import Path
 
 WIDTHS = (1280, 1920)
 
-#: Per table: its caption file name, its box's width and its content's width; and every cell
-#: whose text is wider than the cell.
+#: Per table: its caption file name, its box's width and its content's width; every cell
+#: whose text is wider than the cell; then, with words kept whole, every cell or table that
+#: would overflow (a word the page splits across lines).
 CLIPPED = """() => {
   const out = [];
   document.querySelectorAll('.table-wrap').forEach((wrap) => {
@@ -28,6 +29,20 @@ CLIPPED = """() => {
         out.push(`cell text cut in ${name}: ${cell.textContent.slice(0, 40)}`);
     });
   });
+  // a word split across lines: without break-word its cell would overflow (one layout pass)
+  const keep = document.createElement('style');
+  keep.textContent = 'th, td { overflow-wrap: normal !important; word-break: normal !important; }';
+  document.head.appendChild(keep);
+  document.querySelectorAll('.table-wrap').forEach((wrap) => {
+    const name = wrap.previousElementSibling ? wrap.previousElementSibling.textContent : '?';
+    if (wrap.scrollWidth > wrap.clientWidth + 1)
+      out.push(`table fits only by splitting words: ${name}`);
+    wrap.querySelectorAll('th, td').forEach((cell) => {
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        out.push(`word split in ${name}: ${cell.textContent.slice(0, 40)}`);
+    });
+  });
+  keep.remove();
   const page = document.documentElement;
   if (page.scrollWidth > window.innerWidth + 1)
     out.push(`page scrolls sideways (${page.scrollWidth} > ${window.innerWidth})`);
@@ -84,6 +99,7 @@ if __name__ == "__main__":
     shots = ", ".join(f"{prefix.name}-{w}.png" for w in WIDTHS)
     print(
         "\n".join(found)
-        or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table; {shots}"
+        or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table, no "
+        f"split word; {shots}"
     )
     sys.exit(1 if found else 0)

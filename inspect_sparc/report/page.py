@@ -144,15 +144,26 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
+#: An interval as cells print it, `(8.1–17.9)` or `(-1.6 to 42.0)`: one unit on the page.
+INTERVAL_TEXT = r"\((?:-?[\d.<>]+–-?[\d.<>]+|-?[\d.]+ to -?[\d.]+)\)"
+
+
 def breakable(text: str) -> Any:
     """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
-    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word."""
+    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word, and
+    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`)."""
     import re
 
     from markupsafe import Markup, escape
 
-    parts = re.split(r"(?<=[/_|,;])", str(text))
-    return Markup("<wbr>").join(escape(part) for part in parts)
+    def words(part: str) -> Markup:
+        return Markup("<wbr>").join(escape(p) for p in re.split(r"(?<=[/_|,;])", part))
+
+    pieces = re.split(f"({INTERVAL_TEXT})", str(text))
+    return Markup("").join(
+        Markup('<span class="interval">{}</span>').format(piece) if i % 2 else words(piece)
+        for i, piece in enumerate(pieces)
+    )
 
 
 def render_page(

@@ -200,3 +200,21 @@ def test_matrix_text_of_16_runs_stays_legible():
     ]
     assert legible_px(fig, min(t.get_fontsize() for t in ax.texts)) >= 10
     assert legible_px(fig, ax.get_yticklabels()[0].get_fontsize()) >= 10
+
+
+def test_an_interval_is_never_broken_on_the_page_and_labels_break_only_between_words(board):
+    from inspect_sparc.report.page import breakable
+
+    report, _ = board
+    page = report.index.read_text(encoding="utf-8")
+    results = report.tables["results"]
+    for _, row in results.dropna(subset=["ci95_low"]).iterrows():  # each on one line
+        interval = f"({row['ci95_low']:.1f}–{row['ci95_high']:.1f})"
+        assert f'<span class="interval">{interval}</span>' in page
+    assert "span.interval { white-space: nowrap; }" in page
+    assert str(breakable("-3.0 (-1.6 to 42.0) <b>")) == (
+        '-3.0 <span class="interval">(-1.6 to 42.0)</span> &lt;b&gt;'
+    )
+    label = f"{PREFIX}frac-1.00 | single_shot"
+    assert str(breakable(label)) == "openai-api/<wbr>replay/<wbr>frac-1.00 |<wbr> single_<wbr>shot"
+    assert f'<td class="text run">{breakable(label)}</td>' in page  # a run's cell is wide
