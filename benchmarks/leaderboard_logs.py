@@ -97,7 +97,8 @@ def build(log_dir: Path, out: Path) -> None:
     seconds = time.perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
-    print(report.summary)
+    problems = [line["text"] for line in report.summary if line["problem"]]
+    print("\n".join(problems) or "no log left out or incomplete")
     print(
         f"{len(report.runs)} runs x 500 puzzles: report in {seconds:.1f} s, peak RSS "
         f"{rss:.0f} MiB, {size:.1f} MiB written; load average {os.getloadavg()[0]:.1f}"
