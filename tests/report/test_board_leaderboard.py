@@ -218,3 +218,18 @@ def test_an_interval_is_never_broken_on_the_page_and_labels_break_only_between_w
     label = f"{PREFIX}frac-1.00 | single_shot"
     assert str(breakable(label)) == "openai-api/<wbr>replay/<wbr>frac-1.00 |<wbr> single_<wbr>shot"
     assert f'<td class="text run">{breakable(label)}</td>' in page  # a run's cell is wide
+
+
+def test_the_folding_note_appears_only_where_a_table_is_folded(board, base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    report, _ = board
+    note = "rows are folded: click to open them."
+    assert note in report.index.read_text(encoding="utf-8")  # 50 per-level rows
+    ids = sorted(str(s.id) for s in base.samples)
+    for k, name in enumerate(("a", "b")):  # one pair: 5 per-level rows, nothing folded
+        outcomes = {i: int(j % (k + 2) == 0) for j, i in enumerate(ids)}
+        scripted_log(base, outcomes, tmp_path / f"{name}.eval", model=f"m/{name}")
+    small = build_report(tmp_path, tmp_path / "report")
+    page = small.index.read_text(encoding="utf-8")
+    assert "Paired comparisons" in page and note not in page and "<details" not in page

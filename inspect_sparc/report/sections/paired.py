@@ -392,7 +392,11 @@ def paired_section(ctx: Context) -> Section | None:
         + " Each tested pair is compared per level too, Holm-adjusted within the pair. Errored, "
         "cancelled and baseline runs are left out. "
         + outcome_text(paired, levels)
-        + f"Tables of more than {FOLD_ROWS} rows are folded: click to open them.",
+        + (
+            f"Tables of more than {FOLD_ROWS} rows are folded: click to open them."
+            if max(len(paired), len(levels)) > FOLD_ROWS
+            else ""
+        ),
     )
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
