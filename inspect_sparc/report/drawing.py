@@ -108,6 +108,8 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     unknown last). For figures only: the tables keep the logs' order."""
     from inspect_sparc.report.keys import ACCURACY
 
+    if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is
+        return rows
     accuracy = dict(zip(runs["run"], runs[ACCURACY].astype(float), strict=True))
     key = rows["run"].map(lambda run: accuracy.get(run, float("nan"))).astype(float)
     order = key.reset_index(drop=True).sort_values(

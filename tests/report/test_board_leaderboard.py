@@ -233,3 +233,14 @@ def test_the_folding_note_appears_only_where_a_table_is_folded(board, base, tmp_
     small = build_report(tmp_path, tmp_path / "report")
     page = small.index.read_text(encoding="utf-8")
     assert "Paired comparisons" in page and note not in page and "<details" not in page
+
+
+def test_rows_without_a_known_accuracy_come_last_in_their_order():
+    import pandas as pd
+
+    from inspect_sparc.report.drawing import most_accurate_first
+
+    runs = pd.DataFrame({"run": ["a", "b", "c", "d"], "accuracy": [0.2, None, 0.9, 0.2]})
+    rows = pd.DataFrame({"run": ["x", "a", "b", "c", "d"], "value": range(5)})
+    assert most_accurate_first(rows, runs)["run"].tolist() == ["c", "a", "d", "x", "b"]
+    assert most_accurate_first(rows, runs.drop(columns="accuracy")).equals(rows)
