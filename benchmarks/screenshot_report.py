@@ -1,7 +1,8 @@
 """Open a report's index.html in headless Chromium at 1280 and 1920 px: no console errors,
-every figure loaded, no clipped table (no table wider than its box, no cell text cut, no
-horizontal scroll of the page), a full-page screenshot per width. Needs `chromium` (apt)
-and `playwright` (pip), no browser download:
+every figure loaded, no clipped table (no table wider than its box, no cell text cut, no word
+split across lines, no horizontal scroll of the page; folded tables are checked opened), and
+a full-page screenshot per width (folded tables closed, as the page loads). Needs `chromium`
+(apt) and `playwright` (pip), no browser download:
 
     python benchmarks/screenshot_report.py sparc-report/ [SHOT_PREFIX]
 """
@@ -14,8 +15,9 @@ from pathlib import Path
 
 WIDTHS = (1280, 1920)
 
-#: Per table: its caption file name, its box's width and its content's width; and every cell
-#: whose text is wider than the cell.
+#: Per table: its caption file name, its box's width and its content's width; every cell
+#: whose text is wider than the cell; then, with words kept whole, every cell or table that
+#: would overflow (a word the page splits across lines).
 CLIPPED = """() => {
   const out = [];
   document.querySelectorAll('.table-wrap').forEach((wrap) => {
@@ -27,11 +29,28 @@ CLIPPED = """() => {
         out.push(`cell text cut in ${name}: ${cell.textContent.slice(0, 40)}`);
     });
   });
+  // a word split across lines: without break-word its cell would overflow (one layout pass)
+  const keep = document.createElement('style');
+  keep.textContent = 'th, td { overflow-wrap: normal !important; word-break: normal !important; }';
+  document.head.appendChild(keep);
+  document.querySelectorAll('.table-wrap').forEach((wrap) => {
+    const name = wrap.previousElementSibling ? wrap.previousElementSibling.textContent : '?';
+    if (wrap.scrollWidth > wrap.clientWidth + 1)
+      out.push(`table fits only by splitting words: ${name}`);
+    wrap.querySelectorAll('th, td').forEach((cell) => {
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        out.push(`word split in ${name}: ${cell.textContent.slice(0, 40)}`);
+    });
+  });
+  keep.remove();
   const page = document.documentElement;
   if (page.scrollWidth > window.innerWidth + 1)
     out.push(`page scrolls sideways (${page.scrollWidth} > ${window.innerWidth})`);
   return out;
 }"""
+
+#: Open (true) or close (false) every folded table (`<details>`).
+OPEN_FOLDED = "(open) => document.querySelectorAll('details').forEach((d) => { d.open = open; })"
 
 
 def check_page(index: Path, screenshot: Path, width: int = WIDTHS[0]) -> list[str]:
@@ -56,7 +75,10 @@ def check_page(index: Path, screenshot: Path, width: int = WIDTHS[0]) -> list[st
         problems += [f"figure not loaded: {alt}" for alt, ok in images if not ok]
         if not images:
             problems.append("no figures on the page")
+        # folded tables are checked opened (nothing hidden may be clipped), shot as they load
+        page.evaluate(OPEN_FOLDED, True)
         problems += [f"{width} px: {p}" for p in page.evaluate(CLIPPED)]
+        page.evaluate(OPEN_FOLDED, False)
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
     return problems
@@ -77,6 +99,7 @@ if __name__ == "__main__":
     shots = ", ".join(f"{prefix.name}-{w}.png" for w in WIDTHS)
     print(
         "\n".join(found)
-        or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table; {shots}"
+        or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table, no "
+        f"split word; {shots}"
     )
     sys.exit(1 if found else 0)

@@ -102,6 +102,22 @@ def distinct_labels(labels: Sequence[str]) -> list[str]:
     return [k or label for k, label in zip(kept, labels, strict=True)]
 
 
+def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """`rows` (one per run, by its `run` label) ordered as the ranked chart and the terminal
+    summary are: the run's accuracy, highest first (ties and unknown accuracy keep their order,
+    unknown last). For figures only: the tables keep the logs' order."""
+    from inspect_sparc.report.keys import ACCURACY
+
+    if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is
+        return rows
+    accuracy = dict(zip(runs["run"], runs[ACCURACY].astype(float), strict=True))
+    key = rows["run"].map(lambda run: accuracy.get(run, float("nan"))).astype(float)
+    order = key.reset_index(drop=True).sort_values(
+        ascending=False, kind="stable", na_position="last"
+    )
+    return rows.iloc[order.index].reset_index(drop=True)
+
+
 def series_styles() -> Any:
     """(colour, marker, line style) for each user series in turn."""
     return zip(cycle(PALETTE), cycle(MARKERS), cycle(LINESTYLES), strict=False)
@@ -125,12 +141,24 @@ def is_trend(values: Sequence[float]) -> bool:
     return len(known) >= 3 and len(set(known)) > 1
 
 
+#: How far the runs' series of one panel spread along x at most (levels are 1 apart), so that
+#: 16 runs' error bars stand apart instead of on one another.
+DODGE_SPAN = 0.6
+
+
+def dodge_step(series: int) -> float:
+    """The shift along x between consecutive series of a panel (0.08 for a few runs, less for
+    many, the whole spread at most `DODGE_SPAN`)."""
+    return min(0.08, DODGE_SPAN / max(series, 1))
+
+
 def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -> None:
-    """One coloured series per log (`column` against level), with 95% error bars where the
-    frame has `ci95_low`/`ci95_high`, each series shifted a little along x so that the bars
-    of several runs never sit on one another; a line only for a trend (`is_trend`)."""
+    """One coloured series per log (`column` against level), in the frame's order, with 95%
+    error bars where the frame has `ci95_low`/`ci95_high`, each series shifted along x
+    (`dodge_step`) so that the bars of several runs never sit on one another; a line only for
+    a trend (`is_trend`)."""
     series = frame["log"].nunique() if len(frame) else 0
-    step = min(0.08, 0.36 / max(series, 1)) if errors else 0.0
+    step = dodge_step(series) if errors else 0.0
     for i, ((_, group), (colour, marker, line)) in enumerate(
         zip(frame.groupby("log", sort=False), series_styles(), strict=False)
     ):
@@ -141,9 +169,11 @@ def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -
             group[column].astype(float),
             yerr=err,
             marker=marker,
+            markersize=6 if series <= 6 else 4.5,
             linestyle=line if trend else "none",
+            linewidth=1.5 if series <= 6 else 1.0,
             color=colour,
-            capsize=2.5,
+            capsize=2.5 if series <= 6 else 1.5,
             elinewidth=0.8,
             label=short_label(group["run"].iloc[0]),
         )
@@ -204,6 +234,10 @@ def heatmap_cell(value: float, low: Any, high: Any) -> str:
     return f"{value:.0f}\n({low:.0f}–{high:.0f})"
 
 
+#: Inches all the cells of a heat map row take at most (the labels and colour bar aside).
+HEATMAP_CELLS_WIDTH = 8.4
+
+
 @styled
 def heatmap(
     table: pd.DataFrame, columns: Sequence[str], title: str, label: str, row_label: str = "run"
@@ -213,7 +247,10 @@ def heatmap(
     if table.empty:
         return None
     data = table[list(columns)].astype(float)
-    fig = new_figure(1.0 + 1.1 * len(columns) + 2.6, 0.9 + 0.55 * len(table))
+    # cells narrower with many columns: the page shows the figure at most ~1250 px wide, so a
+    # wider one would shrink its cell text below legible (13 columns: 7 px at 1.1 in a cell)
+    cell = min(1.1, HEATMAP_CELLS_WIDTH / len(columns))
+    fig = new_figure(1.0 + cell * len(columns) + 2.6, 0.9 + 0.55 * len(table))
     ax = fig.add_subplot()
     image = ax.imshow(data.to_numpy(), cmap="Greys", vmin=0, vmax=100, aspect="auto")
     ax.set_xticks(range(len(columns)), list(columns), rotation=30, ha="right")
@@ -231,7 +268,7 @@ def heatmap(
                 text,
                 ha="center",
                 va="center",
-                fontsize=7.5,
+                fontsize=8,
                 color="white" if dark else "black",
             )
     ax.set_title(title)

@@ -44,7 +44,8 @@ def table_entry(
 ) -> dict:
     """A table for the template: cells as text (rates to one decimal, each with its 95%
     interval and n in the same cell where the table has them), rows marked published;
-    `transpose`: one column per row of `table` (for tables with many columns and few rows)."""
+    `transpose`: one column per row of `table` (for tables with many columns and few rows);
+    `folded` when it has more than `FOLD_ROWS` rows."""
     merged = interval_cells(table)
     if transpose:
         merged = transposed(merged)
@@ -58,7 +59,19 @@ def table_entry(
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
-    return {"name": name, "caption": caption, "columns": columns, "rows": rows, "numeric": numeric}
+    return {
+        "name": name,
+        "caption": caption,
+        "columns": columns,
+        "rows": rows,
+        "numeric": numeric,
+        "folded": len(rows) > FOLD_ROWS,
+    }
+
+
+#: Tables with more rows than this are shown folded (a closed `<details>` that says how many
+#: rows it holds): 16 runs make 120 pairs and 600 per-level rows, which would bury the page.
+FOLD_ROWS = 40
 
 
 def transposed(merged: pd.DataFrame) -> pd.DataFrame:
@@ -131,15 +144,26 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
+#: An interval as cells print it, `(8.1–17.9)` or `(-1.6 to 42.0)`: one unit on the page.
+INTERVAL_TEXT = r"\((?:-?[\d.<>]+–-?[\d.<>]+|-?[\d.]+ to -?[\d.]+)\)"
+
+
 def breakable(text: str) -> Any:
     """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
-    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word."""
+    column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word, and
+    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`)."""
     import re
 
     from markupsafe import Markup, escape
 
-    parts = re.split(r"(?<=[/_|,;])", str(text))
-    return Markup("<wbr>").join(escape(part) for part in parts)
+    def words(part: str) -> Markup:
+        return Markup("<wbr>").join(escape(p) for p in re.split(r"(?<=[/_|,;])", part))
+
+    pieces = re.split(f"({INTERVAL_TEXT})", str(text))
+    return Markup("").join(
+        Markup('<span class="interval">{}</span>').format(piece) if i % 2 else words(piece)
+        for i, piece in enumerate(pieces)
+    )
 
 
 def render_page(

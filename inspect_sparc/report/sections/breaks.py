@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import heatmap
+from inspect_sparc.report.drawing import heatmap, most_accurate_first
 from inspect_sparc.report.frame import BREAK_RULES, SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
@@ -42,11 +42,13 @@ def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.
     return pd.DataFrame(rows)
 
 
-def breaks_heatmap(breaks: pd.DataFrame) -> Figure | None:
-    """Share of answers breaking each rule, per run (with intervals)."""
+def breaks_heatmap(breaks: pd.DataFrame, runs: pd.DataFrame | None = None) -> Figure | None:
+    """Share of answers breaking each rule, per run (with intervals; most accurate first where
+    `runs` gives their accuracy)."""
     if breaks.empty:
         return None
-    return heatmap(breaks, BREAK_RULES, "Why answers failed: rules broken", "answers (%)")
+    rows = breaks if runs is None else most_accurate_first(breaks, runs)
+    return heatmap(rows, BREAK_RULES, "Why answers failed: rules broken", "answers (%)")
 
 
 #: The broken-rules table on the page: path rules, then the rules of the symbols.
@@ -67,7 +69,7 @@ def breaks_section(ctx: Context) -> Section | None:
         "Share of answers breaking each rule (the logs' breaks_* metrics), with 95% "
         "intervals from the samples.",
     )
-    ctx.add_figure(s, breaks_heatmap(breaks), "rule_breaks", "Rules broken")
+    ctx.add_figure(s, breaks_heatmap(breaks, ctx.runs), "rule_breaks", "Rules broken")
     parts = [[c for c in part if c in breaks] for part in BREAKS_PAGE]
     ctx.add_table(s, breaks, "rule_breaks", "Answers (%) breaking each rule", page=parts)
     return s

@@ -13,6 +13,8 @@ from inspect_sparc.report.drawing import (
     MARKERS,
     MUTED,
     PROTOCOL_TITLES,
+    distinct_labels,
+    dodge_step,
     new_figure,
     plot_runs,
     short_label,
@@ -59,8 +61,11 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
     return pd.DataFrame(rows)
 
 
-def direct_labels(ax: Axes, items: list[tuple[float, str]], x: float, gap: float) -> None:
-    """Labels at `x` beside their series' last values, pushed apart by at least `gap`."""
+def direct_labels(
+    ax: Axes, items: list[tuple[float, str]], x: float, gap: float, clear: float = 0.0
+) -> None:
+    """Labels beside their series' last values at `x`, `clear` further right (past your runs'
+    shifted points), pushed apart by at least `gap`."""
     placed: list[float] = []
     for y, text in sorted(items):
         y_at = max([y, *(p + gap for p in placed[-1:])])
@@ -68,7 +73,7 @@ def direct_labels(ax: Axes, items: list[tuple[float, str]], x: float, gap: float
         ax.annotate(
             text,
             (x, y),
-            xytext=(x + 0.12, y_at),
+            xytext=(x + clear + 0.12, y_at),
             fontsize=6,
             color="0.35",
             va="center",
@@ -77,9 +82,9 @@ def direct_labels(ax: Axes, items: list[tuple[float, str]], x: float, gap: float
         )
 
 
-def plot_published(ax: Axes, rows: pd.DataFrame) -> None:
-    """Published level curves, muted grey and thin, each named at its right end (a row whose
-    model is not named by its leaderboard row), none in the legend."""
+def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
+    """Published level curves, muted grey and thin, each named at its right end, `clear`
+    right of it (a row whose model is not named by its leaderboard row), none in the legend."""
     items = []
     for (_, row), marker in zip(rows.iterrows(), cycle(MARKERS), strict=False):
         values = [row.get(f"level_{lv}") for lv in LEVELS]
@@ -100,25 +105,42 @@ def plot_published(ax: Axes, rows: pd.DataFrame) -> None:
         if row.get("named", True) is False:  # "leaderboard row 2, model not named"
             name = name.split(",")[0] + " (not named)"
         items.append((float(values[-1]), short_label(name, 34)))
-    direct_labels(ax, items, LEVELS[-1], gap=3.4)
+    direct_labels(ax, items, LEVELS[-1], gap=3.4, clear=clear)
+
+
+def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
+    """One panel's rows, runs most accurate first (over their levels, weighted by n: the
+    order of the legend and the ranked chart), each `run` without the words every run of the
+    panel shares (`distinct_labels`: the panel's title names the protocol)."""
+    weight = levels["n"].astype(float).fillna(0)
+    solved = (levels["accuracy"].astype(float) * weight).groupby(levels["log"]).sum()
+    overall = solved / weight.groupby(levels["log"]).sum().replace(0, float("nan"))
+    order = overall.sort_values(ascending=False, kind="stable", na_position="last").index
+    rank = {log: i for i, log in enumerate(order)}
+    ranked = levels.sort_values("log", key=lambda c: c.map(rank), kind="stable")
+    names = list(dict.fromkeys(ranked["run"]))
+    short = dict(zip(names, distinct_labels(names), strict=True))
+    return ranked.assign(run=ranked["run"].map(short))
 
 
 @styled
 def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
-    """Accuracy by level with 95% error bars, your runs in colour, one panel per protocol;
-    published rows muted and labelled at their right end."""
+    """Accuracy by level with 95% error bars, your runs in colour (most accurate first in the
+    legend), one panel per protocol; published rows muted and labelled at their right end."""
     if levels.empty:
         return None
     protocols = [p for p in PROTOCOLS if p in set(levels["protocol"])]
     fig = new_figure(9.5, 3.8 * len(protocols))
     axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
     for ax, protocol in zip(axes, protocols, strict=True):
-        plot_runs(ax, levels[levels["protocol"] == protocol], "accuracy")
+        panel = ranked_panel(levels[levels["protocol"] == protocol])
+        plot_runs(ax, panel, "accuracy")
+        half = dodge_step(panel["log"].nunique()) * (panel["log"].nunique() - 1) / 2
         if published is not None and not published.empty:
-            plot_published(ax, published[published["protocol"] == protocol])
+            plot_published(ax, published[published["protocol"] == protocol], clear=half)
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol))
         ax.set_xticks(LEVELS)
-        ax.set_xlim(0.7, 6.9)  # room on the right for the published rows' names
+        ax.set_xlim(min(0.7, 0.9 - half), 6.9 + half)  # room on the right for published names
         ax.spines["bottom"].set_bounds(1, 5)
         ax.set_xlabel("difficulty level")
         ax.grid(axis="y", color="0.92")

@@ -24,7 +24,7 @@ from inspect_sparc.report.drawing import (
     styled,
 )
 from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.page import FOLD_ROWS, Section
 from inspect_sparc.report.stats import (
     CONFIDENCE,
     MIN_SHARED,
@@ -307,12 +307,12 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
                     text,
                     ha="center",
                     va="center",
-                    fontsize=6,
+                    fontsize=7,
                     color="white" if dark else "black",
                 )
         labels = [short_label(r, 36) for r in distinct_labels(runs)]
-        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=6)
-        ax.set_yticks(range(len(runs)), labels, fontsize=6)
+        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=7.5)
+        ax.set_yticks(range(len(runs)), labels, fontsize=7.5)
         ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
         fig.colorbar(image, ax=ax, shrink=0.8, label="difference (points)")
     return fig
@@ -352,11 +352,28 @@ def family_text(paired: pd.DataFrame) -> str:
     )
 
 
+def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
+    """How many tested pairs (and per-level comparisons, Holm within their pair) differ: the
+    page's short account of tables that many runs make too long to read row by row."""
+    if "p_holm" not in paired:
+        return ""
+    tested = paired["p_holm"].dropna()
+    text = f"{int((tested < 0.05).sum())} of {len(tested)} tested pairs differ (Holm p < 0.05)"
+    if "p_holm_in_pair" in levels:
+        within = levels["p_holm_in_pair"].dropna()
+        text += (
+            f"; per level, {int((within < 0.05).sum())} of {len(within)} comparisons (Holm "
+            "within their pair)"
+        )
+    return text + ". "
+
+
 def paired_section(ctx: Context) -> Section | None:
     """Paired comparisons of runs on the same puzzles (within and across protocols)."""
     paired = paired_of(ctx)
     if paired.empty:
         return None
+    levels = level_pairs(ctx.runs, ctx.samples, paired)
     s = Section(
         "paired",
         "Paired comparisons",
@@ -373,14 +390,20 @@ def paired_section(ctx: Context) -> Section | None:
         "difference smaller than mdd_80 cannot be excluded, and `reading` says so. "
         + power_text()
         + " Each tested pair is compared per level too, Holm-adjusted within the pair. Errored, "
-        "cancelled and baseline runs are left out.",
+        "cancelled and baseline runs are left out. "
+        + outcome_text(paired, levels)
+        + (
+            f"Tables of more than {FOLD_ROWS} rows are folded: click to open them."
+            if max(len(paired), len(levels)) > FOLD_ROWS
+            else ""
+        ),
     )
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
     ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
     caption = "Paired comparisons per level (Holm within each pair, over its levels)"
-    ctx.add_table(s, level_pairs(ctx.runs, ctx.samples, paired), "paired_levels", caption)
+    ctx.add_table(s, levels, "paired_levels", caption)
     caption = "Power: smallest paired difference (points) found with 80% power, by discordance"
     ctx.add_table(s, power_table(), "paired_power", caption)
     return s

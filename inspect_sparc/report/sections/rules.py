@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import heatmap
+from inspect_sparc.report.drawing import heatmap, most_accurate_first
 from inspect_sparc.report.frame import RULE_COLUMNS, SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields
 from inspect_sparc.report.page import Section
@@ -46,14 +46,16 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def rule_heatmap(rules: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
-    """Accuracy over the puzzles containing each rule: runs (with intervals), then the
-    published rows."""
+def rule_heatmap(
+    rules: pd.DataFrame, published: pd.DataFrame | None, runs: pd.DataFrame | None = None
+) -> Figure | None:
+    """Accuracy over the puzzles containing each rule: runs (with intervals; most accurate
+    first where `runs` gives their accuracy), then the published rows."""
     import pandas as pd
 
     if rules.empty:
         return None
-    table = rules
+    table = rules if runs is None else most_accurate_first(rules, runs)
     if published is not None and not published.empty:
         marked = published.assign(
             run=[
@@ -79,7 +81,7 @@ def rules_section(ctx: Context) -> Section | None:
     pub_rules = ctx.shipped("sparc_by_rule")
     if pub_rules is not None:
         pub_rules = pub_rules[pub_rules["protocol"].isin(set(rules["protocol"]))]
-    fig = rule_heatmap(rules, pub_rules)
+    fig = rule_heatmap(rules, pub_rules, ctx.runs)
     ctx.add_figure(s, fig, "rule_accuracy", "Accuracy on puzzles containing each rule")
     ctx.add_table(s, rules, "rule_accuracy", "Accuracy (%) by rule type")
     return s

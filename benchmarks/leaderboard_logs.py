@@ -1,0 +1,114 @@
+"""The report at leaderboard scale: 16 `sparc` logs of 16 "models" on the same 500 test puzzles,
+written offline, then the report built and timed (wall, peak RSS, size). Each model is
+`openai-api/replay/frac-F` served by a local OpenAI-compatible stand-in
+(`tests/openai_stand_in.py`): it answers a fraction F of the puzzles (chosen per model by a
+seeded hash of the puzzle id) with the stored solution, and the rest with the solution walked
+backwards or no answer, so every verdict comes from the task's own scorer.
+
+    python benchmarks/leaderboard_logs.py WORKDIR            # logs once into WORKDIR/logs
+    python benchmarks/leaderboard_logs.py WORKDIR --report   # and the report into WORKDIR/report
+    python benchmarks/screenshot_report.py WORKDIR/report    # then look at it in Chromium
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
+FRACTIONS = tuple(round(0.05 * k, 2) for k in range(1, 17))  # 0.05 ... 0.80: 16 models
+PROVIDER = "REPLAY"  # openai-api/replay/...: REPLAY_BASE_URL, REPLAY_API_KEY
+
+
+def solved(model: str, puzzle_id: str, fraction: float) -> bool:
+    """Whether `model` answers `puzzle_id` right: a seeded hash below `fraction`."""
+    digest = hashlib.sha256(f"{model}|{puzzle_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < fraction
+
+
+def answers() -> dict[str, tuple[str, str]]:
+    """Each single-shot prompt's (puzzle id, stored solution as the task's target)."""
+    from inspect_sparc import sparc
+
+    found = {}
+    for sample in sparc(source=str(SPLIT)).dataset:
+        text = sample.input[-1].text if not isinstance(sample.input, str) else sample.input
+        target = sample.target if isinstance(sample.target, str) else sample.target[0]
+        found[text] = (str(sample.id), target)
+    return found
+
+
+def responder(by_prompt: dict[str, tuple[str, str]]):
+    """The stand-in's model: right on its share of puzzles, else reversed or no answer."""
+
+    def respond(body: dict[str, Any]) -> dict[str, Any]:
+        model = body["model"]
+        fraction = float(re.sub(r"^frac-", "", model))
+        last = body["messages"][-1]["content"]
+        text = last if isinstance(last, str) else "".join(p.get("text", "") for p in last)
+        puzzle_id, target = by_prompt[text]
+        if solved(model, puzzle_id, fraction):
+            answer = f"#### {target}"
+        elif solved(model + "/wrong", puzzle_id, 0.5):
+            answer = "#### " + ", ".join(reversed(target.split(", ")))
+        else:
+            answer = "I cannot find a path."
+        return {"role": "assistant", "content": answer}
+
+    return respond
+
+
+def write_logs(log_dir: Path) -> None:
+    """The 16 logs into `log_dir`, through Inspect's own eval and the openai-api provider."""
+    from inspect_ai import eval
+    from openai_stand_in import stand_in_server
+
+    from inspect_sparc import sparc
+
+    with stand_in_server(responder(answers())) as server:
+        os.environ[f"{PROVIDER}_BASE_URL"] = server.base_url
+        os.environ[f"{PROVIDER}_API_KEY"] = "none"
+        models = [f"openai-api/{PROVIDER.lower()}/frac-{f:.2f}" for f in FRACTIONS]
+        eval(
+            sparc(source=str(SPLIT)),
+            model=models,
+            log_dir=str(log_dir),
+            max_connections=64,
+            display="none",
+            max_tasks=4,
+        )
+
+
+def build(log_dir: Path, out: Path) -> None:
+    """Build the report and print its wall time, peak RSS, size and load."""
+    from inspect_sparc.report import build_report
+
+    start = time.perf_counter()
+    report = build_report(log_dir, out)
+    seconds = time.perf_counter() - start
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file()) / 2**20
+    problems = [line["text"] for line in report.summary if line["problem"]]
+    print("\n".join(problems) or "no log left out or incomplete")
+    print(
+        f"{len(report.runs)} runs x 500 puzzles: report in {seconds:.1f} s, peak RSS "
+        f"{rss:.0f} MiB, {size:.1f} MiB written; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    work = Path(sys.argv[1])
+    logs = work / "logs"
+    if len(list(logs.glob("*.eval"))) != len(FRACTIONS):
+        write_logs(logs)
+    if "--report" in sys.argv:
+        build(logs, work / "report")
