@@ -3,7 +3,7 @@ output tokens."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report import keys as K
@@ -63,7 +63,8 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     output tokens. Both axes start at 0."""
     if tokens.empty:
         return None
-    fig = new_figure(9, 5.2)
+    runs = len(set(tokens["run"]) | set(results["run"]))
+    fig = new_figure(9, 4.0 + 0.17 * -(-runs // legend_columns(runs)))  # legend rows
     left, right = fig.subplots(1, 2)
     bars = dict(zip(CI_COLUMNS, ["ci95_low", "ci95_high"], strict=True))
     plot_runs(left, tokens.rename(columns=bars), "output_tokens")
@@ -72,7 +73,6 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     left.set_ylabel("output tokens per sample, 95% interval")
     left.set_ylim(bottom=0)
     left.set_title("Tokens by level")
-    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     known = results.dropna(subset=["output_tokens_per_sample", "accuracy"]).reset_index(drop=True)
     # each run keeps the colour and marker it has on the left; runs only on the right follow
     order = list(dict.fromkeys([*tokens.drop_duplicates("log")["run"], *known["run"]]))
@@ -97,8 +97,31 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     right.set_xlim(left=0)
     right.set_ylim(-2, 102)
     right.set_title("Accuracy against tokens")
-    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
+    shared_legend(fig, [left, right])
     return fig
+
+
+def legend_columns(entries: int) -> int:
+    """Columns of a legend of `entries` runs: one up to 6, then up to 3 (6 rows or fewer)."""
+    return min(3, max(1, (entries + 5) // 6))
+
+
+def shared_legend(fig: Figure, axes: list[Any]) -> None:
+    """One legend below the panels, each run once (a run keeps its style in both panels), in
+    columns so that many runs do not make it taller than the panels."""
+    entries: dict[str, Any] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            entries.setdefault(label, handle)
+    if entries:
+        fig.legend(
+            list(entries.values()),
+            list(entries),
+            loc="outside lower center",
+            ncols=legend_columns(len(entries)),
+            frameon=False,
+            fontsize=7,
+        )
 
 
 def tokens_section(ctx: Context) -> Section | None:
