@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.7.0"
+__version__ = "0.7.1"
 
 #: Exported task -> the module that defines it.
 TASK_MODULES = {
