@@ -51,6 +51,49 @@ def sparc_answers() -> list[dict]:
     return read_jsonl(SPARC_ANSWERS)
 
 
+#: Session fixtures too expensive to build on every pytest-xdist worker (each worker runs its own
+#: session): the tests using one of them go to one worker (`--dist loadgroup`, pyproject.toml).
+SHARED_SESSION_FIXTURES = {"report_logs", "report"}
+#: Fixture scopes shared by the tests of one module, so those tests stay on one worker.
+MODULE_SCOPES = {"module", "package", "class"}
+
+
+def fixture_groups(item: pytest.Item) -> set[str]:
+    """The expensive fixture instances a test shares with other tests: its module's, when it
+    uses a module-scoped fixture, and each shared session fixture it uses."""
+    # pytest keeps each test's fixture definitions in `_fixtureinfo`: the only place their scope
+    # is known before they run (a test not collected from a function has none).
+    info = getattr(item, "_fixtureinfo", None)
+    keys = set()
+    for name, definitions in (info.name2fixturedefs.items() if info else ()):
+        scope = definitions[-1].scope
+        if scope in MODULE_SCOPES:
+            keys.add(f"module:{item.path}")
+        elif scope == "session" and name in SHARED_SESSION_FIXTURES:
+            keys.add(f"session:{name}")
+    return keys
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests sharing an expensive fixture (directly or through another test of their
+    group) with one `xdist_group`, so pytest-xdist builds each such fixture once, not once per
+    worker. Without xdist the mark does nothing."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    grouped = [(item, sorted(fixture_groups(item))) for item in items]
+    for _, keys in grouped:
+        for key in keys[1:]:
+            parent[root(key)] = root(keys[0])
+    for item, keys in grouped:
+        if keys:
+            item.add_marker(pytest.mark.xdist_group(root(keys[0])))
+
+
 def in_ci() -> bool:
     """True when the run is CI's (the `CI` variable is "true", as CI services set it)."""
     return os.environ.get("CI", "").strip().lower() in ("true", "1")
