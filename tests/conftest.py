@@ -65,7 +65,7 @@ def fixture_groups(item: pytest.Item) -> set[str]:
     # is known before they run (a test not collected from a function has none).
     info = getattr(item, "_fixtureinfo", None)
     keys = set()
-    for name, definitions in (info.name2fixturedefs.items() if info else ()):
+    for name, definitions in info.name2fixturedefs.items() if info else ():
         scope = definitions[-1].scope
         if scope in MODULE_SCOPES:
             keys.add(f"module:{item.path}")
@@ -92,6 +92,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item, keys in grouped:
         if keys:
             item.add_marker(pytest.mark.xdist_group(root(keys[0])))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before pytest-xdist starts its workers, compile the search kernels once (numba caches
+    them on disk, 10-25 s on a fresh checkout): otherwise every worker compiles its own copy."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no":
+        return  # a worker, or a serial run: the first compiled search compiles them
+    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.search import available, solve
+
+    if available():
+        solve(parse_puzzle(read_jsonl(SPARC_PUZZLES)[0]), limit=1, engine="compiled")
 
 
 def in_ci() -> bool:
