@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,47 +52,28 @@ def sparc_answers() -> list[dict]:
     return read_jsonl(SPARC_ANSWERS)
 
 
-#: Session fixtures too expensive to build on every pytest-xdist worker (each worker runs its own
-#: session): the tests using one of them go to one worker (`--dist loadgroup`, pyproject.toml).
-SHARED_SESSION_FIXTURES = {"report_logs", "report"}
-#: Fixture scopes shared by the tests of one module, so those tests stay on one worker.
-MODULE_SCOPES = {"module", "package", "class"}
+#: Test folders whose files share a session fixture too expensive to build on every
+#: pytest-xdist worker (each worker runs its own session): the report's logs and report.
+SHARED_FIXTURE_FOLDERS = ("tests/report/",)
 
 
-def fixture_groups(item: pytest.Item) -> set[str]:
-    """The expensive fixture instances a test shares with other tests: its module's, when it
-    uses a module-scoped fixture, and each shared session fixture it uses."""
-    # pytest keeps each test's fixture definitions in `_fixtureinfo`: the only place their scope
-    # is known before they run (a test not collected from a function has none).
-    info = getattr(item, "_fixtureinfo", None)
-    keys = set()
-    for name, definitions in info.name2fixturedefs.items() if info else ():
-        scope = definitions[-1].scope
-        if scope in MODULE_SCOPES:
-            keys.add(f"module:{item.path}")
-        elif scope == "session" and name in SHARED_SESSION_FIXTURES:
-            keys.add(f"session:{name}")
-    return keys
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile` (pyproject.toml's addopts), with each of `SHARED_FIXTURE_FOLDERS` sent
+    to one worker whole, so its session fixtures are built once. (xdist's `loadgroup` marks do
+    not work with pytest 9.2, whose nodes ignore the id xdist rewrites.) Another `--dist` choice
+    is left to xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
 
+    class SharedFixtureScheduling(LoadFileScheduling):
+        """One unit of work per test file, or per folder of `SHARED_FIXTURE_FOLDERS`."""
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests sharing an expensive fixture (directly or through another test of their
-    group) with one `xdist_group`, so pytest-xdist builds each such fixture once, not once per
-    worker. Without xdist the mark does nothing."""
-    parent: dict[str, str] = {}
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return next((f for f in SHARED_FIXTURE_FOLDERS if path.startswith(f)), path)
 
-    def root(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    grouped = [(item, sorted(fixture_groups(item))) for item in items]
-    for _, keys in grouped:
-        for key in keys[1:]:
-            parent[root(key)] = root(keys[0])
-    for item, keys in grouped:
-        if keys:
-            item.add_marker(pytest.mark.xdist_group(root(keys[0])))
+    return SharedFixtureScheduling(config, log)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
