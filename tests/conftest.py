@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,6 +50,43 @@ def sparc_by_id(sparc_records: list[dict]) -> dict[str, dict]:
 def sparc_answers() -> list[dict]:
     """60 real model answers with the reference verdicts."""
     return read_jsonl(SPARC_ANSWERS)
+
+
+#: Test folders whose files share a session fixture too expensive to build on every
+#: pytest-xdist worker (each worker runs its own session): the report's logs and report.
+SHARED_FIXTURE_FOLDERS = ("tests/report/",)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile` (pyproject.toml's addopts), with each of `SHARED_FIXTURE_FOLDERS` sent
+    to one worker whole, so its session fixtures are built once. (xdist's `loadgroup` marks do
+    not work with pytest 9.2, whose nodes ignore the id xdist rewrites.) Another `--dist` choice
+    is left to xdist."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        """One unit of work per test file, or per folder of `SHARED_FIXTURE_FOLDERS`."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return next((f for f in SHARED_FIXTURE_FOLDERS if path.startswith(f)), path)
+
+    return SharedFixtureScheduling(config, log)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before pytest-xdist starts its workers, compile the search kernels once (numba caches
+    them on disk, 10-25 s on a fresh checkout): otherwise every worker compiles its own copy."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no":
+        return  # a worker, or a serial run: the first compiled search compiles them
+    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.search import available, solve
+
+    if available():
+        solve(parse_puzzle(read_jsonl(SPARC_PUZZLES)[0]), limit=1, engine="compiled")
 
 
 def in_ci() -> bool:
