@@ -29,9 +29,9 @@ def difference(
     interval = newcombe(ka, na, kb, nb)
     low, high = 100 * interval.low, 100 * interval.high
     if low > 0 or high < 0:
-        words = f"{names[0] if low > 0 else names[1]} higher: the interval excludes 0"
+        words = f"{names[0] if low > 0 else names[1]} higher (the interval excludes 0)"
     else:
-        words = f"not shown: differences from {low:.1f} to {high:.1f} points remain possible"
+        words = "no difference shown (the interval includes 0)"
     return {
         "difference": 100 * (ka / na - kb / nb),
         "diff_ci95_low": low,
@@ -133,6 +133,7 @@ def published_table(
                 {
                     "run": run["run"],
                     "published": row["model"],
+                    "setting": row.get("setting"),
                     "source": row.get("source"),
                     "same_model": same_model(str(run["model"]), str(row["model"])),
                     "n": na,
@@ -142,7 +143,8 @@ def published_table(
                     **difference(ka, na, kb, nb, ("run", "published")),
                 }
             )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return table.dropna(axis=1, how="all") if len(table) else table
 
 
 def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
@@ -156,6 +158,16 @@ def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
     nearest = against.assign(_gap=gap).sort_values("_gap", kind="stable")
     kept = nearest.groupby("run", sort=False).head(2).drop(columns="_gap").sort_index()
     return kept, "the two published rows nearest each run in accuracy"
+
+
+def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame | None:
+    """The published comparison as the page shows it: without the long source citations
+    (the CSV and the published table have them), and `same_model` only where one matches."""
+    if against.empty:
+        return None
+    view = against if shown is None else shown
+    drop = ["source"] + ([] if against["same_model"].any() else ["same_model"])
+    return view.drop(columns=drop, errors="ignore")
 
 
 def unpaired_section(ctx: Context) -> Section | None:
@@ -182,7 +194,7 @@ def unpaired_section(ctx: Context) -> Section | None:
     shown, which = page_rows(against)
     if shown is not None:
         caption += f"; the page shows {which} (all {len(against)} rows in the CSV)"
-    ctx.add_table(s, against, "against_published", caption, shown_as=shown)
+    ctx.add_table(s, against, "against_published", caption, shown_as=page_view(shown, against))
     return s
 
 
