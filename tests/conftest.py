@@ -57,6 +57,7 @@ def sparc_answers() -> list[dict]:
 SHARED_FIXTURE_FOLDERS = ("tests/report/",)
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest without xdist (`-p no:xdist`) knows no such hook
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """`--dist loadfile` (pyproject.toml's addopts), with each of `SHARED_FIXTURE_FOLDERS` sent
     to one worker whole, so its session fixtures are built once. (xdist's `loadgroup` marks do

@@ -83,6 +83,10 @@ def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_row
 
     assert same_model("openai/gpt-oss-120b", "GPT-OSS 120B")
     assert same_model("openai/o4-mini-2025-04-16", "o4-mini")
+    assert same_model("deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "R1 Distill 32B")
+    assert same_model("nvidia/Llama-3_3-Nemotron-Super-49B-v1", "Nemotron 49B")
+    assert same_model("qwen/qwen3-32b", "Qwen 3 32B")
+    assert not same_model("qwen/qwen3.1-4b", "Qwen 3 14B")
     assert not same_model("openai/o4-mini", "Qwen 3 4B") and not same_model("m/x", "")
     runs = [f"model-{i}" for i in range(16)]
     rivals = {f"published-{j}": 5.0 * j for j in range(14)}  # accuracies 0, 5, ..., 65
@@ -100,7 +104,11 @@ def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_row
     for run, rows in shown.groupby("run"):
         gaps = (table[table["run"] == run]["accuracy_published"] - rows["accuracy"].iloc[0]).abs()
         assert sorted((rows["accuracy_published"] - rows["accuracy"]).abs()) == sorted(gaps)[:2]
-    table.loc[table["published"] == "published-3", "same_model"] = True
+    table.loc[(table["run"] == "model-0") & (table["published"] == "published-3"), "same_model"] = (
+        True  # one run's own model is published; the others keep their nearest rows
+    )
     shown, which = page_rows(table)
-    assert "same model" in which and set(shown["published"]) == {"published-3"}
+    assert "own model" in which and set(shown["run"]) == set(runs)
+    assert shown[shown["run"] == "model-0"]["published"].tolist() == ["published-3"]
+    assert (shown["run"] != "model-0").sum() == 2 * (len(runs) - 1)
     assert page_rows(table.head(PAGE_ROWS)) == (None, "")

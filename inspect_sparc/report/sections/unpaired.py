@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.published import PROMPT_MATCH
 from inspect_sparc.report.sections.paired import eligible, outcome_index
 from inspect_sparc.report.stats import newcombe
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+#: The published prompts that some prompt of ours reproduces (single shot and gym rows).
+MATCHED_PROMPTS = {prompt for prompts in PROMPT_MATCH.values() for prompt in prompts}
 #: The page shows every row of the published comparison up to this many (the CSV has all).
 PAGE_ROWS = 40
 
@@ -62,6 +65,12 @@ def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, 
     return sets
 
 
+def _test_and_fresh(one: dict[str, Any], two: dict[str, Any]) -> bool:
+    """Whether of two runs one is on test puzzles and the other on `generated:` ones."""
+    fresh = [str(e["run"].get("source", "")).startswith("generated:") for e in (one, two)]
+    return (one["on_test"] and fresh[1]) or (two["on_test"] and fresh[0])
+
+
 def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """Pairs of runs of one task and protocol that share no puzzle (by id or grid): counts,
     accuracies and the difference a - b with Newcombe's interval. A model's run on the test
@@ -77,8 +86,8 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
             one["grids"] & two["grids"]
         ):
             continue  # shared puzzles: the paired comparison's
-        if a["model"] == b["model"] and one["on_test"] != two["on_test"]:
-            continue  # the fresh-puzzle gap
+        if a["model"] == b["model"] and _test_and_fresh(one, two):
+            continue  # the fresh-puzzle gap's
         ka, na = float(one["outcomes"].sum()), len(one["outcomes"])
         kb, nb = float(two["outcomes"].sum()), len(two["outcomes"])
         rows.append(
@@ -96,15 +105,17 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def name_words(text: str) -> set[str]:
+    """The words and numbers of a model name, lower case (`qwen3.1-4b`: qwen, 3, 1, 4, b)."""
+    return set(re.findall(r"[a-z]+|\d+", text.lower()))
+
+
 def same_model(run_model: str, published_model: str) -> bool:
-    """Whether a published row names the run's model (letters and digits compared, so that
-    "GPT-OSS 120B" is `openai/gpt-oss-120b`)."""
-
-    def plain(text: str) -> str:
-        return re.sub(r"[^a-z0-9]", "", text.lower())
-
-    name = plain(published_model)
-    return bool(name) and name in plain(run_model)
+    """Whether a published row names the run's model: every word and number of the published
+    name is in the run's (`GPT-OSS 120B` is `openai/gpt-oss-120b`, `R1 Distill 32B` is
+    `deepseek-ai/DeepSeek-R1-Distill-Qwen-32B`; `Qwen 3 14B` is not `qwen/qwen3.1-4b`)."""
+    words = name_words(published_model)
+    return bool(words) and words <= name_words(run_model)
 
 
 def published_table(
@@ -126,7 +137,10 @@ def published_table(
         if not entry["on_test"]:
             continue
         ka, na = float(entry["outcomes"].sum()), len(entry["outcomes"])
-        rivals = known[known["protocol"] == run["protocol"]]  # of the runs' prompts already
+        rivals = known[known["protocol"] == run["protocol"]]
+        if "prompt" in rivals and rivals["prompt"].isin(MATCHED_PROMPTS).any():
+            mine = PROMPT_MATCH.get(str(run.get("prompt")), ())  # this run's prompt's rows
+            rivals = rivals[rivals["prompt"].isna() | rivals["prompt"].isin(mine)]
         for _, row in rivals.sort_values("accuracy", ascending=False).iterrows():
             kb, nb = float(row["accuracy"]) / 100 * float(row["n"]), float(row["n"])
             rows.append(
@@ -148,16 +162,20 @@ def published_table(
 
 
 def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
-    """What the page shows of a long published comparison (None: all of it): the rows of the
-    run's own model where any match, else the two published rows nearest each run."""
+    """What the page shows of a long published comparison (None: all of it): for each run, the
+    rows of its own model where it has any, else the two published rows nearest in accuracy."""
     if len(against) <= PAGE_ROWS:
         return None, ""
-    if against["same_model"].any():
-        return against[against["same_model"]], "the rows of the same model"
     gap = (against["accuracy_published"] - against["accuracy"]).abs()
-    nearest = against.assign(_gap=gap).sort_values("_gap", kind="stable")
-    kept = nearest.groupby("run", sort=False).head(2).drop(columns="_gap").sort_index()
-    return kept, "the two published rows nearest each run in accuracy"
+    ranked = against.assign(_gap=gap).sort_values("_gap", kind="stable")
+    kept = [
+        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
+        for _, rows in ranked.groupby("run", sort=False)
+    ]
+    import pandas as pd
+
+    shown = pd.concat(kept).drop(columns="_gap").sort_index()
+    return shown, "each run's own model's rows, or else the two nearest in accuracy"
 
 
 def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame | None:
