@@ -123,19 +123,27 @@ CLUSTERED_BY_PUZZLE = "Wilson, clustered by puzzle"
 
 def clustered_ratio(events: Sequence[float], trials: Sequence[float]) -> Interval:
     """Wilson interval of a pooled rate sum(events) / sum(trials) (illegal moves per step,
-    turns without a tool call per turn), one pair of sums per puzzle: n = the trials divided
-    by the design effect of the ratio's cluster-robust (CR1) variance, at least 1, so it is
-    never narrower than Wilson over the trials; NaN without a trial."""
+    turns without a tool call per turn), one pair of sums per puzzle (puzzles without a trial
+    left out): n = the trials divided by the design effect of the ratio's cluster-robust (CR1)
+    variance, at least 1. Where the data cannot show the design effect (no event, every trial
+    an event, one puzzle) the worst case is taken, every puzzle's trials alike: n = Kish's
+    effective number of puzzles, (sum m)^2 / sum m^2. NaN without a trial."""
     top, bottom = np.asarray(events, dtype=float), np.asarray(trials, dtype=float)
+    kept = bottom > 0
+    top, bottom = top[kept], bottom[kept]
     total = float(bottom.sum())
     if total <= 0:
         return Interval(float("nan"), float("nan"), CLUSTERED_BY_PUZZLE)
     p = float(top.sum()) / total
     g = top.size
-    residuals = top - p * bottom  # each puzzle's summed residuals around the pooled rate
-    variance = g / (g - 1) * float((residuals**2).sum()) / total**2 if g > 1 else float("nan")
     binomial = p * (1 - p) / total
-    deff = max(1.0, variance / binomial) if binomial > 0 and variance == variance else 1.0
+    if binomial == 0 or g < 2:  # the spread cannot show how alike a puzzle's trials are
+        n = kish_n(bottom.tolist())
+        plain = wilson(p * n, n)
+        return Interval(plain.low, plain.high, CLUSTERED_BY_PUZZLE)
+    residuals = top - p * bottom  # each puzzle's summed residuals around the pooled rate
+    variance = g / (g - 1) * float((residuals**2).sum()) / total**2
+    deff = max(1.0, variance / binomial)
     plain = wilson(p * total / deff, total / deff)
     return Interval(plain.low, plain.high, CLUSTERED_BY_PUZZLE)
 

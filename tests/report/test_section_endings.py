@@ -66,9 +66,11 @@ def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
     assert "too few" in row["backtracking_ratio_interval"]  # no zero-width interval of two
 
 
-def clustered_wilson(per_puzzle: list[tuple[float, float]]) -> tuple[float, float]:
-    """The oracle of a pooled rate's interval: each trial a 0/1 outcome with its puzzle as
-    cluster, statsmodels' cluster-robust OLS variance, Wilson at n / design effect (%)."""
+def clustered_wilson(per_puzzle: list[tuple[float, float]], epochs: int = 1) -> tuple:
+    """The oracle of a pooled rate's interval (%): each trial of every epoch a 0/1 outcome with
+    its puzzle as cluster, statsmodels' cluster-robust OLS variance; Wilson at n = p(1 - p) /
+    variance, at most the trials per epoch (a design effect of at least 1); with no event,
+    n = Kish's effective number of puzzles."""
     import numpy as np
 
     sm = pytest.importorskip("statsmodels.api")
@@ -78,10 +80,11 @@ def clustered_wilson(per_puzzle: list[tuple[float, float]]) -> tuple[float, floa
     p = y.mean()
     if 0 < p < 1:
         fit = sm.OLS(y, np.ones(y.size)).fit(cov_type="cluster", cov_kwds={"groups": groups})
-        deff = max(1.0, float(fit.bse[0]) ** 2 / (p * (1 - p) / y.size))
+        n = min(y.size / epochs, p * (1 - p) / float(fit.bse[0]) ** 2)
     else:
-        deff = 1.0
-    low, high = proportion_confint(p * y.size / deff, y.size / deff, method="wilson")
+        sizes = np.array([m for _, m in per_puzzle], dtype=float)
+        n = sizes.sum() ** 2 / (sizes**2).sum()
+    low, high = proportion_confint(p * n, n, method="wilson")
     return 100 * low, 100 * high
 
 
@@ -109,23 +112,17 @@ def test_illegal_move_rate_interval_is_clustered_by_puzzle(report_logs, report):
     assert row["unparseable_rate"] == 0 and row["unparseable_rate_ci95_high"] > 0
 
 
-def test_agent_tool_rates_have_intervals_with_each_puzzles_epochs_pooled():
-    agent = baseline_run(
-        task="sparc_agent",
-        protocol="agent",
-        run="m | agent",
-        baseline=False,
-        no_tool_call_rate=6 / 40,
-        malformed_tool_call_rate=5 / 35,
-    )
-    runs = pd.DataFrame([dict(agent, log="a.eval")])
-    # (puzzle, turns, turns without a tool call, tool calls, malformed calls); puzzle p1 twice
+def test_agent_tool_rates_have_intervals_of_the_mean_reduced_values_shown():
+    # (puzzle, turns, turns without a tool call, tool calls, malformed calls), two epochs each
     episodes = [
         ("p1", 10, 3, 7, 2),
         ("p1", 6, 0, 6, 0),
         ("p2", 4, 0, 4, 3),
+        ("p2", 4, 1, 3, 1),
         ("p3", 12, 3, 9, 0),
+        ("p3", 10, 2, 8, 0),
         ("p4", 8, 0, 4, 0),
+        ("p4", 6, 0, 6, 1),
     ]
     samples = pd.DataFrame(
         [
@@ -134,15 +131,42 @@ def test_agent_tool_rates_have_intervals_with_each_puzzles_epochs_pooled():
             for p, t, q, c, m in episodes
         ]
     )
-    [row] = behaviour_table(runs, samples).to_dict("records")
-    assert row["no_tool_call_rate"] == pytest.approx(100 * 6 / 40)
-    silent = {"p1": (3, 16), "p2": (0, 4), "p3": (3, 12), "p4": (0, 8)}
-    assert (row["no_tool_call_rate_ci95_low"], row["no_tool_call_rate_ci95_high"]) == (
-        pytest.approx(clustered_wilson(list(silent.values())))
+    silent = {"p1": (3, 16), "p2": (1, 8), "p3": (5, 22), "p4": (0, 14)}  # over both epochs
+    sent = {"p1": (2, 15), "p2": (4, 11), "p3": (0, 17), "p4": (1, 11)}  # malformed of all sent
+    # Inspect's mean reducer averages each value over a puzzle's epochs before the metric
+    agent = baseline_run(
+        task="sparc_agent",
+        protocol="agent",
+        run="m | agent",
+        baseline=False,
+        epochs=2,
+        no_tool_call_rate=(9 / 2) / (60 / 2),
+        malformed_tool_call_rate=(7 / 2) / (54 / 2),
+        tool_calls_per_episode=47 / 8,
     )
-    sent = {"p1": (2, 15), "p2": (3, 7), "p3": (0, 9), "p4": (0, 4)}  # malformed of all sent
-    assert (
-        row["malformed_tool_call_rate_ci95_low"],
-        row["malformed_tool_call_rate_ci95_high"],
-    ) == pytest.approx(clustered_wilson(list(sent.values())))
-    assert row["malformed_tool_call_rate_ci95_low"] < 100 * 5 / 35
+    [row] = behaviour_table(pd.DataFrame([dict(agent, log="a.eval")]), samples).to_dict("records")
+    interval = (row["no_tool_call_rate_ci95_low"], row["no_tool_call_rate_ci95_high"])
+    assert interval == pytest.approx(clustered_wilson(list(silent.values()), epochs=2))
+    interval = (row["malformed_tool_call_rate_ci95_low"], row["malformed_tool_call_rate_ci95_high"])
+    assert interval == pytest.approx(clustered_wilson(list(sent.values()), epochs=2))
+    from scipy.stats import sem, t
+
+    calls = [13 / 2, 7 / 2, 17 / 2, 10 / 2]  # per puzzle, its epochs averaged
+    low, high = t.interval(0.95, 3, loc=sum(calls) / 4, scale=sem(calls))
+    assert row["tool_calls_per_episode_ci95_low"] == pytest.approx(max(0.0, low))
+    assert row["tool_calls_per_episode_ci95_high"] == pytest.approx(high)
+
+
+def test_a_rate_the_samples_do_not_give_gets_no_interval():
+    samples = pd.DataFrame(
+        [{"log": "a.eval", "id": f"p{i}", "turns": 10, "no_tool_turns": i} for i in range(4)]
+    )
+    agent = baseline_run(
+        task="sparc_agent",
+        protocol="agent",
+        run="m | agent",
+        baseline=False,
+        no_tool_call_rate=0.5,  # the samples give 6 / 40: some other number
+    )
+    [row] = behaviour_table(pd.DataFrame([dict(agent, log="a.eval")]), samples).to_dict("records")
+    assert row["no_tool_call_rate"] == 50.0 and "no_tool_call_rate_ci95_low" not in row

@@ -241,14 +241,25 @@ def test_pooled_step_rate_is_wilson_at_the_cluster_robust_design_effect(seed):
     assert interval.high - interval.low > plain[1] - plain[0]
 
 
-def test_pooled_step_rate_without_an_event_is_never_zero_wide():
+def test_pooled_step_rate_without_an_event_takes_the_worst_case_design_effect():
+    # no event: the data cannot show how alike a puzzle's steps are, so the interval assumes
+    # them all alike, n = (sum m)^2 / sum m^2 puzzles (Kish), never the 100 steps as if free
     steps = np.array([12.0, 30.0, 7.0, 51.0])
+    n = steps.sum() ** 2 / (steps**2).sum()
     none = stats.clustered_ratio(np.zeros(4), steps)  # no illegal move in 100 steps
-    assert (none.low, none.high) == pytest.approx(proportion_confint(0, 100, method="wilson"))
-    assert none.high > 0
+    assert (none.low, none.high) == pytest.approx(proportion_confint(0, n, method="wilson"))
+    steps_as_free = proportion_confint(0, steps.sum(), method="wilson")[1]
+    assert none.high > steps_as_free > 0
     every = stats.clustered_ratio(steps, steps)  # every step illegal
-    assert every.low < 1 and every.high == pytest.approx(1.0)
+    assert every.low == pytest.approx(proportion_confint(n, n, method="wilson")[0])
+    one = stats.clustered_ratio([3.0], [40.0])  # one episode: one unit, whatever its steps
+    assert (one.low, one.high) == pytest.approx(proportion_confint(3 / 40, 1, method="wilson"))
     assert np.isnan(stats.clustered_ratio([0.0, 0.0], [0.0, 0.0]).low)  # no step at all
+    # a puzzle without a step (every epoch errored) is no cluster
+    events, trials = episodes(4)
+    assert stats.clustered_ratio([*events, 0.0], [*trials, 0.0]) == stats.clustered_ratio(
+        events, trials
+    )
 
 
 def test_mean_interval_is_scipys_t_interval_and_absent_where_every_puzzle_agrees():

@@ -3,6 +3,8 @@ and how the runs acted: illegal and unparseable moves, tool calls, the backtrack
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from math import isclose
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report import keys as K
@@ -16,7 +18,12 @@ from inspect_sparc.report.drawing import (
     styled,
 )
 from inspect_sparc.report.frame import run_steps
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.intervals import (
+    ci_fields,
+    puzzle_values,
+    reduced_values,
+    shown_reducer,
+)
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
@@ -87,7 +94,7 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
         ratio, valid, ratio_ci = ratios.get(run["log"], (None, 0, None))
         rows.append(
             {
-                **step_intervals(samples, run["log"]),
+                **step_intervals(samples, run),
                 "run": run["run"],
                 "protocol": run["protocol"],
                 "mean_steps": run.get(K.MEAN_STEPS),
@@ -117,26 +124,39 @@ POOLED_RATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def step_intervals(samples: pd.DataFrame | None, log: str) -> dict[str, Any]:
-    """95% intervals clustered by puzzle: the pooled rates (`POOLED_RATES`: Wilson clustered by
-    puzzle on each puzzle's summed events and trials, its epochs together) and tool calls per
-    episode (t interval over per-puzzle means)."""
+def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
+    """95% intervals clustered by puzzle, each of the value the log shows (each value key
+    reduced over a puzzle's epochs as the log reduced it; none where the samples give another
+    value): the pooled rates (`POOLED_RATES`, `stats.clustered_ratio`) and tool calls per
+    episode (t interval over puzzles)."""
     if samples is None or samples.empty:
         return {}
-    rows = samples[samples["log"] == log]
+    reducer = shown_reducer(run)
+
+    def per_puzzle(keys: Iterable[str]) -> pd.DataFrame | None:
+        import pandas as pd
+
+        values = {key: reduced_values(samples, run["log"], reducer, key) for key in keys}
+        if any(v is None or v.dropna().empty for v in values.values()):
+            return None
+        return pd.DataFrame(values).dropna()
+
     out: dict[str, Any] = {}
     for column, (events, trials) in POOLED_RATES.items():
-        keys = [*dict.fromkeys([*events, *trials])]
-        if any(key not in rows or rows[key].isna().all() for key in keys):
+        frame = per_puzzle(dict.fromkeys([*events, *trials]))
+        shown = pct(run.get(column))
+        if frame is None or shown is None:
             continue
-        sums = rows.groupby("id")[keys].sum()
-        interval = clustered_ratio(
-            sums[list(events)].sum(axis=1).to_numpy(), sums[list(trials)].sum(axis=1).to_numpy()
-        )
+        top, bottom = frame[list(events)].sum(axis=1), frame[list(trials)].sum(axis=1)
+        if bottom.sum() <= 0 or not isclose(100 * top.sum() / bottom.sum(), shown, abs_tol=1e-6):
+            continue  # the samples give another value than the log's: no interval
+        interval = clustered_ratio(top.to_numpy(), bottom.to_numpy())
         out[f"{column}_ci95_low"] = 100 * interval.low
         out[f"{column}_ci95_high"] = 100 * interval.high
-    if K.TOOL_CALLS in rows and rows[K.TOOL_CALLS].notna().any():
-        interval = mean_interval(rows.groupby("id")[K.TOOL_CALLS].mean().to_numpy(), lowest=0.0)
+    calls = per_puzzle([K.TOOL_CALLS])
+    shown = run.get(K.TOOL_CALLS_PER_EPISODE)
+    if calls is not None and known(shown) and isclose(calls[K.TOOL_CALLS].mean(), shown):
+        interval = mean_interval(calls[K.TOOL_CALLS].to_numpy(), lowest=0.0)
         out["tool_calls_per_episode_ci95_low"] = interval.low
         out["tool_calls_per_episode_ci95_high"] = interval.high
     return out
@@ -235,7 +255,8 @@ def endings_section(ctx: Context) -> Section | None:
         "puzzles; 1 means no step was undone; it conditions on reaching E, so it says nothing "
         "of the episodes that did not). Every rate and count has a 95% interval clustered by "
         "puzzle: the pooled rates (per step, per turn, per call sent) Wilson's interval at "
-        "the trials' n divided by the design effect of the puzzle as cluster, tool calls a t "
+        "the trials' n divided by the design effect of the puzzle as cluster (with no event "
+        "the worst case, every puzzle's trials alike), tool calls a t "
         "interval over per-puzzle means (none where every puzzle made the same number), the "
         "backtracking median the order statistics a binomial brackets (none where they are "
         "tied, and the row says why).",

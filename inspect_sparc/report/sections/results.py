@@ -43,9 +43,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson, or the
-    bootstrap over puzzles where epochs disagree; counts from the samples), levels 1-5, mean path
-    length or steps, invalid paths, mean output and reasoning tokens, time, status."""
+    """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson over puzzles,
+    of the value shown; counts from the samples), levels 1-5, mean path length or steps, invalid
+    paths, mean output and reasoning tokens (each with its interval), time, status."""
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])

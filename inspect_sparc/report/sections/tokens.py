@@ -53,6 +53,7 @@ CI_COLUMNS = ["output_tokens_ci95_low", "output_tokens_ci95_high"]
 
 
 def _bounds(values: pd.Series) -> tuple[float, float]:
+    """The t interval over puzzles of a level's per-puzzle mean tokens (NaN where none)."""
     interval = mean_interval(values.to_numpy(), lowest=0.0)
     return interval.low, interval.high
 
