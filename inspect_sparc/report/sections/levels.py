@@ -109,9 +109,10 @@ def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
 
 
 def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
-    """One panel's rows, runs most accurate first (over their levels, weighted by n: the
-    order of the legend and the ranked chart), each `run` without the words every run of the
-    panel shares (`distinct_labels`: the panel's title names the protocol)."""
+    """One panel's rows, runs most accurate first over the levels shown (weighted by n: the
+    order of the legend; the ranked chart's too, unless a reducer other than the mean makes the
+    log's accuracy differ), each `run` without the words every run of the panel shares
+    (`distinct_labels`: the panel's title names the protocol)."""
     weight = levels["n"].astype(float).fillna(0)
     solved = (levels["accuracy"].astype(float) * weight).groupby(levels["log"]).sum()
     overall = solved / weight.groupby(levels["log"]).sum().replace(0, float("nan"))
