@@ -72,3 +72,19 @@ def scripted_log(
         log.results.completed_samples = len(everything)
     write_eval_log(log, str(path))
     return path
+
+
+def scripted_runs(
+    base: Any, folder: Path, solves: dict[str, Iterable[int]], prefix: str = "m/"
+) -> dict[str, dict[str, int]]:
+    """One log per model name in `solves` (model `prefix + name`, started a minute apart in
+    that order), each solving the puzzles at the given positions of the sorted ids; returns
+    each model's outcomes (sample id -> 0/1)."""
+    ids = sorted(str(s.id) for s in base.samples)
+    outcomes = {}
+    for k, (name, solved) in enumerate(solves.items()):
+        outcomes[name] = {i: int(j in solved) for j, i in enumerate(ids)}
+        started = f"2026-01-01T00:0{k}:00+00:00"
+        path = folder / f"{name}.eval"
+        scripted_log(base, outcomes[name], path, model=prefix + name, started=started)
+    return outcomes

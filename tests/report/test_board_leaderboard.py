@@ -10,7 +10,7 @@ import io
 import re
 
 import pytest
-from scripted import scripted_log
+from scripted import scripted_log, scripted_runs
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
@@ -36,13 +36,7 @@ def board(base, tmp_path_factory):
     from inspect_sparc.report import build_report
 
     folder = tmp_path_factory.mktemp("board")
-    ids = sorted(str(s.id) for s in base.samples)
-    outcomes = {}
-    for k, (name, solved) in enumerate(SOLVES.items()):
-        outcomes[name] = {i: int(j in solved) for j, i in enumerate(ids)}
-        started = f"2026-01-01T00:0{k}:00+00:00"
-        model = PREFIX + name
-        scripted_log(base, outcomes[name], folder / f"{name}.eval", model=model, started=started)
+    outcomes = scripted_runs(base, folder, SOLVES, prefix=PREFIX)
     return build_report(folder, tmp_path_factory.mktemp("board-report")), outcomes
 
 

@@ -10,14 +10,17 @@ from report_rows import baseline_run
 from inspect_sparc.report.sections.endings import behaviour_table, endings_table
 
 
+def agent_run(**metrics) -> dict:
+    """The row of a model's `sparc_agent` run with these metrics (and settings)."""
+    return baseline_run(
+        task="sparc_agent", protocol="agent", run="m | agent", baseline=False, **metrics
+    )
+
+
 def test_agent_runs_have_endings():
     runs = pd.DataFrame(
         [
-            baseline_run(
-                task="sparc_agent",
-                protocol="agent",
-                run="m | agent",
-                baseline=False,
+            agent_run(
                 reached_end_rate=0.5,
                 dead_end_rate=0.25,
                 step_limit_rate=0.25,
@@ -30,11 +33,7 @@ def test_agent_runs_have_endings():
 
 
 def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
-    agent = baseline_run(
-        task="sparc_agent",
-        protocol="agent",
-        run="m | agent",
-        baseline=False,
+    agent = agent_run(
         max_steps=10,
         illegal_action_rate=0.25,
         unparseable_rate=0.5,
@@ -134,11 +133,7 @@ def test_agent_tool_rates_have_intervals_of_the_mean_reduced_values_shown():
     silent = {"p1": (3, 16), "p2": (1, 8), "p3": (5, 22), "p4": (0, 14)}  # over both epochs
     sent = {"p1": (2, 15), "p2": (4, 11), "p3": (0, 17), "p4": (1, 11)}  # malformed of all sent
     # Inspect's mean reducer averages each value over a puzzle's epochs before the metric
-    agent = baseline_run(
-        task="sparc_agent",
-        protocol="agent",
-        run="m | agent",
-        baseline=False,
+    agent = agent_run(
         epochs=2,
         no_tool_call_rate=(9 / 2) / (60 / 2),
         malformed_tool_call_rate=(7 / 2) / (54 / 2),
@@ -161,11 +156,7 @@ def test_a_rate_the_samples_do_not_give_gets_no_interval():
     samples = pd.DataFrame(
         [{"log": "a.eval", "id": f"p{i}", "turns": 10, "no_tool_turns": i} for i in range(4)]
     )
-    agent = baseline_run(
-        task="sparc_agent",
-        protocol="agent",
-        run="m | agent",
-        baseline=False,
+    agent = agent_run(
         no_tool_call_rate=0.5,  # the samples give 6 / 40: some other number
     )
     [row] = behaviour_table(pd.DataFrame([dict(agent, log="a.eval")]), samples).to_dict("records")

@@ -6,7 +6,7 @@ against statsmodels and scipy."""
 from __future__ import annotations
 
 import pytest
-from scripted import scripted_log
+from scripted import scripted_log, scripted_runs
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
@@ -23,14 +23,7 @@ def scripted(base, tmp_path_factory):
     from inspect_sparc.report import build_report
 
     folder = tmp_path_factory.mktemp("paired")
-    ids = sorted(str(s.id) for s in base.samples)
-    outcomes = {}
-    for k, (name, solved) in enumerate(SOLVES.items()):
-        outcomes[name] = {i: int(j in solved) for j, i in enumerate(ids)}
-        started = f"2026-01-01T00:0{k}:00+00:00"
-        scripted_log(
-            base, outcomes[name], folder / f"{name}.eval", model=f"m/{name}", started=started
-        )
+    outcomes = scripted_runs(base, folder, SOLVES)
     report = build_report(folder, tmp_path_factory.mktemp("paired-report"))
     return report, outcomes
 
