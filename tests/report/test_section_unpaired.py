@@ -67,6 +67,19 @@ def test_a_run_on_test_puzzles_is_compared_with_each_published_row(base, tmp_pat
     assert table["accuracy_published"].is_monotonic_decreasing
 
 
+def test_a_run_whose_grids_are_unknown_is_not_set_against_published_rows(base, tmp_path):
+    from inspect_sparc.report import build_report
+    from inspect_sparc.report.published import published_results
+    from inspect_sparc.report.sections.unpaired import published_table
+
+    path = scripted_log(base, outcomes(base, 6), tmp_path / "o.eval", model="openai/o4-mini")
+    report = build_report(path, tmp_path / "out")
+    published = published_results(report.runs)
+    assert len(published_table(report.runs, report.samples, published))  # known: test grids
+    unknown = report.samples.assign(test_grid=None)  # puzzle records missing: grids unknown
+    assert published_table(report.runs, unknown, published).empty
+
+
 def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_path):
     from inspect_sparc.report import build_report
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.published import PROMPT_MATCH
+from inspect_sparc.report.sections.fresh import is_fresh, test_side
 from inspect_sparc.report.sections.paired import eligible, outcome_index
 from inspect_sparc.report.stats import newcombe
 
@@ -50,24 +51,20 @@ def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, 
     grids = (
         samples.groupby("log")["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
     )
-    tests = (
-        samples.groupby("log")["test_grid"].agg(lambda t: bool(t.all()))
-        if "test_grid" in samples
-        else {}
-    )
+    on_test = set(test_side(runs, samples)["log"])  # as the fresh gap recognises them
     sets = {}
     for _, run in eligible(runs).iterrows():
         outcomes = index.get(run["log"])
         if outcomes is not None and len(outcomes):
             log = run["log"]
             sets[log] = {"run": run, "outcomes": outcomes, "grids": grids.get(log, set())}
-            sets[log]["on_test"] = bool(tests.get(log, False))
+            sets[log]["on_test"] = log in on_test
     return sets
 
 
 def _test_and_fresh(one: dict[str, Any], two: dict[str, Any]) -> bool:
     """Whether of two runs one is on test puzzles and the other on `generated:` ones."""
-    fresh = [str(e["run"].get("source", "")).startswith("generated:") for e in (one, two)]
+    fresh = [is_fresh(e["run"].get("source")) for e in (one, two)]
     return (one["on_test"] and fresh[1]) or (two["on_test"] and fresh[0])
 
 
