@@ -1,9 +1,10 @@
 """The package's import graph, read from the source with `ast`: no circles, every arrow down.
 
-Layers: `core/` (pure puzzle logic) imports only itself; `train/` and `report/` stand on `core/`
-alone (the report also reads the package version); `evals/` (the Inspect layer) on `core/`; the
-top-level modules (the entry point, the command lines) on anything below. Within `evals/`, no
-protocol package imports another, and neither benchmark imports the other.
+Layers: `core/` (pure puzzle logic) imports only itself; `contract/` (the names the evals write
+and the report reads) on `core/`; `train/` and `report/` stand on `core/` and `contract/` alone
+(the report also reads the package version); `evals/` (the Inspect layer) on `core/` and
+`contract/`; the top-level modules (the entry point, the command lines) on anything below.
+Within `evals/`, no protocol package imports another, and neither benchmark imports the other.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ BENCHMARKS = (f"{ROOT}.evals.sparc", f"{ROOT}.evals.algopuzzlevqa")
 #: What each layer may import of the package (itself included), by module-name prefix.
 ALLOWED = {
     f"{ROOT}.core": (f"{ROOT}.core",),
-    f"{ROOT}.train": (f"{ROOT}.core", f"{ROOT}.train"),
-    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.report", ROOT),
-    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.evals"),
+    f"{ROOT}.contract": (f"{ROOT}.core", f"{ROOT}.contract"),
+    f"{ROOT}.train": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.train"),
+    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.report", ROOT),
+    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.evals"),
 }
 
 

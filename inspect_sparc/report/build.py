@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.frame import runs_frame, samples_frame
 from inspect_sparc.report.logs import LogEntry, read_headers
 

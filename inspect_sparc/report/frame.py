@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import scores as K
+from inspect_sparc.contract.registry import FILTERS, SETTINGS
 from inspect_sparc.core.rules import RULES
-from inspect_sparc.report import keys as K
 from inspect_sparc.report.logs import TASKS, LogEntry, read_headers, short_task
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,23 +33,6 @@ BREAK_RULES = RULES
 #: Rule kinds a puzzle can contain in the order of the Spatial-Gym rule tables (the report's
 #: columns; `core.records.RULE_KINDS` holds the same kinds in the rule engine's order).
 RULE_COLUMNS = ("dot", "gap", "polyshape", "ylop", "star", "square", "triangle")
-#: Task settings copied from the log's task arguments (or task metadata) into every row.
-SETTINGS = (
-    "prompt",
-    "traceback",
-    "observation",
-    "plot",
-    "max_steps",
-    "source",
-    "split",
-    "subset",
-    "extraction",
-    "prevent_direct_answer",
-    "max_image_size",
-)
-#: Task arguments that choose the puzzles, copied under their own column names (a sample's
-#: `level` and `puzzle` columns are the sample's own).
-FILTERS = {"level": "levels", "puzzle": "puzzles"}
 #: Settings that tell runs of one model and task apart in their labels when they differ.
 DISTINGUISHING = (
     "source",
@@ -66,11 +51,11 @@ ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
 EXCLUDED_SAMPLE_FIELDS = {"messages", "events", "attachments", "store"}
 #: Solvers that answer without a model, shown as baselines.
 BASELINE_SOLVERS = {
-    "search_solver": "search (exact)",
-    "gym_astar": "A* baseline",
-    "gym_random": "random baseline",
-    "agent_astar": "A* baseline",
-    "agent_random": "random baseline",
+    R.SEARCH_SOLVER: "search (exact)",
+    R.GYM_ASTAR: "A* baseline",
+    R.GYM_RANDOM: "random baseline",
+    R.AGENT_ASTAR: "A* baseline",
+    R.AGENT_RANDOM: "random baseline",
 }
 
 

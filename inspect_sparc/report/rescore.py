@@ -6,16 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from inspect_sparc.contract.registry import SCORER_MODULES
 from inspect_sparc.report.logs import LogEntry, short_task
-
-#: Each scorer of the package by registry name, and the one module that defines it: `--rescore`
-#: imports that module only (never a task module, never the whole package's registry).
-SCORER_MODULES = {
-    "sparc_scorer": "inspect_sparc.evals.sparc.scorer",
-    "gym_scorer": "inspect_sparc.evals.sparc.gym.scorer",
-    "agent_scorer": "inspect_sparc.evals.sparc.agent.scorer",
-    "algopuzzlevqa_scorer": "inspect_sparc.evals.algopuzzlevqa.scorer",
-}
 
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:

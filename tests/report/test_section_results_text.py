@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from types import SimpleNamespace
 
-from inspect_sparc.core.names import EPOCHS_REDUCER
+from inspect_sparc.contract.scores import EPOCHS_REDUCER
 from inspect_sparc.report.frame import (
     metrics_of,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
 from inspect_sparc.report.frame import BREAK_RULES, SPARC_TASKS

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import scores as K
 from inspect_sparc.core.sources import GENERATED
-from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     PROTOCOL_TITLES,
