@@ -6,9 +6,7 @@ import io
 from types import SimpleNamespace
 
 from inspect_sparc.contract.scores import EPOCHS_REDUCER
-from inspect_sparc.report.frame import (
-    metrics_of,
-)
+from inspect_sparc.report.read.runs import metrics_of
 from inspect_sparc.report.sections.results import reducer_text
 
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import dot_chart
-from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 from inspect_sparc.report.sections.paired import paired_of
 from inspect_sparc.report.tabulate import pct, run_n
 

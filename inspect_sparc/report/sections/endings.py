@@ -18,7 +18,6 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import run_steps
 from inspect_sparc.report.intervals import (
     ci_fields,
     puzzle_values,
@@ -26,6 +25,7 @@ from inspect_sparc.report.intervals import (
     shown_reducer,
 )
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import run_steps
 from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
 

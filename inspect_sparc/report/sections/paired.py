@@ -23,8 +23,8 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import SPARC_TASKS, complete_mask
 from inspect_sparc.report.page import FOLD_ROWS, Section
+from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 from inspect_sparc.report.stats import (
     CONFIDENCE,
     MIN_SHARED,

@@ -16,8 +16,8 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.sections.results import results_of
 from inspect_sparc.report.stats import mean_interval
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.contract.registry import SCORER_MODULES
-from inspect_sparc.report.logs import LogEntry, short_task
+from inspect_sparc.report.read.logs import LogEntry, short_task
 
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
