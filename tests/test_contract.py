@@ -1,6 +1,6 @@
-"""The names the report recognises runs by (`inspect_sparc.contract.registry`) are the names the
-package registers: renaming a solver, a scorer or a task argument fails here, not in a report
-that quietly stops recognising it."""
+"""The names the report recognises runs by (`inspect_sparc.contract.registry`, and the scorers
+`--rescore` uses) are the names the package registers: renaming a solver, a scorer or a task
+argument fails here, not in a report that quietly stops recognising it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from inspect_sparc import TASK_MODULES
 from inspect_sparc.contract import registry as R
+from inspect_sparc.report.read.rescore import SCORERS
 
 pytest.importorskip("inspect_ai")
 
@@ -27,10 +28,21 @@ def test_each_baseline_solver_name_is_a_registered_solver(name):
     assert registered_name(getattr(registry, name)) == f"inspect_sparc/{name}"
 
 
-@pytest.mark.parametrize("name", sorted(R.SCORER_MODULES))
-def test_each_scorer_module_defines_the_scorer_of_that_name(name):
-    module = import_module(R.SCORER_MODULES[name])
-    assert registered_name(getattr(module, name)) == f"inspect_sparc/{name}"
+@pytest.mark.parametrize("name", sorted(SCORERS))
+def test_each_scorer_the_report_rescores_with_is_the_registered_one(name):
+    assert registered_name(SCORERS[name]()) == f"inspect_sparc/{name}"
+
+
+def test_every_registered_scorer_can_rescore():
+    from inspect_ai._util.registry import is_registry_object
+
+    registry = import_module("inspect_sparc._registry")
+    scorers = {
+        registered_name(obj).removeprefix("inspect_sparc/")
+        for obj in vars(registry).values()
+        if is_registry_object(obj, type="scorer")
+    }
+    assert scorers == set(SCORERS)
 
 
 def task_parameters() -> dict[str, set[str]]:

@@ -1,8 +1,8 @@
-"""Registry names of the package's tasks, solvers and scorers, and the task arguments the report
-copies as settings: what the report recognises a run by.
+"""Registry names of the package's baseline solvers, and the task arguments the report copies as
+settings: what the report recognises a run by.
 
 Each name is checked against the registered object (`tests/test_contract.py`), so renaming a
-solver, a scorer or a task argument breaks a test, not the report.
+solver or a task argument breaks a test, not the report.
 """
 
 from __future__ import annotations
@@ -14,15 +14,6 @@ GYM_RANDOM = "gym_random"
 AGENT_ASTAR = "agent_astar"
 AGENT_RANDOM = "agent_random"
 BASELINE_SOLVER_NAMES = (SEARCH_SOLVER, GYM_ASTAR, GYM_RANDOM, AGENT_ASTAR, AGENT_RANDOM)
-
-#: Each scorer of the package by registry name, and the one module that defines it: the report's
-#: `--rescore` imports that module only (never a task module, never the whole registry).
-SCORER_MODULES = {
-    "sparc_scorer": "inspect_sparc.evals.sparc.scorer",
-    "gym_scorer": "inspect_sparc.evals.sparc.gym.scorer",
-    "agent_scorer": "inspect_sparc.evals.sparc.agent.scorer",
-    "algopuzzlevqa_scorer": "inspect_sparc.evals.algopuzzlevqa.scorer",
-}
 
 #: Task arguments (or task metadata) copied into every row of the report as settings.
 SETTINGS = (
