@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 #: Settings a test run and a fresh run must share (besides the model) to be compared.
-SAME = ("task", "protocol", "prompt", "max_steps", "observation", "plot", "extraction")
+SAME = (C.TASK, C.PROTOCOL, "prompt", "max_steps", "observation", "plot", "extraction")
 
 
 OVERALL = "all (fresh re-weighted to the test mix)"
@@ -40,13 +41,13 @@ def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     if "test_grid" not in samples:
         return runs.iloc[0:0].assign(n_puzzles=0)
     scored = samples.dropna(subset=[K.CORRECT])
-    per_log = scored.groupby("log")["test_grid"].agg(
+    per_log = scored.groupby(C.LOG)["test_grid"].agg(
         lambda v: bool(v.notna().all() and v.astype(bool).all())
     )
-    counts = scored.groupby("log")["id"].nunique()
+    counts = scored.groupby(C.LOG)[C.ID].nunique()
     test_logs = {str(log) for log, ok in per_log.items() if ok}
-    chosen = runs[runs["log"].isin(test_logs) & ~runs["source"].map(is_fresh)]
-    return chosen.assign(n_puzzles=chosen["log"].map(counts).fillna(0).astype(int))
+    chosen = runs[runs[C.LOG].isin(test_logs) & ~runs["source"].map(is_fresh)]
+    return chosen.assign(n_puzzles=chosen[C.LOG].map(counts).fillna(0).astype(int))
 
 
 def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
@@ -62,7 +63,7 @@ def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
 def puzzle_key(samples: pd.DataFrame) -> pd.Series:
     """What makes two samples the same puzzle, whichever log they come from: the grid's hash
     where known, else the source and id."""
-    fallback = samples["source"].astype(str) + "/" + samples["id"].astype(str)
+    fallback = samples["source"].astype(str) + "/" + samples[C.ID].astype(str)
     if "grid" not in samples:
         return fallback
     return samples["grid"].where(samples["grid"].notna(), fallback)
@@ -71,12 +72,12 @@ def puzzle_key(samples: pd.DataFrame) -> pd.Series:
 def level_values(samples: pd.DataFrame, logs: list[str]) -> dict[int, list[float]]:
     """Per level: each puzzle's outcome over the given logs, one value per puzzle (the same
     puzzle in several logs is one unit: its runs are epochs, all averaged)."""
-    chosen = samples[samples["log"].isin(logs)].dropna(subset=[K.CORRECT])
+    chosen = samples[samples[C.LOG].isin(logs)].dropna(subset=[K.CORRECT])
     chosen = chosen.assign(_puzzle=puzzle_key(chosen))
     per = chosen.groupby("_puzzle", sort=False).agg(
-        level=("level", "first"), correct=(K.CORRECT, "mean")
+        level=(C.LEVEL, "first"), correct=(K.CORRECT, "mean")
     )
-    return {int(lv): g["correct"].tolist() for lv, g in per.groupby("level") if lv == lv}
+    return {int(lv): g["correct"].tolist() for lv, g in per.groupby(C.LEVEL) if lv == lv}
 
 
 def gap_rows(
@@ -84,15 +85,15 @@ def gap_rows(
 ) -> list[dict[str, Any]]:
     """Per level and overall: test accuracy, fresh accuracy (seeds pooled, each puzzle once),
     the gap with its Newcombe interval and the CMH p-value (stratified by level overall)."""
-    mine = level_values(samples, [test["log"]])
-    theirs = level_values(samples, list(fresh["log"]))
+    mine = level_values(samples, [test[C.LOG]])
+    theirs = level_values(samples, list(fresh[C.LOG]))
     levels = sorted(set(mine) & set(theirs))
     base = {
-        "model": test["model"],
-        "protocol": test["protocol"],
-        "test_run": test["run"],
+        C.MODEL: test[C.MODEL],
+        C.PROTOCOL: test[C.PROTOCOL],
+        "test_run": test[C.RUN],
         "test_side": why,
-        "fresh_runs": "; ".join(fresh["run"]),
+        "fresh_runs": "; ".join(fresh[C.RUN]),
         "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
     rows: list[dict[str, Any]] = []
@@ -105,7 +106,7 @@ def gap_rows(
         rows.append(
             {
                 **base,
-                "level": level,
+                C.LEVEL: level,
                 "n_test": sum(len(mine[lv]) for lv in strata),
                 "test_accuracy": 100 * a,
                 "n_fresh": sum(len(theirs[lv]) for lv in strata),
@@ -131,9 +132,9 @@ def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     runs = runs.assign(_key=[tuple(str(r.get(k)) for k in keys) for _, r in runs.iterrows()])
     tests_all = test_side(runs, samples)
     rows: list[dict[str, Any]] = []
-    for _, group in runs.groupby(["model", "_key"], sort=False):
+    for _, group in runs.groupby([C.MODEL, "_key"], sort=False):
         fresh = group[group["source"].map(is_fresh)]
-        tests = tests_all[tests_all["log"].isin(set(group["log"]))]
+        tests = tests_all[tests_all[C.LOG].isin(set(group[C.LOG]))]
         if fresh.empty or tests.empty:
             continue
         test, why = pick_test_run(tests)

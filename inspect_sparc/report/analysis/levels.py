@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
@@ -23,21 +24,21 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     rows = []
-    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        group = by_log.get(run["log"])
+    for _, run in runs[runs[C.TASK].isin(SPARC_TASKS)].iterrows():
+        group = by_log.get(run[C.LOG])
         for lv in LEVELS:
             value = pct(run.get(K.level_metric(lv)))
             if value is None:
                 continue
-            at = group.loc[group["level"] == lv, K.CORRECT] if group is not None else []
+            at = group.loc[group[C.LEVEL] == lv, K.CORRECT] if group is not None else []
             rows.append(
                 {
-                    "log": run["log"],
-                    "run": run["run"],
-                    "protocol": run["protocol"],
-                    "model": run["model"],
+                    C.LOG: run[C.LOG],
+                    C.RUN: run[C.RUN],
+                    C.PROTOCOL: run[C.PROTOCOL],
+                    C.MODEL: run[C.MODEL],
                     "baseline": run["baseline"],
-                    "level": lv,
+                    C.LEVEL: lv,
                     "accuracy": value,
                     **ci_fields(at),
                 }
@@ -50,8 +51,8 @@ def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     rows = []
-    for _, group in levels.groupby("log", sort=False):
-        row = {"run": group["run"].iloc[0], "protocol": group["protocol"].iloc[0]}
+    for _, group in levels.groupby(C.LOG, sort=False):
+        row = {C.RUN: group[C.RUN].iloc[0], C.PROTOCOL: group[C.PROTOCOL].iloc[0]}
         for _, at in group.iterrows():
             key = f"level_{int(at['level'])}"
             row[key], row[f"n_{key}"] = at["accuracy"], at["n"]

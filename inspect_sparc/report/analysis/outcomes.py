@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 
@@ -16,7 +17,7 @@ def eligible(runs: pd.DataFrame) -> pd.DataFrame:
     """Runs a comparison may use: complete model runs of SPaRC tasks with an accuracy (an
     errored or cancelled run, or a baseline solver, never enters a comparison)."""
     ok = complete_mask(runs) & ~runs["baseline"].astype(bool)
-    ok &= runs["task"].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
+    ok &= runs[C.TASK].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
     return runs[ok]
 
 
@@ -25,5 +26,5 @@ def outcome_index(samples: pd.DataFrame) -> dict[str, pd.Series]:
     if samples is None or samples.empty or K.CORRECT not in samples:
         return {}
     scored = samples.dropna(subset=[K.CORRECT])
-    means = scored.groupby(["log", "id"], sort=False)[K.CORRECT].mean()
+    means = scored.groupby([C.LOG, C.ID], sort=False)[K.CORRECT].mean()
     return {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
