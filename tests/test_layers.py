@@ -1,9 +1,11 @@
 """The package's import graph, read from the source with `ast`: no circles, every arrow down.
 
-Layers: `core/` (pure puzzle logic) imports only itself; `train/` and `report/` stand on `core/`
-alone (the report also reads the package version); `evals/` (the Inspect layer) on `core/`; the
+Layers: `core/` (pure puzzle logic, AlgoPuzzleVQA's in `core/algopuzzlevqa/`) imports only itself;
+`train/` and `report/` stand on `core/` alone (the report also reads the package version);
+`evals/` (the Inspect layer) on `core/`; the
 top-level modules (the entry point, the command lines) on anything below. Within `evals/`, no
-protocol package imports another, and neither benchmark imports the other.
+protocol package imports another, and neither benchmark imports the other. The pure layers never
+import Inspect, not even inside a function.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ ALLOWED = {
     f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.evals"),
 }
 
+#: The layers that never import Inspect (`inspect_ai`), anywhere in their source.
+PURE = (f"{ROOT}.core", f"{ROOT}.core.algopuzzlevqa", f"{ROOT}.train")
+
 
 #: Known arrows against the rules, each with its reason; nothing else may cross or circle.
 #: All are the report's, which issue 30 reworks: remove them with that work.
@@ -40,9 +45,10 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-def imported(module: str) -> set[str]:
-    """The package modules `module` imports anywhere in its source (functions included): for
-    `from X import Y`, `X.Y` when that is a module, else `X`."""
+def imported(module: str, *, package_only: bool = True) -> set[str]:
+    """The modules `module` imports anywhere in its source (functions included): for
+    `from X import Y`, `X.Y` when that is a module, else `X`; only the package's unless
+    `package_only` is false."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     targets: set[str] = set()
     for node in ast.walk(tree):
@@ -58,6 +64,8 @@ def imported(module: str) -> set[str]:
             for alias in node.names:
                 full = f"{base}.{alias.name}"
                 targets.add(full if full in MODULES else base)
+    if not package_only:
+        return targets
     return {t for t in targets if t == ROOT or t.startswith(ROOT + ".")}
 
 
@@ -97,6 +105,27 @@ def test_every_import_points_down(layer):
         )
     ]
     assert crossing == []
+
+
+@pytest.mark.parametrize("layer", PURE)
+def test_pure_layers_never_import_inspect(layer):
+    modules = [module for module in MODULES if under(module, layer)]
+    assert modules  # the layer exists (else the check is empty)
+    importing = [
+        f"{module} imports {target}"
+        for module in modules
+        for target in sorted(imported(module, package_only=False))
+        if under(target, "inspect_ai")
+    ]
+    assert importing == []
+
+
+def test_the_inspect_check_sees_an_inspect_import():
+    # the Inspect layer's modules do import inspect_ai (else the check above could not fail)
+    assert any(
+        under(target, "inspect_ai")
+        for target in imported(f"{ROOT}.evals.algopuzzlevqa.tasks", package_only=False)
+    )
 
 
 def test_no_protocol_or_benchmark_imports_another():

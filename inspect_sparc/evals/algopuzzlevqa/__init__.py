@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 
 __all__ = ["PUZZLES", "algopuzzlevqa", "algopuzzlevqa_scorer", "algopuzzlevqa_solver"]
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
 from inspect_sparc.core.choices import did_you_mean
-from inspect_sparc.evals.algopuzzlevqa.prompts import option_letters
 
 Extraction = Literal["paper", "strict"]
 EXTRACTIONS: tuple[str, ...] = ("paper", "strict")

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 
 IMAGE_NAME = re.compile(r"(?:^|/)images/(?P<puzzle>[a-z_]+)/(?P<id>(?P=puzzle)_\d+)\.jpg$")
 """The relative image path of a record; its file name (less `.jpg`) is the sample id."""

@@ -13,9 +13,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from inspect_sparc.core.algopuzzlevqa.layout import data_folder, image_mime_type
 from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
-from inspect_sparc.evals.algopuzzlevqa.layout import data_folder, image_mime_type
 
 __all__ = ["resolve_source"]
 
