@@ -245,7 +245,8 @@ def generator_workers(n: int) -> int:
 
 def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict]:
     """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
-    from inspect_sparc.core.generate import dumps, generate_puzzles, progress_bar
+    from inspect_sparc.core.generate import dumps, generate_puzzles, level_schedule
+    from inspect_sparc.runtime.progress import progress_bar
 
     workers = generator_workers(n)
     # The whole set is built even for a run with --limit (the task cannot see the limit, and the
@@ -256,7 +257,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
         file=sys.stderr,
     )
     started = time.perf_counter()
-    with progress_bar(n, f"generated:{seed}") as progress:
+    with progress_bar(n, f"generated:{seed}", kinds=level_schedule(n)) as progress:
         records = generate_puzzles(n, seed, workers=workers, progress=progress)
     print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     try:
