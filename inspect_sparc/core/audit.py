@@ -97,13 +97,15 @@ def warm_up(records: Sequence[dict[str, Any]]) -> str:
     return "compiled"
 
 
-def select(records: list[dict], levels: Sequence[int] | None, limit: int | None) -> list[dict]:
+def select(
+    records: list[dict[str, Any]], levels: Sequence[int] | None, limit: int | None
+) -> list[dict[str, Any]]:
     """Records of the chosen levels (all when None), at most `limit` of them."""
     chosen = [r for r in records if levels is None or _level_of(r) in levels]
     return chosen if limit is None else chosen[:limit]
 
 
-def _level_of(record: dict) -> int | None:
+def _level_of(record: dict[str, Any]) -> int | None:
     """A record's difficulty level, or None when it is not a number."""
     try:
         return int(record.get("difficulty_level"))  # type: ignore[arg-type]
@@ -133,7 +135,9 @@ def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
     return text
 
 
-def run_audit(records: list[dict], progress: Callable[[int], None] | None = None) -> list[AuditRow]:
+def run_audit(
+    records: list[dict[str, Any]], progress: Callable[[int], None] | None = None
+) -> list[AuditRow]:
     """Audit every record, calling `progress(done)` after each (the command line's bar)."""
     rows = []
     for record in records:
@@ -143,6 +147,6 @@ def run_audit(records: list[dict], progress: Callable[[int], None] | None = None
     return rows
 
 
-def levels_of(records: Sequence[dict]) -> list[int | None]:
+def levels_of(records: Sequence[dict[str, Any]]) -> list[int | None]:
     """Each record's level, in order: the progress bar's estimate is per level."""
     return [_level_of(record) for record in records]

@@ -29,7 +29,7 @@ def interleaved(n: int) -> list[int]:
     return [level for _, level in zip(range(n), itertools.cycle([1, 2, 5, 3, 4]))]
 
 
-def run(kinds: list[int]) -> list[float | None]:
+def run(kinds: list[int]) -> list[float]:
     """The estimate right after each job finishes, each job taking its level's cost."""
     clock = Clock()
     estimate = Estimate(kinds, clock)
@@ -37,7 +37,9 @@ def run(kinds: list[int]) -> list[float | None]:
     for done, kind in enumerate(kinds, start=1):
         clock.now += COST[kind]
         estimate.advance(done)
-        seen.append(estimate.seconds_left())
+        left = estimate.seconds_left()
+        assert left is not None  # a job has finished
+        seen.append(left)
     return seen
 
 

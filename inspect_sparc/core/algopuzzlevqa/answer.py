@@ -68,7 +68,7 @@ class Reading:
 def extract_letter(text: str) -> str | None:
     """The strict letter: the last `(A)`-style letter; else the last standalone capital A-D."""
     for pattern in (PARENTHESISED_LETTER, BARE_LETTER):
-        matches = pattern.findall(text)
+        matches: list[str] = pattern.findall(text)
         if matches:
             return matches[-1]
     return None

@@ -60,7 +60,8 @@ def fetch(url: str) -> bytes:
     for attempt in range(1, ATTEMPTS + 1):
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                return response.read()
+                data: bytes = response.read()
+                return data
         except urllib.error.HTTPError as error:
             if (error.code < 500 and error.code != 429) or attempt == ATTEMPTS:
                 raise

@@ -15,7 +15,7 @@ from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
 
 def test_eval_set_runs_algopuzzlevqa_beside_sparc(tmp_path: Path) -> None:
-    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def answer(messages, tools, tool_choice, config):
         if "\nOptions:\n(A) " in messages[0].text:
             return mock_output("The answer is (A).")
         return mock_output("I could not find a path.")
