@@ -2,12 +2,12 @@
 (`.ci/floor`, the suite at the oldest inspect-ai declared) reruns only those (`--inspect-only`).
 
 A file reaches Inspect when it, a test helper or package module it imports (anywhere, functions
-included; `if TYPE_CHECKING:` blocks aside), or a conftest.py above it imports `inspect_ai`;
-or when a test file runs what does: code or a command in a subprocess (`inspect eval`,
-`python -m inspect_ai`), the documentation's code blocks (tests/docs/, a path under docs/).
-An exported task (`from inspect_sparc import sparc`) counts as its module. The rule errs
-towards running a file: tests/test_inspect_reach.py checks that the files it leaves out load
-no Inspect.
+included; `if TYPE_CHECKING:` blocks aside), or a conftest.py above it imports `inspect_ai` or
+the Inspect layer (`inspect_sparc.evals`, whose packages also export lazily); or when a test
+file runs what does: code or a command in a subprocess (`inspect eval`, `python -m inspect_ai`),
+the documentation's code blocks (tests/docs/, a path under docs/). An exported task (`from
+inspect_sparc import sparc`) counts as its module. The rule errs towards running a file:
+tests/test_inspect_reach.py checks that the files it leaves out load no Inspect.
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ def _links(path: Path) -> tuple[bool, frozenset[Path]]:
     whose code it runs."""
     files: set[Path] = set()
     for name in named(path):
-        if name == "inspect_ai" or name.startswith("inspect_ai."):
+        # the Inspect layer, whose packages also export Inspect objects lazily (unseen here)
+        if name.split(".")[0] == "inspect_ai" or name.startswith(f"{PACKAGE}.evals"):
             return True, frozenset()
         parts = name.split(".")
         for depth in range(1, len(parts) + 1):  # importing a module runs its packages' __init__

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import inspect_sparc
 
 
@@ -28,3 +30,36 @@ def test_the_names_module_loads_no_inspect():
     code = "import sys, inspect_sparc.core.names; print('inspect_ai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_core_names_are_their_modules_own_and_load_on_use():
+    import importlib
+
+    import inspect_sparc.core as core
+
+    for name in core.__all__:
+        assert getattr(core, name) is getattr(importlib.import_module(core.EXPORTS[name]), name)
+    assert set(core.__all__) == set(core.EXPORTS)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        core.nothing  # noqa: B018 - the lookup itself is the test
+    # importing the package loads none of the modules behind its names
+    code = (
+        "import sys, inspect_sparc.core\n"
+        "loaded = [m for m in sys.modules if m.startswith(('inspect_sparc.core.', 'inspect_ai'))]\n"
+        "print(sorted(loaded))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_algopuzzlevqa_package_exports_its_inspect_objects_on_use():
+    import inspect_sparc.evals.algopuzzlevqa as package
+    from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+    from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+
+    assert package.algopuzzlevqa is algopuzzlevqa
+    assert package.algopuzzlevqa_solver is algopuzzlevqa_solver
+    assert package.algopuzzlevqa_scorer is algopuzzlevqa_scorer
+    with pytest.raises(AttributeError, match="inspect_sparc.evals.algopuzzlevqa"):
+        package.nothing  # noqa: B018 - the lookup itself is the test

@@ -1,9 +1,9 @@
 """The package's import graph, read from the source with `ast`: no circles, every arrow down.
 
-Layers: `runtime/` (worker processes, progress bars) imports nothing of the package; `core/` (pure
-puzzle logic, AlgoPuzzleVQA's in `core/algopuzzlevqa/`) only itself and `runtime/`;
-`train/` and `report/` stand on `core/` alone (the report also reads the package version);
-`evals/` (the Inspect layer) on `core/`; the
+Layers: `runtime/` (worker processes, progress bars, lazy exports) imports nothing of the
+package, and every layer may use it; `core/` (pure puzzle logic, AlgoPuzzleVQA's in
+`core/algopuzzlevqa/`) imports only itself; `train/` and `report/` stand on `core/` alone (the
+report also reads the package version); `evals/` (the Inspect layer) on `core/`; the
 top-level modules (the entry point, the command lines) on anything below. Within `evals/`, no
 protocol package imports another, and neither benchmark imports the other. The layers below
 `evals/` never import Inspect, not even inside a function.
@@ -27,9 +27,9 @@ BENCHMARKS = (f"{ROOT}.evals.sparc", f"{ROOT}.evals.algopuzzlevqa")
 ALLOWED = {
     f"{ROOT}.runtime": (f"{ROOT}.runtime",),
     f"{ROOT}.core": (f"{ROOT}.core", f"{ROOT}.runtime"),
-    f"{ROOT}.train": (f"{ROOT}.core", f"{ROOT}.train"),
-    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.report", ROOT),
-    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.evals"),
+    f"{ROOT}.train": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.train"),
+    f"{ROOT}.report": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.report", ROOT),
+    f"{ROOT}.evals": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.evals"),
 }
 
 #: The layers that never import Inspect (`inspect_ai`), anywhere in their source.
