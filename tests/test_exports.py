@@ -32,21 +32,23 @@ def test_the_names_module_loads_no_inspect():
     assert out.stdout.strip() == "False"
 
 
-def test_the_core_names_are_their_modules_own_and_load_on_use():
+@pytest.mark.parametrize(
+    "package", ["inspect_sparc.core", "inspect_sparc.core.algopuzzlevqa", "inspect_sparc.runtime"]
+)
+def test_a_packages_public_names_are_its_modules_own_and_load_on_use(package):
     import importlib
 
-    import inspect_sparc.core as core
-
-    for name in core.__all__:
-        assert getattr(core, name) is getattr(importlib.import_module(core.EXPORTS[name]), name)
-    assert set(core.__all__) == set(core.EXPORTS)
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        assert getattr(module, name) is getattr(importlib.import_module(module.EXPORTS[name]), name)
+    assert set(module.__all__) == set(module.EXPORTS)
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
-        core.nothing  # noqa: B018 - the lookup itself is the test
-    # importing the package loads none of the modules behind its names
+        module.nothing  # noqa: B018 - the lookup itself is the test
+    # importing the package loads none of the modules behind its names, nor Inspect
     code = (
-        "import sys, inspect_sparc.core\n"
-        "loaded = [m for m in sys.modules if m.startswith(('inspect_sparc.core.', 'inspect_ai'))]\n"
-        "print(sorted(loaded))"
+        f"import sys, {package}\n"
+        f"loaded = [m for m in sys.modules if m.startswith(('{package}.', 'inspect_ai'))]\n"
+        "print(sorted(m for m in loaded if m != 'inspect_sparc.runtime.lazy'))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
