@@ -47,8 +47,8 @@ def log_size(samples: int, max_image_size: int, log_dir: Path) -> int:
 
 def main() -> None:
     """Print image bytes, resize time and log sizes, measured and extrapolated."""
-    from inspect_sparc.evals.algopuzzlevqa.images import resized_copies
-    from inspect_sparc.evals.algopuzzlevqa.sources import sample_folder
+    from inspect_sparc.core.algopuzzlevqa.images import resized_copies
+    from inspect_sparc.core.algopuzzlevqa.sources import sample_folder
 
     originals = sorted(sample_folder().glob("images/*/*.jpg"))
     scale = FULL / len(originals)

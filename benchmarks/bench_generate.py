@@ -26,7 +26,7 @@ class _Counting:
     def __init__(self) -> None:
         self.calls, self.seconds, self.original = 0, 0.0, generator.solve
 
-    def __call__(self, puzzle, limit=None):  # noqa: ANN001, ANN204
+    def __call__(self, puzzle, limit=None):
         began = time.perf_counter()
         try:
             return self.original(puzzle, limit)

@@ -52,8 +52,8 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling scripts
 
-from bench_core import at_least  # noqa: E402
-from bench_visual import failing_answer, real_reasonings  # noqa: E402
+from bench_core import at_least
+from bench_visual import failing_answer, real_reasonings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "sparc"
 

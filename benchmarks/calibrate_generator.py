@@ -56,7 +56,7 @@ def describe(records: Sequence[dict], with_baselines: bool = True) -> dict[int, 
         counts = [rule_counts(r["puzzle_array"]) for r in chosen]
         solutions = [r["solution_count"] for r in chosen]
 
-        def corner(p, q) -> bool:  # noqa: ANN001
+        def corner(p, q) -> bool:
             return q[0] in (0, p.columns - 1) and q[1] in (0, p.rows - 1)
 
         def share(values: Sequence[bool]) -> float:

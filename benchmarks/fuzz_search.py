@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from search_fuzz import FEATURES, run  # noqa: E402
+from search_fuzz import FEATURES, run
 
-from inspect_sparc.core.search import available  # noqa: E402
+from inspect_sparc.core.search import available
 
 
 def main(argv: list[str]) -> int:

@@ -12,8 +12,9 @@ load Inspect. Inspect itself finds the tasks through the `_registry` entry point
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from inspect_sparc.runtime.lazy import lazy_exports
 
 __version__ = "0.7.1"
 
@@ -45,8 +46,4 @@ if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` im
     from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported task on first use."""
-    if name in TASK_MODULES:
-        return getattr(import_module(TASK_MODULES[name]), name)
-    raise AttributeError(f"module 'inspect_sparc' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, TASK_MODULES)  # each task imported on first use

@@ -15,12 +15,14 @@ from collections.abc import Sequence
 
 from inspect_sparc.core.audit import (
     format_table,
+    levels_of,
     run_audit,
     select,
     summary,
     warm_up,
 )
 from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.runtime.progress import progress_bar
 
 __all__ = ["level_argument", "main"]
 
@@ -89,7 +91,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, RuntimeError) as error:  # INSPECT_SPARC_SEARCH unknown, or no numba
         print(f"error: {error}", file=sys.stderr)
         return 2
-    rows = run_audit(chosen, progress=sys.stderr)
+    # cleared at the end (the table and summary follow); drawn only when stderr is a terminal
+    with progress_bar(len(chosen), "auditing", kinds=levels_of(chosen), transient=True) as bar:
+        rows = run_audit(chosen, progress=bar)
     print(format_table(rows))
     print(summary(rows, engine))
     return 0 if all(row.ok for row in rows) else 1

@@ -25,10 +25,11 @@ from inspect_sparc.core.generate import (
     check_arguments,
     dumps,
     iter_puzzles,
+    level_schedule,
     parse_shard,
-    progress_bar,
     shard_range,
 )
+from inspect_sparc.runtime.progress import progress_bar
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -91,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     shard = check_cli(parser, args)
-    total = len(shard_range(args.n, shard))
+    indices = shard_range(args.n, shard)
+    total = len(indices)
+    levels = level_schedule(args.n, args.level)
     puzzles = iter_puzzles(
         args.n,
         args.seed,
@@ -101,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         max_solutions=args.max_solutions,
     )
     shown = False if args.quiet else None  # None: drawn when stderr is a terminal
-    with progress_bar(total, "generating", shown) as progress:
+    kinds = [levels[i] for i in indices]  # the estimate of time left is per level
+    with progress_bar(total, "generating", shown, kinds=kinds) as progress:
         if args.out is None:
             write_records(puzzles, sys.stdout, progress)
             sys.stdout.flush()

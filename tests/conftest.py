@@ -67,6 +67,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None
     from xdist.scheduler import LoadFileScheduling
 
+    # `_split_scope` is private: if xdist renames it, say so here rather than let the report
+    # tests quietly build their logs on every worker.
+    if not callable(getattr(LoadFileScheduling, "_split_scope", None)):
+        raise pytest.UsageError(
+            "pytest-xdist's LoadFileScheduling has no _split_scope any more: update "
+            "pytest_xdist_make_scheduler in tests/conftest.py"
+        )
+
     class SharedFixtureScheduling(LoadFileScheduling):
         """One unit of work per test file, or per folder of `SHARED_FIXTURE_FOLDERS`."""
 
@@ -75,6 +83,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return next((f for f in SHARED_FIXTURE_FOLDERS if path.startswith(f)), path)
 
     return SharedFixtureScheduling(config, log)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--inspect-only",
+        action="store_true",
+        help="collect only the test files that reach Inspect (tests/inspect_reach.py): what "
+        "the check at the oldest inspect-ai declared (.ci/floor) needs to rerun",
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With `--inspect-only`, leave out the test files that never reach Inspect."""
+    if not config.getoption("inspect_only"):
+        return None
+    if not (collection_path.name.startswith("test_") and collection_path.suffix == ".py"):
+        return None
+    from inspect_reach import reaches_inspect
+
+    return None if reaches_inspect(collection_path) else True
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -1,14 +1,17 @@
 """The package's import graph, read from the source with `ast`: no circles, every arrow down.
 
-Layers: `core/` (pure puzzle logic) imports only itself; `contract/` (the names the evals write
-and the report reads) on `core/`; `train/` and `report/` stand on `core/` and `contract/` alone
-(the report also reads the package version); `evals/` (the Inspect layer) on `core/` and
+Layers: `runtime/` (worker processes, progress bars, lazy exports) imports nothing of the
+package, and every layer may use it; `core/` (pure puzzle logic, AlgoPuzzleVQA's in
+`core/algopuzzlevqa/`) imports only itself; `contract/` (the names the evals write and the
+report reads) on `core/`; `train/` and `report/` stand on `core/` and `contract/` alone (the
+report also reads the package version); `evals/` (the Inspect layer) on `core/` and
 `contract/`; the top-level modules (the entry point, the command lines) on anything below; the
 verifiers plugin packages (`inspect_sparc_vf`, `inspect_sparc_vf_gym`) on `train/`. Within
 `evals/`, no protocol package imports another, and neither benchmark imports the other; within
 `report/`, no section imports another (what two sections share is computed in
 `report/analysis/`). A module named in a string (`import_module(NAME)`, a table of module names)
-is an import too: the graph counts it, so no layer reaches another by a string.
+is an import too: the graph counts it, so no layer reaches another by a string. The layers below
+`evals/` never import Inspect, not even inside a function.
 """
 
 import ast
@@ -29,11 +32,18 @@ BENCHMARKS = (f"{ROOT}.evals.sparc", f"{ROOT}.evals.algopuzzlevqa")
 
 #: What each layer may import of the package (itself included), by module-name prefix.
 ALLOWED = {
-    f"{ROOT}.core": (f"{ROOT}.core",),
-    f"{ROOT}.contract": (f"{ROOT}.core", f"{ROOT}.contract"),
-    f"{ROOT}.train": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.train"),
-    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.report", ROOT),
-    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.evals"),
+    f"{ROOT}.runtime": (f"{ROOT}.runtime",),
+    f"{ROOT}.core": (f"{ROOT}.core", f"{ROOT}.runtime"),
+    f"{ROOT}.contract": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.contract"),
+    f"{ROOT}.train": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.train"),
+    f"{ROOT}.report": (
+        f"{ROOT}.runtime",
+        f"{ROOT}.core",
+        f"{ROOT}.contract",
+        f"{ROOT}.report",
+        ROOT,
+    ),
+    f"{ROOT}.evals": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.contract", f"{ROOT}.evals"),
     **{plugin: (f"{ROOT}.train",) for plugin in PLUGINS},
 }
 
@@ -46,6 +56,15 @@ KNOWN = {
     (f"{ROOT}.report.read.rescore", f"{ROOT}.evals.sparc.agent.scorer"),
     (f"{ROOT}.report.read.rescore", f"{ROOT}.evals.algopuzzlevqa.scorer"),
 }
+
+#: The layers that never import Inspect (`inspect_ai`), anywhere in their source.
+NO_INSPECT = (
+    f"{ROOT}.runtime",
+    f"{ROOT}.core",
+    f"{ROOT}.core.algopuzzlevqa",
+    f"{ROOT}.contract",
+    f"{ROOT}.train",
+)
 
 
 def module_name(path: Path) -> str:
@@ -61,9 +80,10 @@ MODULES = {
 }
 
 
-def imported(module: str) -> set[str]:
-    """The package modules `module` imports anywhere in its source (functions included): for
-    `from X import Y`, `X.Y` when that is a module, else `X`."""
+def imported(module: str, *, package_only: bool = True) -> set[str]:
+    """The modules `module` imports anywhere in its source (functions included): for
+    `from X import Y`, `X.Y` when that is a module, else `X`; only the package's unless
+    `package_only` is false."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
     targets: set[str] = set()
     for node in ast.walk(tree):
@@ -85,6 +105,8 @@ def imported(module: str) -> set[str]:
             # module's own package named in a string anchors its data files)
             if not module.startswith(f"{node.value}."):
                 targets.add(node.value)
+    if not package_only:
+        return targets
     return {t for t in targets if t == ROOT or t.startswith(ROOT + ".")}
 
 
@@ -129,6 +151,27 @@ def test_every_import_points_down(layer):
         )
     ]
     assert crossing == []
+
+
+@pytest.mark.parametrize("layer", NO_INSPECT)
+def test_the_layers_below_evals_never_import_inspect(layer):
+    modules = [module for module in MODULES if under(module, layer)]
+    assert modules  # the layer exists (else the check is empty)
+    importing = [
+        f"{module} imports {target}"
+        for module in modules
+        for target in sorted(imported(module, package_only=False))
+        if under(target, "inspect_ai")
+    ]
+    assert importing == []
+
+
+def test_the_inspect_check_sees_an_inspect_import():
+    # the Inspect layer's modules do import inspect_ai (else the check above could not fail)
+    assert any(
+        under(target, "inspect_ai")
+        for target in imported(f"{ROOT}.evals.algopuzzlevqa.tasks", package_only=False)
+    )
 
 
 def test_no_protocol_or_benchmark_imports_another():

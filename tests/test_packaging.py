@@ -43,7 +43,7 @@ def test_the_wheel_holds_exactly_the_tracked_package_files(tmp_path):
     assert shipped == set(tracked)
     assert {"inspect_sparc/eval.yaml", "inspect_sparc/data/sparc_sample.jsonl"} <= shipped
     assert {"inspect_sparc_vf/__init__.py", "inspect_sparc_vf_gym/__init__.py"} <= shipped
-    images = "inspect_sparc/evals/algopuzzlevqa/data/images/"
+    images = "inspect_sparc/core/algopuzzlevqa/data/images/"
     assert any(name.startswith(images) for name in shipped)
     # The build writes no metadata into the checkout (which would shadow the installed one).
     assert sorted(REPO_ROOT.glob("*.egg-info")) == metadata_before

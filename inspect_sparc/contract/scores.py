@@ -10,7 +10,11 @@ development.md`). Pure: no Inspect import, so the report can read it without loa
 from __future__ import annotations
 
 from inspect_sparc.contract.ontology import CATEGORIES
-from inspect_sparc.core.gym import DEAD_END, REACHED_END, STEP_LIMIT
+
+# The episode endings, re-exported: the report reads every name of the scores from here.
+from inspect_sparc.core.gym import DEAD_END as DEAD_END
+from inspect_sparc.core.gym import REACHED_END as REACHED_END
+from inspect_sparc.core.gym import STEP_LIMIT as STEP_LIMIT
 from inspect_sparc.core.rules import RULES
 
 # Score value keys: every SPaRC protocol.

@@ -2,4 +2,49 @@
 
 Everything here takes a published record or a `Puzzle` and returns plain values, so it can be
 tested against the reference and reused outside Inspect (the audit, benchmarks, the generator).
+
+    from inspect_sparc.core import check, parse_puzzle, solve
+
+`render` (the text drawing) is imported from `inspect_sparc.core.render`: a name exported here
+must differ from the package's modules.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_sparc.runtime.lazy import lazy_exports
+
+#: The public names, each from the module defining it (imported on first use, so that importing
+#: one module of `core` does not load the search engines or the generator).
+EXPORTS = {
+    "Puzzle": "inspect_sparc.core.puzzle",
+    "RecordError": "inspect_sparc.core.puzzle",
+    "parse_puzzle": "inspect_sparc.core.puzzle",
+    "check": "inspect_sparc.core.rules",
+    "solve": "inspect_sparc.core.search",
+    "generate_puzzles": "inspect_sparc.core.generate",
+    "load_records": "inspect_sparc.core.sources",
+    "SourceError": "inspect_sparc.core.downloads",
+}
+
+__all__ = [
+    "Puzzle",
+    "RecordError",
+    "SourceError",
+    "check",
+    "generate_puzzles",
+    "load_records",
+    "parse_puzzle",
+    "solve",
+]
+
+if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
+    from inspect_sparc.core.downloads import SourceError
+    from inspect_sparc.core.generate import generate_puzzles
+    from inspect_sparc.core.puzzle import Puzzle, RecordError, parse_puzzle
+    from inspect_sparc.core.rules import check
+    from inspect_sparc.core.search import solve
+    from inspect_sparc.core.sources import load_records
+
+__getattr__ = lazy_exports(__name__, EXPORTS)

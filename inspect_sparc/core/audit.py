@@ -8,10 +8,9 @@ either our rules differ from the dataset's or the stored set is incomplete. Pure
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 from inspect_sparc.core.puzzle import RecordError, parse_puzzle
 from inspect_sparc.core.search import solve
@@ -98,13 +97,15 @@ def warm_up(records: Sequence[dict[str, Any]]) -> str:
     return "compiled"
 
 
-def select(records: list[dict], levels: Sequence[int] | None, limit: int | None) -> list[dict]:
+def select(
+    records: list[dict[str, Any]], levels: Sequence[int] | None, limit: int | None
+) -> list[dict[str, Any]]:
     """Records of the chosen levels (all when None), at most `limit` of them."""
     chosen = [r for r in records if levels is None or _level_of(r) in levels]
     return chosen if limit is None else chosen[:limit]
 
 
-def _level_of(record: dict) -> int | None:
+def _level_of(record: dict[str, Any]) -> int | None:
     """A record's difficulty level, or None when it is not a number."""
     try:
         return int(record.get("difficulty_level"))  # type: ignore[arg-type]
@@ -134,42 +135,18 @@ def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
     return text
 
 
-def audit_progress(stream: TextIO | None, total: int) -> AbstractContextManager[Any]:
-    """A rich progress bar on `stream` (puzzles done of `total`, elapsed, time left), or a
-    no-op when `stream` is not a terminal (piped, a log file, CI: the table says it all)."""
-    if stream is None or not stream.isatty():
-        return nullcontext(None)
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn("auditing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("puzzles"),
-        TimeElapsedColumn(),
-        TextColumn("elapsed,"),
-        TimeRemainingColumn(),
-        TextColumn("left"),
-        console=Console(file=stream),
-        transient=True,  # the table and summary follow; the bar need not stay
-    )
-
-
-def run_audit(records: list[dict], progress: TextIO | None = None) -> list[AuditRow]:
-    """Audit every record, with a progress bar on `progress` when it is a terminal."""
+def run_audit(
+    records: list[dict[str, Any]], progress: Callable[[int], None] | None = None
+) -> list[AuditRow]:
+    """Audit every record, calling `progress(done)` after each (the command line's bar)."""
     rows = []
-    with audit_progress(progress, len(records)) as bar:
-        task = bar.add_task("audit", total=len(records)) if bar is not None else None
-        for record in records:
-            rows.append(audit_record(record))
-            if bar is not None:
-                bar.advance(task)
+    for record in records:
+        rows.append(audit_record(record))
+        if progress is not None:
+            progress(len(rows))
     return rows
+
+
+def levels_of(records: Sequence[dict[str, Any]]) -> list[int | None]:
+    """Each record's level, in order: the progress bar's estimate is per level."""
+    return [_level_of(record) for record in records]

@@ -1,6 +1,6 @@
 """What both benchmarks' sources share: their error, the package cache, a reachability check.
 
-SPaRC (`core.sources`) and AlgoPuzzleVQA (`evals.algopuzzlevqa.sources`) download from
+SPaRC (`core.sources`) and AlgoPuzzleVQA (`core.algopuzzlevqa.sources`) download from
 different hosts, but fail the same way and cache under the same folder.
 """
 

@@ -20,7 +20,8 @@ so the bytes do not depend on the machine, the worker count or the shard):
 
 Over 500 lines on purpose: it is the one recipe above, whose steps share one seeded
 `random.Random` and its placement helpers; split, the draw order that fixes the bytes would be
-spread over modules. Pure logic: no Inspect imports.
+spread over modules. Pure logic: no Inspect imports; the worker processes are
+`runtime.processes`, the progress bar `runtime.progress`.
 """
 
 from __future__ import annotations
@@ -28,9 +29,7 @@ from __future__ import annotations
 import json
 import math
 import random
-import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path as FilePath
@@ -45,6 +44,10 @@ from inspect_sparc.core.records import (
 )
 from inspect_sparc.core.rules import check, shape_offsets
 from inspect_sparc.core.search import solve
+from inspect_sparc.runtime.processes import ordered_map
+
+# Re-exported: callers that guard their own pools import it from here.
+from inspect_sparc.runtime.processes import pool_blocker as pool_blocker
 
 CALIBRATION_FILE = FilePath(__file__).parent.parent / "data" / "generator_calibration.json"
 #: The published test split's puzzles per level (86/118/121/86/89 of 500).
@@ -479,76 +482,6 @@ def _job(args: tuple[int, int, int, int]) -> dict[str, Any]:
     return generate_one(*args)
 
 
-def pool_blocker() -> str | None:
-    """Why this process cannot start a pool of worker processes, or None when it can.
-
-    A daemon process (a worker of a `multiprocessing` pool, SB3's `SubprocVecEnv`, a PyTorch
-    DataLoader) may have no children; a spawned worker re-imports the main script, so a call
-    from a script's top level outside `if __name__ == "__main__":` would start pools forever.
-    """
-    import multiprocessing
-
-    process = multiprocessing.current_process()
-    if process.daemon:
-        return "this is a daemon process (a pool or vector-env worker), which may not have children"
-    if getattr(process, "_inheriting", False):
-        return "this process is a worker still importing its main script"
-    line = _main_script_line()
-    if line is not None and not _guarded(line):
-        return (
-            "it is called from the main script's top level, outside `if __name__ == "
-            '"__main__":`, which each worker process would run again'
-        )
-    return None
-
-
-def _main_script_line() -> tuple[str, int] | None:
-    """(file, line) of the main script's top-level statement running now; None when the main
-    module is no file a worker would re-import (an interactive session, `python -c`)."""
-    import threading
-
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if main is None or not isinstance(path, str):
-        return None
-    # the main thread's stack: a task may build its dataset in another thread
-    frame = sys._current_frames().get(threading.main_thread().ident or 0)
-    while frame is not None:
-        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
-            return (path, frame.f_lineno)
-        frame = frame.f_back
-    return None
-
-
-def _guarded(line: tuple[str, int]) -> bool:
-    """Whether a line of a script lies inside a top-level `if __name__ == "__main__":` block
-    (False when the script cannot be read and parsed: a pool would then be a gamble)."""
-    import ast
-
-    path, number = line
-    try:
-        tree = ast.parse(FilePath(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return False
-    for node in tree.body:
-        end = node.end_lineno or node.lineno
-        if node.lineno <= number <= end:
-            return isinstance(node, ast.If) and _is_main_test(node.test) and number > node.lineno
-    return False
-
-
-def _is_main_test(test: Any) -> bool:
-    """`__name__ == "__main__"` (either way round)."""
-    import ast
-
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return False
-    sides = [test.left, *test.comparators]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    texts = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and texts == ["__main__"]
-
-
 def iter_puzzles(
     n: int,
     seed: int,
@@ -559,24 +492,15 @@ def iter_puzzles(
     max_solutions: int = MAX_SOLUTIONS,
 ) -> Iterator[dict[str, Any]]:
     """Yield the puzzles of `shard` (default: all n) in index order, made by `workers` processes
-    (in this process, saying why in one line on stderr, where a pool cannot run: `pool_blocker`).
-    """
+    (in this process, saying why in one line on stderr, where a pool cannot run:
+    `runtime.processes.pool_blocker`)."""
     check_arguments(n, seed, level, max_solutions)
     part = parse_shard(shard)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise GenerateError(f"workers must be a whole number >= 1; got {workers!r}")
     schedule = level_schedule(n, level)
     jobs = [(seed, i, schedule[i], max_solutions) for i in shard_range(n, part)]
-    blocker = pool_blocker() if workers > 1 and len(jobs) > 1 else None
-    if blocker is not None:
-        print(f"Generating puzzles in this process, not {workers}: {blocker}.", file=sys.stderr)
-    if workers == 1 or len(jobs) <= 1 or blocker is not None:
-        yield from map(_job, jobs)
-        return
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
-        yield from pool.imap(_job, jobs, chunksize=1)
+    yield from ordered_map(_job, jobs, workers, "Generating puzzles")
 
 
 def generate_puzzles(
@@ -599,39 +523,6 @@ def generate_puzzles(
         if progress is not None:
             progress(len(records))
     return records
-
-
-@contextmanager
-def progress_bar(
-    total: int, label: str, enabled: bool | None = None
-) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr (counts, percentage, elapsed and time left, drawn by rich), as a
-    callable taking the count done; off unless stderr is a terminal (`enabled` overrides). It
-    leaves `sys.stdout` alone: the generator's command line writes its records there."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TaskProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    if not (console.is_terminal if enabled is None else enabled):
-        yield lambda done: None  # rich would still write a line break
-        return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    timing = (TaskProgressColumn(), TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
-    # rich would otherwise swap sys.stdout and sys.stderr for its own while the bar is drawn
-    # (records written to stdout would go to the terminal; Inspect's display would be taken).
-    with Progress(
-        *columns, *timing, console=console, redirect_stdout=False, redirect_stderr=False
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
 
 
 def dumps(record: dict[str, Any]) -> str:

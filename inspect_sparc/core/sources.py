@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.choices import did_you_mean
-from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
+from inspect_sparc.core.downloads import SourceError as SourceError  # raised by the loaders
+from inspect_sparc.core.downloads import cache_base, unreachable
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -98,7 +99,7 @@ def ways_out(hub: Hub | None = None) -> str:
 
 def load_records(
     source: str = "modelscope", split: str = "test", subset: str = "all"
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Records of one config and split, in dataset order, from a hub, the sample or a file."""
     if not isinstance(source, str) or not source.strip():
         raise _unknown_source(source)
@@ -134,7 +135,7 @@ def _unknown_source(source: object) -> ValueError:
     )
 
 
-def read_records_file(path: Path) -> list[dict]:
+def read_records_file(path: Path) -> list[dict[str, Any]]:
     """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file; a `.gz`
     suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`)."""
     if path.is_dir():
@@ -145,6 +146,7 @@ def read_records_file(path: Path) -> list[dict]:
     if not path.is_file():
         raise SourceError(f"SPaRC records file not found: {path}. {ways_out()}")
     suffix = path.suffix.lower()
+    records: list[dict[str, Any]]
     try:
         if suffix == ".parquet":
             import pyarrow.parquet as pq
@@ -156,7 +158,7 @@ def read_records_file(path: Path) -> list[dict]:
             records = _read_json_records(gzip.decompress(path.read_bytes()).decode("utf-8"))
         else:
             records = _read_json_records(path.read_text(encoding="utf-8"))
-    except Exception as error:  # noqa: BLE001 - any reader failure is a bad file
+    except Exception as error:
         raise SourceError(
             f"Could not read SPaRC records from {path} (expected a JSON list of records, JSON "
             f"lines or parquet): {error}"
@@ -194,7 +196,7 @@ def generated_cache_file(seed: int, n: int) -> Path:
     return cache_base() / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
 
 
-def load_generated_records(source: str, split: str, subset: str) -> list[dict]:
+def load_generated_records(source: str, split: str, subset: str) -> list[dict[str, Any]]:
     """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes).
     One process builds it while the others wait on a lock, then read the file it wrote."""
     text = source[len(GENERATED) :].strip()
@@ -243,9 +245,10 @@ def generator_workers(n: int) -> int:
     return max(1, min(8, os.cpu_count() or 1, n // 50))
 
 
-def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict]:
+def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict[str, Any]]:
     """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
-    from inspect_sparc.core.generate import dumps, generate_puzzles, progress_bar
+    from inspect_sparc.core.generate import dumps, generate_puzzles, level_schedule
+    from inspect_sparc.runtime.progress import progress_bar
 
     workers = generator_workers(n)
     # The whole set is built even for a run with --limit (the task cannot see the limit, and the
@@ -256,7 +259,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
         file=sys.stderr,
     )
     started = time.perf_counter()
-    with progress_bar(n, f"generated:{seed}") as progress:
+    with progress_bar(n, f"generated:{seed}", kinds=level_schedule(n)) as progress:
         records = generate_puzzles(n, seed, workers=workers, progress=progress)
     print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     try:
@@ -271,7 +274,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
 # --- hubs -------------------------------------------------------------------------------------
 
 
-def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
+def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict[str, Any]]:
     """Records of a pinned hub dataset: from the hub cache if present, else downloaded."""
     if subset not in hub.subsets:
         raise SourceError(
@@ -301,7 +304,7 @@ def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict]:
     return _read_files(files)
 
 
-def _read_files(files: list[Path]) -> list[dict]:
+def _read_files(files: list[Path]) -> list[dict[str, Any]]:
     """The records of a config's data files, in order."""
     return [record for path in files for record in read_records_file(path)]
 
@@ -318,7 +321,9 @@ def hub_patterns(subset: str) -> list[str]:
     return ["*.md", f"*{subset}*"]
 
 
-def cached_hub_records(hub: Hub, split: str = "test", subset: str = "all") -> list[dict] | None:
+def cached_hub_records(
+    hub: Hub, split: str = "test", subset: str = "all"
+) -> list[dict[str, Any]] | None:
     """Records of a pinned hub dataset from the local cache only, or None when it is not cached
     there: never downloads, and changes no environment variable (safe beside other threads)."""
     _, files = _cached_files(hub, split, subset)
@@ -340,7 +345,7 @@ def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
         raise SourceError(
             f"The {hub.name} client is not installed ({error}). {ways_out(hub)}"
         ) from None
-    except Exception as error:  # noqa: BLE001 - hub clients raise many types; one clear error
+    except Exception as error:
         if local_only:
             return None
         raise SourceError(
@@ -355,7 +360,8 @@ def _snapshot_function(hub: Hub) -> Callable[..., str]:
         from modelscope import snapshot_download
     else:
         from huggingface_hub import snapshot_download
-    return snapshot_download
+    function: Callable[..., str] = snapshot_download
+    return function
 
 
 def _first_line(error: BaseException) -> str:

@@ -264,14 +264,6 @@ def test_cli_writes_the_library_output_and_no_bar_off_a_terminal(tmp_path, capsy
     assert not list(tmp_path.glob("*.partial"))
 
 
-def test_the_progress_bar_shows_counts_and_time_left(capsys):
-    with generator.progress_bar(4, "generating", enabled=True) as progress:
-        for done in range(1, 5):
-            progress(done)
-    err = capsys.readouterr().err
-    assert "generating" in err and "4/4" in err and "100%" in err and "left" in err
-
-
 def test_cli_shards_and_stdout(capsys, generated):
     from inspect_sparc.generate import main
 
@@ -423,18 +415,3 @@ def test_every_task_takes_a_generated_source(small_generated_sets, generated):
     assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids
     level_five = {r["id"] for r in generated[:5] if r["difficulty_level"] == 5}
     assert {s.id for s in sparc_hard(source=f"generated:{SEED}").dataset} == level_five
-
-
-def test_the_progress_bar_leaves_stdout_to_the_records(capfd, monkeypatch):
-    """The command line writes its records to stdout while the bar is drawn: a bar drawn on a
-    terminal must not take stdout over (rich's default would send them to the terminal)."""
-    from inspect_sparc.core.generate import progress_bar
-
-    monkeypatch.setenv("FORCE_COLOR", "1")  # rich treats stderr as a terminal
-
-    with progress_bar(2, "generated:0", enabled=True) as progress:
-        print('{"id": "a"}')
-        progress(2)
-    out, err = capfd.readouterr()
-    assert out == '{"id": "a"}\n'
-    assert "generated:0" in err

@@ -200,7 +200,7 @@ def region_ok(
     for s in range(star_cells.shape[0]):
         if region >> star_cells[s] & 1 and popcount(region & star_masks[s]) != 2:
             return False
-    known = cache.get(region, -1)
+    known: int = cache.get(region, -1)
     if known < 0:
         known = 1 if shapes_ok(region, shape_kind, shape_area, placements) else 0
         cache[region] = known

@@ -11,9 +11,10 @@ Importing this package is cheap: the task, solver and scorer are loaded on first
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.runtime.lazy import lazy_exports
 
 __all__ = ["PUZZLES", "algopuzzlevqa", "algopuzzlevqa_scorer", "algopuzzlevqa_solver"]
 
@@ -22,19 +23,12 @@ if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` im
     from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
     from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 
-
-def __getattr__(name: str) -> Any:
-    """Load the Inspect objects lazily, so pure helpers never import inspect_ai."""
-    if name == "algopuzzlevqa":
-        from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
-
-        return algopuzzlevqa
-    if name == "algopuzzlevqa_solver":
-        from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
-
-        return algopuzzlevqa_solver
-    if name == "algopuzzlevqa_scorer":
-        from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
-
-        return algopuzzlevqa_scorer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The Inspect objects load on first use, so the pure helpers never import inspect_ai.
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "algopuzzlevqa": "inspect_sparc.evals.algopuzzlevqa.tasks",
+        "algopuzzlevqa_solver": "inspect_sparc.evals.algopuzzlevqa.solvers",
+        "algopuzzlevqa_scorer": "inspect_sparc.evals.algopuzzlevqa.scorer",
+    },
+)

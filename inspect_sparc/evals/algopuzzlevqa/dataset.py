@@ -10,20 +10,20 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
 from inspect_sparc.contract.ontology import puzzle_categories
-from inspect_sparc.core.ordering import round_robin
-from inspect_sparc.evals.algopuzzlevqa.images import (
+from inspect_sparc.core.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,
     check_max_image_size,
     resized_copies,
 )
-from inspect_sparc.evals.algopuzzlevqa.layout import Record, read_folder
-from inspect_sparc.evals.algopuzzlevqa.prompts import (
+from inspect_sparc.core.algopuzzlevqa.layout import Record, read_folder
+from inspect_sparc.core.algopuzzlevqa.prompts import (
     build_prompt,
     check_prompt_style,
     option_letters,
 )
-from inspect_sparc.evals.algopuzzlevqa.puzzles import select_puzzles
-from inspect_sparc.evals.algopuzzlevqa.sources import cache_root, resolve_source
+from inspect_sparc.core.algopuzzlevqa.puzzles import select_puzzles
+from inspect_sparc.core.algopuzzlevqa.sources import cache_root, resolve_source
+from inspect_sparc.core.ordering import round_robin
 
 
 def image_reference(record: Record) -> str:

@@ -6,7 +6,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from inspect_sparc.contract.scores import CORRECT, FOLLOW_UP
-from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction, read_answer
+from inspect_sparc.core.algopuzzlevqa.answer import check_extraction, read_answer
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.evals.algopuzzlevqa.solvers import FIRST_LETTER_KEY, FOLLOW_UP_KEY
 from inspect_sparc.evals.metrics import accuracy, grouped_accuracy, stderr

@@ -11,8 +11,8 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction, read_answer
-from inspect_sparc.evals.algopuzzlevqa.prompts import follow_up_prompt, paper_follow_up
+from inspect_sparc.core.algopuzzlevqa.answer import check_extraction, read_answer
+from inspect_sparc.core.algopuzzlevqa.prompts import follow_up_prompt, paper_follow_up
 
 FOLLOW_UP_KEY = "algopuzzlevqa:follow_up"
 """Store key: whether the follow-up was asked."""

@@ -17,10 +17,10 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
-from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction
+from inspect_sparc.core.algopuzzlevqa.answer import check_extraction
+from inspect_sparc.core.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
+from inspect_sparc.core.algopuzzlevqa.puzzles import PuzzleName
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PuzzleName
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.evals.cards import task_version

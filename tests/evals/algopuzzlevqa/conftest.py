@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from algopuzzlevqa_helpers import FIXTURE_DATA
 
-from inspect_sparc.evals.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE, resized_copies
+from inspect_sparc.core.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE, resized_copies
 
 
 @pytest.fixture

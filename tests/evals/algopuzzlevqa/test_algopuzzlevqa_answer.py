@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_sparc.evals.algopuzzlevqa.answer import extract_letter, read_answer
+from inspect_sparc.core.algopuzzlevqa.answer import extract_letter, read_answer
 
 FOUR = ["7:29", "1:02", "8:56", "3:17"]
 TWO = ["No", "Yes"]

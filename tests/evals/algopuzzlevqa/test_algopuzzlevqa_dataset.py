@@ -11,9 +11,9 @@ import pytest
 from algopuzzlevqa_helpers import fixture_records, image_bytes, reference_protocol
 from inspect_ai.model import ContentImage, ContentText
 
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.sources import sample_folder
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
-from inspect_sparc.evals.algopuzzlevqa.sources import sample_folder
 
 
 def test_every_record_becomes_its_sample(fixture_data: Path) -> None:

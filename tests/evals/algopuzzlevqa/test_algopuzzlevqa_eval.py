@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import eval_runs
 from algopuzzlevqa_helpers import image_bytes, mock_output, pixels_sha256, reference_protocol
-from inspect_ai import eval
+from eval_runs import metrics_of
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentImage, ContentText, get_model
 
 from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa
 
 REFERENCE = reference_protocol()
@@ -46,26 +47,18 @@ def first_reply(sample_id: str) -> str:
     }.get(puzzle, f"The answer is {letter}")
 
 
-def metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of the log's (single) scorer, by name."""
-    assert log.results is not None
-    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
-
-
-def run(model_outputs, tmp_path: Path, task_args: dict | None = None, **kwargs) -> EvalLog:  # noqa: ANN001
+def run(model_outputs, tmp_path: Path, task_args: dict | None = None, **kwargs) -> EvalLog:
     """Eval the bundled sample against a mock model answering with `model_outputs`."""
     model = get_model("mockllm/model", custom_outputs=model_outputs)
     task = algopuzzlevqa(source="sample", **(task_args or {}))
-    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
+    return eval_runs.run(task, model, tmp_path, **kwargs)
 
 
 def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
     first_calls: dict[str, list] = {}
     follow_ups: dict[str, list] = {}
 
-    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def answer(messages, tools, tool_choice, config):
         assert len(messages) == 1 and messages[0].role == "user"  # always one single-turn prompt
         text = messages[0].text
         if text in BY_PROMPT:
@@ -115,7 +108,7 @@ def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
     assert log.samples is not None and len(log.samples) == 36
     scores = {s.id: s.scores["algopuzzlevqa_scorer"] for s in log.samples}
     assert {i: score.value["correct"] for i, score in scores.items()} == expected  # type: ignore[index]
-    values = metrics(log)
+    values = metrics_of(log)
     assert values["accuracy"] == sum(expected.values()) / 36
     assert set(values) == {"accuracy", "stderr", *PUZZLES, *CATEGORIES}
 
@@ -143,7 +136,7 @@ def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
 
 
 def test_strict_protocol_end_to_end(tmp_path: Path) -> None:
-    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def answer(messages, tools, tool_choice, config):
         sample = BY_PROMPT[messages[0].text]
         if len(messages) == 1:
             return mock_output(first_reply(sample.id))
@@ -175,14 +168,14 @@ def test_limit_36_gives_two_of_each_puzzle(tmp_path: Path) -> None:
 def test_metrics_under_epochs(tmp_path: Path) -> None:
     calls: Counter[str] = Counter()
 
-    def alternate(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def alternate(messages, tools, tool_choice, config):
         text = messages[0].text
         letter = gold(BY_PROMPT[text].id)
         calls[text] += 1
         return mock_output(f"({letter})" if calls[text] == 1 else f"({wrong(letter)})")
 
     log = run(alternate, tmp_path, {"max_image_size": 0}, epochs=2)
-    values = metrics(log)
+    values = metrics_of(log)
     assert values["accuracy"] == 0.5
     assert {name: values[name] for name in PUZZLES} == {name: 0.5 for name in PUZZLES}
     assert {name: values[name] for name in CATEGORIES} == {name: 0.5 for name in CATEGORIES}

@@ -9,13 +9,13 @@ from inspect_ai import eval_set
 from inspect_ai.model import get_model
 
 from inspect_sparc.contract.ontology import CATEGORIES
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
 
 def test_eval_set_runs_algopuzzlevqa_beside_sparc(tmp_path: Path) -> None:
-    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def answer(messages, tools, tool_choice, config):
         if "\nOptions:\n(A) " in messages[0].text:
             return mock_output("The answer is (A).")
         return mock_output("I could not find a path.")

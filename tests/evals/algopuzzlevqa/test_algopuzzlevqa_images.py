@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from inspect_sparc.evals.algopuzzlevqa import images
+from inspect_sparc.core.algopuzzlevqa import images
+from inspect_sparc.core.algopuzzlevqa.images import encode_for_sending, resized_copies, sent_size
+from inspect_sparc.core.algopuzzlevqa.sources import cache_root
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.images import encode_for_sending, resized_copies, sent_size
-from inspect_sparc.evals.algopuzzlevqa.sources import cache_root
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from inspect_sparc.contract.ontology import CATEGORIES, ONTOLOGY
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 
 FAMILIES = {"colour": "visual", "position": "visual", "shape_size": "visual", "text": "visual"}
@@ -51,7 +51,7 @@ def test_category_metrics_equal_a_hand_computation(tmp_path: Path) -> None:
     dataset = algopuzzlevqa_dataset(source="sample")
     by_prompt = {sample.input[0].text: sample for sample in dataset}  # type: ignore[union-attr]
 
-    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+    def answer(messages, tools, tool_choice, config):
         sample = by_prompt[messages[0].text]
         gold = sample.metadata["answer_letter"]
         return mock_output(f"({gold if sample.id in right else 'AB'[gold == 'A']})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_sparc.evals.algopuzzlevqa.prompts import (
+from inspect_sparc.core.algopuzzlevqa.prompts import (
     build_prompt,
     follow_up_prompt,
     option_letters,

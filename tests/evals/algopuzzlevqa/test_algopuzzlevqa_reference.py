@@ -18,10 +18,10 @@ from algopuzzlevqa_helpers import (
 )
 from PIL import Image
 
-from inspect_sparc.evals.algopuzzlevqa.answer import read_answer, read_paper
+from inspect_sparc.core.algopuzzlevqa.answer import read_answer, read_paper
+from inspect_sparc.core.algopuzzlevqa.images import encode_for_sending, sent_size
+from inspect_sparc.core.algopuzzlevqa.prompts import build_prompt, paper_follow_up
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
-from inspect_sparc.evals.algopuzzlevqa.images import encode_for_sending, sent_size
-from inspect_sparc.evals.algopuzzlevqa.prompts import build_prompt, paper_follow_up
 
 RECORDS = {Path(record["image"]).stem: record for record in fixture_records()}
 REFERENCE = reference_protocol()

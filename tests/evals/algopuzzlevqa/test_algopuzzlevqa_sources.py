@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from inspect_sparc.core.algopuzzlevqa import sources
 from inspect_sparc.core.sources import SourceError
-from inspect_sparc.evals.algopuzzlevqa import sources
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 
 PREFIX = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import eval_runs
 import pytest
 from agent_scripts import (
     NAMES,
@@ -18,7 +19,7 @@ from agent_scripts import (
     text,
     walk_solution,
 )
-from inspect_ai import eval
+from eval_runs import metrics_of
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, ContentImage
 from inspect_ai.solver import SolverSpec
 
@@ -31,14 +32,7 @@ from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
 
 def run(task, player: Player, tmp_path: Path, **kwargs):
-    [log] = eval(task, model=player.model(), log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
-
-
-def metrics_of(log) -> dict[str, float]:
-    [score] = log.results.scores
-    return {name: m.value for name, m in score.metrics.items()}
+    return eval_runs.run(task, player.model(), tmp_path, **kwargs)
 
 
 def value_of(sample) -> dict:

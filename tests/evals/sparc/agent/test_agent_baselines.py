@@ -14,10 +14,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import eval_runs
 import pytest
 from agent_scripts import NAMES, Player, walk_solution
+from eval_runs import score_of
 from gym_reference import reference_astar, reference_env
-from inspect_ai import eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 from inspect_ai.solver import SolverSpec
@@ -31,14 +32,7 @@ TEST_SPLIT = Path(__file__).parents[3] / "fixtures" / "sparc" / "test_split.json
 
 
 def run(task, tmp_path: Path, solver, model="mockllm/model", **kwargs):
-    [log] = eval(task, model=model, solver=solver, log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
-
-
-def score_of(sample):
-    [score] = sample.scores.values()
-    return score
+    return eval_runs.run(task, model, tmp_path, solver=solver, **kwargs)
 
 
 def directions_called(sample) -> list[str]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import uuid
 
+import eval_runs
 import pytest
 from agent_scripts import Player, solution_directions, with_usage
-from inspect_ai import eval
+from eval_runs import score_of
 from inspect_ai.log import resolve_sample_attachments
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ModelOutput
 from inspect_ai.model._model_output import ChatCompletionChoice
@@ -46,14 +47,7 @@ def good(direction: str) -> tuple[str, str]:
 
 
 def run(task, player: Player, tmp_path, **kwargs):
-    [log] = eval(task, model=player.model(), log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
-
-
-def score_of(sample):
-    [score] = sample.scores.values()
-    return score
+    return eval_runs.run(task, player.model(), tmp_path, **kwargs)
 
 
 def test_the_broken_call_has_a_parse_error_as_a_provider_would_give():

@@ -11,8 +11,8 @@ import json
 import zipfile
 
 import pytest
+from eval_runs import metrics_of, run
 from gym_reference import reference_episode
-from inspect_ai import eval
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.model._model_output import ChatCompletionChoice, ModelUsage
 from inspect_ai.solver._task_state import sample_state
@@ -52,17 +52,6 @@ def scripted(reply_for) -> object:
         return reply if isinstance(reply, ModelOutput) else output(reply)
 
     return get_model("mockllm/model", custom_outputs=respond)
-
-
-def run(task, model, tmp_path, **kwargs):
-    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
-
-
-def metrics_of(log) -> dict[str, float]:
-    [score] = log.results.scores
-    return {name: m.value for name, m in score.metrics.items()}
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from eval_runs import run
 from inspect_ai import eval
 from inspect_ai.model import get_model
 from mock_outputs import answers_by_prompt, mock_output, scripted_model
@@ -30,12 +31,6 @@ def reversed_target(sample) -> str:
 def plan(sample_index: int, sample) -> str:
     """Correct, no path, or reversed, in turn."""
     return ["#### " + sample.target, "I give up.", reversed_target(sample)][sample_index % 3]
-
-
-def run(task, model, tmp_path, **kwargs):
-    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none", **kwargs)
-    assert log.status == "success", log.error
-    return log
 
 
 def metric_values(log) -> dict[str, float]:

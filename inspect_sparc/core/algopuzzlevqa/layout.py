@@ -12,8 +12,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
+from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 
 IMAGE_NAME = re.compile(r"(?:^|/)images/(?P<puzzle>[a-z_]+)/(?P<id>(?P=puzzle)_\d+)\.jpg$")
 """The relative image path of a record; its file name (less `.jpg`) is the sample id."""
@@ -61,7 +62,7 @@ def missing_puzzles(folder: Path, puzzles: list[str]) -> list[str]:
     return [name for name in puzzles if not (folder / f"{name}.json").is_file()]
 
 
-def parse_record(puzzle: str, raw: dict, folder: Path, where: str) -> Record:
+def parse_record(puzzle: str, raw: dict[str, Any], folder: Path, where: str) -> Record:
     """Check one raw record of `<puzzle>.json` and turn it into a Record."""
     for key, kind in (("image", str), ("question", str), ("options", list), ("answer", str)):
         if not isinstance(raw.get(key), kind):

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
 from inspect_sparc.core.choices import did_you_mean
-from inspect_sparc.evals.algopuzzlevqa.prompts import option_letters
 
 Extraction = Literal["paper", "strict"]
 EXTRACTIONS: tuple[str, ...] = ("paper", "strict")
@@ -68,7 +68,7 @@ class Reading:
 def extract_letter(text: str) -> str | None:
     """The strict letter: the last `(A)`-style letter; else the last standalone capital A-D."""
     for pattern in (PARENTHESISED_LETTER, BARE_LETTER):
-        matches = pattern.findall(text)
+        matches: list[str] = pattern.findall(text)
         if matches:
             return matches[-1]
     return None

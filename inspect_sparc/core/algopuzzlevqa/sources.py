@@ -13,9 +13,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from inspect_sparc.core.algopuzzlevqa.layout import data_folder, image_mime_type
 from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
-from inspect_sparc.evals.algopuzzlevqa.layout import data_folder, image_mime_type
 
 __all__ = ["resolve_source"]
 
@@ -60,7 +60,8 @@ def fetch(url: str) -> bytes:
     for attempt in range(1, ATTEMPTS + 1):
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                return response.read()
+                data: bytes = response.read()
+                return data
         except urllib.error.HTTPError as error:
             if (error.code < 500 and error.code != 429) or attempt == ATTEMPTS:
                 raise
