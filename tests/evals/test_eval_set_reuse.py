@@ -1,0 +1,55 @@
+"""A finished eval set run again buys nothing: every log is reused, none is written.
+
+The SPaRC tasks name their own epochs reducer (`inspect_sparc/mean`); an Inspect that compared
+it with the plain `mean` it expects of a task (0.3.263 and before) judged every finished SPaRC
+log unfinished and ran the task again, every model call paid twice. The oracle is the log folder
+itself: the same files, untouched, after the second call.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import Task, eval_set, task
+from inspect_ai.dataset import Sample
+from inspect_ai.model import get_model
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+from mock_outputs import mock_output
+
+from inspect_sparc.evals.sparc.single_shot.tasks import sparc, sparc_hard
+
+
+@task
+def echo() -> Task:
+    """A task of another package's kind: one sample, Inspect's default reducer."""
+    return Task(dataset=[Sample(input="Say yes.", target="yes")], solver=generate(), scorer=match())
+
+
+def _logs(folder: Path) -> dict[str, int]:
+    """Each log file in `folder` with its modification time (ns)."""
+    return {path.name: path.stat().st_mtime_ns for path in sorted(folder.glob("*.eval"))}
+
+
+def test_a_finished_eval_set_with_sparc_and_another_task_is_not_run_again(tmp_path: Path) -> None:
+    answered: list[str] = []
+
+    def answer(messages, tools, tool_choice, config):  # noqa: ANN001, ANN202
+        answered.append(messages[-1].text)
+        return mock_output("yes")
+
+    model = get_model("mockllm/model", custom_outputs=answer)
+
+    def run() -> bool:
+        done, _ = eval_set(
+            [sparc(source="sample", level=1), sparc_hard(source="sample"), echo()],
+            model=model, log_dir=str(tmp_path), display="none",
+        )  # fmt: skip
+        return done
+
+    assert run()
+    first, paid = _logs(tmp_path), len(answered)
+    assert len(first) == 3 and paid > 3  # all three ran, SPaRC on several puzzles
+    assert run()
+    assert _logs(tmp_path) == first  # no new log, none rewritten
+    assert len(answered) == paid  # and no model call paid again
