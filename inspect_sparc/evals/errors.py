@@ -105,7 +105,7 @@ def _message_on_stderr(hook: Callable[..., Any]) -> Callable[..., None]:
     return show
 
 
-def _show_in_every_display() -> None:
+def show_in_every_display() -> None:
     """Put `_message_on_stderr` in front of Inspect's exception hook, when that one is in charge."""
     if getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
         sys.excepthook = _message_on_stderr(sys.excepthook)
@@ -151,12 +151,12 @@ def plain_errors(task_function: F) -> F:
         try:
             return task_function(*args, **_declared(name, kwargs))
         except _Plain:
-            _show_in_every_display()
+            show_in_every_display()
             raise
         except Exception as error:
             for kind, plain in PLAIN:
                 if isinstance(error, kind):
-                    _show_in_every_display()
+                    show_in_every_display()
                     raise plain(str(error)) from error
             raise
 
