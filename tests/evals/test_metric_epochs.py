@@ -111,9 +111,7 @@ def gym_scores(sparc_records):
     astar, walks, metadata = [], [], []
     for index, record in enumerate(sparc_records[:6]):
         puzzle = parse_puzzle(record)
-        astar.append(
-            score_episode(run_policy(puzzle, astar_policy(puzzle, random.Random(0))))
-        )
+        astar.append(score_episode(run_policy(puzzle, astar_policy(puzzle, random.Random(0)))))
         walks.append(score_episode(run_policy(puzzle, random_policy(random.Random(index)))))
         metadata.append({"level": record["difficulty_level"]})
     return astar, walks, metadata
