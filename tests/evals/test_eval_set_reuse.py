@@ -3,11 +3,15 @@
 The SPaRC tasks name their own epochs reducer (`inspect_sparc/mean`); an Inspect that compared
 it with the plain `mean` it expects of a task (0.3.263 and before) judged every finished SPaRC
 log unfinished and ran the task again, every model call paid twice. The oracle is the log folder
-itself: the same files, untouched, after the second call.
+itself: the same files, untouched, after the second call. Measured through the command line
+too (`inspect eval-set`, offline on the package's replay model): 0.3.262 and 0.3.263 wrote both
+SPaRC logs again, 0.3.264 and 0.3.285 reused every log.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from inspect_ai import Task, eval_set, task
@@ -53,3 +57,38 @@ def test_a_finished_eval_set_with_sparc_and_another_task_is_not_run_again(tmp_pa
     assert run()
     assert _logs(tmp_path) == first  # no new log, none rewritten
     assert len(answered) == paid  # and no model call paid again
+
+
+#: A task of another package, in a file as `inspect eval-set` takes it.
+OTHER_TASK = """
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import match
+from inspect_ai.solver import generate
+
+
+@task
+def other():
+    return Task(dataset=[Sample(input="Say yes.", target="yes")], solver=generate(), scorer=match())
+"""
+
+
+def test_the_command_line_eval_set_run_again_reuses_every_log(tmp_path: Path) -> None:
+    """`inspect eval-set` as a user types it, twice, in the folder of the other task's file (the
+    replay model: offline, no key)."""
+    other = tmp_path / "other.py"
+    other.write_text(OTHER_TASK, encoding="utf-8")
+    logs = tmp_path / "logs"
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval-set", "inspect_sparc/sparc",
+        "inspect_sparc/sparc_hard", other.name, "-T", "source=sample", "--limit", "3",
+        "--model", "inspect_sparc/replay", "--log-dir", str(logs), "--display", "none",
+    ]  # fmt: skip
+    run = {"cwd": tmp_path, "capture_output": True, "text": True, "timeout": 300}
+    first = subprocess.run(command, **run)
+    assert first.returncode == 0, first.stderr[-2000:]
+    written = _logs(logs)
+    assert len(written) == 3
+    again = subprocess.run(command, **run)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert _logs(logs) == written
