@@ -13,10 +13,11 @@ the image bytes sent and the one-off resizing time (cached afterwards). Asserts 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from command_line import arguments, needs, run_main
 
 FULL = 1800
 REPLY = (
@@ -89,4 +90,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    arguments(__doc__)
+    needs("inspect_sparc", "PIL")
+    run_main(main)

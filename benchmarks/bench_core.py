@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sparc import tasks as upstream
-from sparc.validation import analyze_path, extract_solution_path, validate_solution
-
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.evals.sparc.dataset import record_to_sample
-from inspect_sparc.evals.sparc.scorer import score_answer
+from command_line import arguments, needs, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "sparc"
@@ -41,6 +35,8 @@ def rate(work: Callable[[], int], seconds: float = 1.0) -> float:
 
 def reference_score(record: dict, text: str) -> tuple:
     """What the upstream scorer computes per answer."""
+    from sparc.validation import analyze_path, extract_solution_path, validate_solution
+
     path = extract_solution_path(text, record)
     return validate_solution(path, record), analyze_path(path, record)
 
@@ -58,11 +54,18 @@ def hostile_answers(records: list[dict]) -> list[str]:
     ]
 
 
-def main(argv: list[str]) -> None:
-    puzzle_file = Path(argv[0]) if argv else FIXTURES / "puzzles.jsonl"
-    records = [json.loads(line) for line in puzzle_file.read_text().splitlines() if line]
+def main(puzzle_file: Path) -> None:
+    from sparc import tasks as upstream
+
+    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.evals.sparc.dataset import record_to_sample
+    from inspect_sparc.evals.sparc.scorer import score_answer
+
+    lines = puzzle_file.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line]
     by_id = {r["id"]: r for r in records}
-    answers = [json.loads(line) for line in (FIXTURES / "answers.jsonl").read_text().splitlines()]
+    answer_lines = (FIXTURES / "answers.jsonl").read_text(encoding="utf-8").splitlines()
+    answers = [json.loads(line) for line in answer_lines]
     pairs = [(by_id[a["puzzle_id"]], a["response"]) for a in answers if a["puzzle_id"] in by_id]
     if not pairs:  # a split file without the shipped answers' puzzles: answer with targets
         pairs = [(r, "#### " + upstream._path_text(r["solutions"][0]["path"])) for r in records]
@@ -116,6 +119,7 @@ def whole_eval(records: list[dict], pairs: list[tuple[dict, str]]) -> None:
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver import generate
+    from sparc import tasks as upstream
 
     from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
@@ -172,4 +176,12 @@ def whole_eval(records: list[dict], pairs: list[tuple[dict, str]]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    options = arguments(
+        __doc__,
+        lambda p: p.add_argument(
+            "records", nargs="?", type=Path, default=FIXTURES / "puzzles.jsonl",
+            help="a .jsonl file of SPaRC records (default: the 53 shipped puzzles)",
+        ),
+    )  # fmt: skip
+    needs("sparc", "inspect_sparc")
+    run_main(main, options.records)

@@ -12,7 +12,6 @@ choose); the first line says which.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
 import inspect_sparc.core.generate as generator
@@ -86,4 +85,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

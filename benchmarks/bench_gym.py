@@ -15,12 +15,13 @@ import gzip
 import importlib
 import json
 import random
-import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
+
+from command_line import arguments, needs, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
@@ -177,7 +178,7 @@ def model_eval(records: list[dict], limit: int = 50) -> None:
         )
 
 
-def main() -> None:
+def main(quick: bool) -> None:
     records = load_split()
     actions = walks(records)
     ours_time, ours_steps = best_of(3, lambda: ours(records, actions))
@@ -193,10 +194,14 @@ def main() -> None:
     print(f"ours:      {ours_steps / ours_time:10.0f} steps/s (environment + observation text)")
     print(f"SPaRC_Gym: {ref_steps / ref_time:10.0f} steps/s (plus {build:.1f} s to load records)")
     print(f"ratio ours / reference: {(ours_steps / ours_time) / (ref_steps / ref_time):.1f}x")
-    if "--quick" not in sys.argv:
+    if not quick:
         astar_eval(records)
         model_eval(records)
 
 
 if __name__ == "__main__":
-    main()
+    options = arguments(
+        __doc__, lambda p: p.add_argument("--quick", action="store_true", help="no eval")
+    )
+    needs("SPaRC_Gym", "pandas", "inspect_sparc")
+    run_main(main, options.quick)

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from uuid import uuid4
 
+from command_line import arguments, needs, run_main
+
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "report"))
 
 SAMPLES = 500
@@ -46,12 +48,14 @@ def main(work: Path) -> None:
 
     seed_dir, log_dir = work / "seed", work / "logs"
     if len(list(log_dir.glob("run*.eval"))) != LOGS:  # written once per work folder
+        print(f"writing {LOGS} logs of {SAMPLES} samples into {log_dir} (once per folder)...")
         seeds = [read_eval_log(log.location) for log in write_logs(seed_dir, visual=False)]
         for i in range(LOGS):
             big = grow(seeds[i % len(seeds)], SAMPLES)
             write_eval_log(big, str(log_dir / f"run{i:02d}.eval"))
     size = sum(p.stat().st_size for p in log_dir.glob("*.eval")) / 2**20
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"building the report of {log_dir} ...")
     start = time.perf_counter()
     report = build_report(log_dir, work / "report")
     seconds = time.perf_counter() - start
@@ -66,7 +70,18 @@ def main(work: Path) -> None:
         f"{seconds / 30:.2f}); peak RSS {before:.0f} -> {after:.0f} MiB; "
         f"{os.cpu_count()} CPUs, load average {load:.1f} at the end"
     )
+    print(f"report written to {work / 'report' / 'index.html'}")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()))
+    options = arguments(
+        __doc__,
+        lambda p: p.add_argument(
+            "workdir",
+            nargs="?",
+            type=Path,
+            help="where logs and report go (default: a new temp folder)",
+        ),
+    )
+    needs("matplotlib", "jinja2", "pandas", "scipy", install='pip install -e ".[dev]"')
+    run_main(main, options.workdir or Path(tempfile.mkdtemp()))

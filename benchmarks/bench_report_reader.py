@@ -15,9 +15,10 @@ Three readers are timed, each once after the others have warmed the file cache:
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
+
+from command_line import arguments, fail, needs, run_main
 
 
 def timed(label: str, run) -> float:
@@ -58,4 +59,10 @@ def main(log_dir: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    options = arguments(
+        __doc__, lambda p: p.add_argument("log_dir", type=Path, help="a folder of .eval logs")
+    )
+    needs("pandas", install='pip install -e ".[report]"')
+    if not list(options.log_dir.glob("*.eval")):
+        fail(f"no .eval log in {options.log_dir}")
+    run_main(main, options.log_dir)

@@ -17,6 +17,7 @@ figures, asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
@@ -24,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from command_line import arguments, run_main
 
 from inspect_sparc.core import search as search_engines
 from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
@@ -136,25 +139,12 @@ def report(rows: list[dict[str, Any]], before: dict[str, dict[str, Any]], every:
         print(line)
 
 
-def main(argv: list[str]) -> None:
-    """Parse arguments, time the search, print the report (and save it when asked)."""
-    options: dict[str, str] = {}
-    files: list[str] = []
-    every = False
-    args = iter(argv)
-    for arg in args:
-        if arg == "--all":
-            every = True
-        elif arg in ("--repeat", "--save", "--against", "--engine"):
-            options[arg] = next(args, "")
-        else:
-            files.append(arg)
-    path = Path(files[0]) if files else DEFAULT_FILE
-    repeat = int(options.get("--repeat", "1"))
+def main(path: Path, repeat: int, save: str | None, against: str | None, every: bool,
+         engine: str | None) -> None:  # fmt: skip
+    """Time the search, print the report (and save it when asked)."""
     puzzles = load(path)
     load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{len(puzzles)} puzzles from {path}; best of {repeat}; load {load_average:.1f}")
-    engine = options.get("--engine")
     compiled = search_engines.use_compiled(engine)
     began = time.perf_counter()
     solve(puzzles[0], engine=engine)
@@ -164,17 +154,26 @@ def main(argv: list[str]) -> None:
     )
     rows = time_search(puzzles, repeat, engine)
     before: dict[str, dict[str, Any]] = {}
-    if options.get("--against"):
-        before = {
-            row["id"]: row
-            for row in json.loads(Path(options["--against"]).read_text(encoding="utf-8"))
-        }
+    if against:
+        before = {row["id"]: row for row in json.loads(Path(against).read_text(encoding="utf-8"))}
     report(rows, before, every)
-    if options.get("--save"):
-        Path(options["--save"]).write_text(json.dumps(rows, indent=0), encoding="utf-8")
+    if save:
+        Path(save).write_text(json.dumps(rows, indent=0), encoding="utf-8")
+        print(f"per-puzzle figures written to {save}")
     valid_rate, broken_rate = checks_per_second(puzzles)
     print(f"check(): {valid_rate:,.0f} valid paths/s, {broken_rate:,.0f} broken paths/s")
 
 
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("records", nargs="?", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--repeat", type=int, default=1, help="searches per puzzle (best kept)")
+    parser.add_argument("--save", help="write the per-puzzle figures to this JSON file")
+    parser.add_argument("--against", help="print ratios to such a file")
+    parser.add_argument("--all", action="store_true", help="list every puzzle")
+    parser.add_argument("--engine", choices=("auto", "python", "compiled"))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    options = arguments(__doc__, _options)
+    run_main(main, options.records, options.repeat, options.save, options.against, options.all,
+        options.engine)  # fmt: skip

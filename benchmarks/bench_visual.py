@@ -129,4 +129,6 @@ def text_mode(records: list[dict], source: str, answers: dict, folder: Path, lab
 
 
 if __name__ == "__main__":
-    main()
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

@@ -16,7 +16,6 @@ import argparse
 import gzip
 import json
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -202,4 +201,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

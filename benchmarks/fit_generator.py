@@ -19,7 +19,6 @@ import argparse
 import gzip
 import json
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -163,4 +162,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

@@ -62,4 +62,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main, sys.argv[1:])

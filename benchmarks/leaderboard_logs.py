@@ -8,10 +8,15 @@ backwards or no answer, so every verdict comes from the task's own scorer.
     python benchmarks/leaderboard_logs.py WORKDIR            # logs once into WORKDIR/logs
     python benchmarks/leaderboard_logs.py WORKDIR --report   # and the report into WORKDIR/report
     python benchmarks/screenshot_report.py WORKDIR/report    # then look at it in Chromium
+
+Needs `openai` (Inspect's openai-api provider; no extra of the package installs it): `pip install
+openai`. Writing the logs takes about 10 minutes on 2 cores (Inspect's display shows the
+progress); the report about a minute.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import re
@@ -20,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from command_line import arguments, needs, run_main
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -78,20 +85,24 @@ def write_logs(log_dir: Path) -> None:
         os.environ[f"{PROVIDER}_BASE_URL"] = server.base_url
         os.environ[f"{PROVIDER}_API_KEY"] = "none"
         models = [f"openai-api/{PROVIDER.lower()}/frac-{f:.2f}" for f in FRACTIONS]
-        eval(
+        print(f"writing {len(models)} logs of 500 puzzles into {log_dir} (once per folder)...")
+        logs = eval(
             sparc(source=str(SPLIT)),
             model=models,
             log_dir=str(log_dir),
             max_connections=64,
-            display="none",
             max_tasks=4,
         )
+    failed = [log.location for log in logs if log.status != "success"]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(logs)} runs did not finish, e.g. {failed[0]}")
 
 
 def build(log_dir: Path, out: Path) -> None:
     """Build the report and print its wall time, peak RSS, size and load."""
     from inspect_sparc.report import build_report
 
+    print(f"building the report of {log_dir} ...")
     start = time.perf_counter()
     report = build_report(log_dir, out)
     seconds = time.perf_counter() - start
@@ -103,12 +114,28 @@ def build(log_dir: Path, out: Path) -> None:
         f"{len(report.runs)} runs x 500 puzzles: report in {seconds:.1f} s, peak RSS "
         f"{rss:.0f} MiB, {size:.1f} MiB written; load average {os.getloadavg()[0]:.1f}"
     )
+    print(f"report written to {out / 'index.html'}")
 
 
-if __name__ == "__main__":
-    work = Path(sys.argv[1])
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "workdir", type=Path, help="logs go to WORKDIR/logs, the report to .../report"
+    )
+    parser.add_argument("--report", action="store_true", help="also build and time the report")
+
+
+def main(work: Path, with_report: bool) -> None:
+    """Write the logs unless WORKDIR has them all, then the report when asked."""
     logs = work / "logs"
     if len(list(logs.glob("*.eval"))) != len(FRACTIONS):
         write_logs(logs)
-    if "--report" in sys.argv:
+    print(f"{len(FRACTIONS)} logs in {logs}")
+    if with_report:
         build(logs, work / "report")
+
+
+if __name__ == "__main__":
+    options = arguments(__doc__, _options)
+    needs("openai", install="pip install openai (Inspect's openai-api provider)")
+    needs("matplotlib", "jinja2", "pandas", "scipy", install='pip install -e ".[report]"')
+    run_main(main, options.workdir, options.report)

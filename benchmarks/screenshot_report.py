@@ -9,9 +9,12 @@ a full-page screenshot per width (folded tables closed, as the page loads). Need
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
+
+from command_line import arguments, fail, needs
 
 WIDTHS = (1280, 1920)
 
@@ -92,11 +95,21 @@ def check_widths(index: Path, prefix: Path) -> list[str]:
     return found
 
 
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("report", nargs="?", type=Path, default=Path("sparc-report"))
+    parser.add_argument("prefix", nargs="?", type=Path, help="default: REPORT/screenshot")
+
+
 if __name__ == "__main__":
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "sparc-report")
-    prefix = Path(sys.argv[2] if len(sys.argv) > 2 else out / "screenshot")
+    options = arguments(__doc__, _options)
+    needs("playwright", install="pip install playwright (and apt-get install chromium)")
+    if shutil.which("chromium") is None:
+        fail("needs chromium on PATH: apt-get install chromium")
+    out, prefix = options.report, options.prefix or options.report / "screenshot"
+    if not (out / "index.html").is_file():
+        fail(f"no index.html in {out}: build a report first (python -m inspect_sparc.report)")
     found = check_widths(out / "index.html", prefix)
-    shots = ", ".join(f"{prefix.name}-{w}.png" for w in WIDTHS)
+    shots = ", ".join(f"{prefix}-{w}.png" for w in WIDTHS)
     print(
         "\n".join(found)
         or f"OK at {WIDTHS} px: no console error, every figure loaded, no clipped table, no "

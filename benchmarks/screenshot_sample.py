@@ -1,6 +1,7 @@
 """Screenshot a sample's scoring tab in `inspect view`, in headless Chromium (a real browser).
 
     python benchmarks/screenshot_sample.py LOG_DIR OUT_DIR [--sample ID ...] [--height PX]
+                                           [--width PX]
 
 Starts `inspect view` on LOG_DIR (one log in it), clicks each sample (default: the first two
 whose explanation holds a picture), opens its SCORING tab (or `--tab Messages`...) and saves
@@ -16,23 +17,27 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 from pathlib import Path
 
 from screenshot_view import view_server  # the sibling script (run from benchmarks/ or root)
 
 
 def shoot(
-    url: str, out: Path, samples: list[str], tab: str = "Scoring", height: int = 1100
+    url: str,
+    out: Path,
+    samples: list[str],
+    tab: str = "Scoring",
+    height: int = 1100,
+    width: int = 1400,
 ) -> None:
-    """Open each sample's `tab` and screenshot it (a window `height` pixels tall)."""
+    """Open each sample's `tab` and screenshot it (a window `width` by `height` pixels)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=shutil.which("chromium"), args=["--no-sandbox"]
         )
-        page = browser.new_page(viewport={"width": 1400, "height": height})
+        page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(url)
         page.wait_for_load_state("networkidle")
         page.get_by_text("SAMPLES", exact=False).first.wait_for()
@@ -48,10 +53,10 @@ def shoot(
             print(f"{sample}: {images.count()} image(s) in the {name} tab")
             if images.count():
                 image = images.first
-                width, height, complete = image.evaluate(
+                wide, high, complete = image.evaluate(
                     "i => [i.naturalWidth, i.naturalHeight, i.complete]"
                 )
-                print(f"  first image {width}x{height}, decoded: {complete and width > 0}")
+                print(f"  first image {wide}x{high}, decoded: {complete and wide > 0}")
                 image.screenshot(path=str(out / f"{sample}_{name}_picture.png"))
         browser.close()
 
@@ -77,13 +82,16 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--tab", default="Scoring", help="sample tab: Scoring, Messages, ...")
     parser.add_argument("--height", type=int, default=1100, help="window height in pixels")
+    parser.add_argument("--width", type=int, default=1400, help="window width in pixels")
     args = parser.parse_args()
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     with view_server(Path(args.log_dir), args.port) as base:
         samples = args.sample or samples_with_pictures(args.log_dir)
-        shoot(base + "/", out, samples, args.tab, args.height)
+        shoot(base + "/", out, samples, args.tab, args.height, args.width)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

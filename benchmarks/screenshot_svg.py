@@ -15,7 +15,6 @@ import argparse
 import base64
 import io
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -112,4 +111,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

@@ -161,4 +161,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from command_line import run_main  # the sibling helper (a script's folder is on its path)
+
+    run_main(main)

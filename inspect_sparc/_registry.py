@@ -1,10 +1,11 @@
-"""What Inspect's entry point imports: the tasks, solvers and scorers of this package."""
+"""What Inspect's entry point imports: this package's tasks, solvers, scorers and offline model."""
 
 # ruff: noqa: F401
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.evals.reducer import mean_reducer
+from inspect_sparc.evals.replay import replay_model
 from inspect_sparc.evals.sparc.agent import (
     agent_scorer,
     move,

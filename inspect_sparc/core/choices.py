@@ -11,18 +11,30 @@ from difflib import get_close_matches
 
 #: How alike a typo must be to its intended value (difflib's ratio) to be suggested.
 CLOSE_ENOUGH = 0.6
+#: The fewest letters a part of a value must have to suggest the value (`grid`, not `a`).
+MIN_PART = 4
 
 
 def closest(given: object, valid: Iterable[str]) -> str | None:
-    """The valid value `given` most probably meant, or None when none is close."""
+    """The valid value `given` most probably meant, or None when none is close: the same value
+    but for case or separators (`Path-Cell-Annotated`), else the shortest value that holds `given`
+    whole (`annotated`, `grid`), else the most alike by difflib's ratio (`smaple`)."""
     if not isinstance(given, str) or not given:
         return None
-    options = [str(option) for option in valid]
-    folded = {option.lower(): option for option in options}
-    if given.lower() in folded:  # a case slip: "Sample" for "sample"
-        return folded[given.lower()]
-    matches = get_close_matches(given.lower(), list(folded), n=1, cutoff=CLOSE_ENOUGH)
+    folded = {_fold(option): str(option) for option in valid}
+    typed = _fold(given)
+    if typed in folded:  # a case or separator slip: "Sample" for "sample"
+        return folded[typed]
+    holding = [option for option in folded if len(typed) >= MIN_PART and typed in option]
+    if holding:  # a part of the value: "annotated" for "path_cell_annotated"
+        return folded[min(holding, key=len)]
+    matches = get_close_matches(typed, list(folded), n=1, cutoff=CLOSE_ENOUGH)
     return folded[matches[0]] if matches else None
+
+
+def _fold(value: str) -> str:
+    """`value` in lower case with `-` and spaces read as `_`."""
+    return value.lower().replace("-", "_").replace(" ", "_")
 
 
 def did_you_mean(given: object, valid: Iterable[str]) -> str:

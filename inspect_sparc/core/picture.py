@@ -28,6 +28,9 @@ from inspect_sparc.core.puzzle import Point, Puzzle
 
 #: A pixel box: left, top, right, bottom.
 Box = tuple[float, float, float, float]
+#: A path's first illegal step: the position it left (None: the path starts wrong) and the one
+#: it reached.
+Step = tuple[Point | None, Point]
 
 #: Every plot type of sparc-visualization 0.2.2 (`get_puzzle_image`'s `plot_type`).
 PLOT_TYPES: tuple[str, ...] = (
@@ -172,6 +175,7 @@ def answer_image(
     path: Sequence[Point] | None,
     marks: Iterable[Point] | Mapping[Point, str] = (),
     cell: int = ANSWER_CELL,
+    step: Step | None = None,
 ) -> tuple[str, bytes]:
     """(MIME type, bytes) of a picture of `path` (white) on the puzzle, `marks` boxed (magenta).
 
@@ -180,11 +184,12 @@ def answer_image(
     `original` plot at `cell` pixels per grid cell instead of 100. Points off the grid are
     skipped (a wrong answer may leave it); the path is drawn as runs of unit steps, so a jump
     shows as a break in the line, and no further than twice the number of grid positions (a
-    hostile answer may hold 100,000 points). Lossless WebP (about 0.6 times the size of the same
+    hostile answer may hold 100,000 points). `step`, a path's first illegal step (from, to), is
+    drawn in magenta over it (`_draw_step`). Lossless WebP (about 0.6 times the size of the same
     picture as an optimised palette PNG, in a third of the time), or that PNG where Pillow lacks
     WebP.
     """
-    return encode_answer(answer_drawing(puzzle, path, marks, cell))
+    return encode_answer(answer_drawing(puzzle, path, marks, cell, step))
 
 
 def encode_answer(image: Any) -> tuple[str, bytes]:
@@ -206,9 +211,11 @@ def answer_drawing(
     path: Sequence[Point] | None,
     marks: Iterable[Point] | Mapping[Point, str] = (),
     cell: int = ANSWER_CELL,
+    step: Step | None = None,
 ) -> Any:
     """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
-    above the grid and the y of each cell row left of it, the path, numbered boxes, S and E."""
+    above the grid and the y of each cell row left of it, the path, numbered boxes, the first
+    illegal step, S and E."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
 
@@ -244,6 +251,8 @@ def answer_drawing(
             _badge(plot, box, label, badge_size, MARK_COLOR, PATH_COLOR, outline=None)
     if inside and any(labels.values()):
         _retrace(plot, inside)  # a number badge may reach a lane: the path stays whole on top
+    if step is not None:
+        _draw_step(plot, puzzle, step, radius, stroke)
     sx, sy = plot.middle_positions[puzzle.start[1]][puzzle.start[0]]
     for text, box in (("S", _badge_box(plot, (sx, sy), "S", badge_size)), ("E", e_box)):
         _badge(plot, box, text, badge_size, BADGE_FILL, BADGE_TEXT, outline=BADGE_TEXT)
@@ -367,6 +376,23 @@ def _outward(puzzle: Puzzle, point: Point) -> tuple[int, int]:
     if x == puzzle.columns - 1:
         return (1, 0)
     return (0, 0)
+
+
+def _draw_step(plot: Any, puzzle: Puzzle, step: Step, radius: int, stroke: int) -> None:
+    """A path's first illegal step in magenta: a line from where it was to where it went (a jump,
+    a return, a rule cell) and a ring there; where either end is off the grid, the ring alone
+    on the end that is on it."""
+    before, after = step
+    ends = [point for point in (before, after) if point is not None and puzzle.in_grid(point)]
+    if len(ends) == 2 and ends[0] != ends[1]:
+        a, b = (plot.middle_positions[y][x] for x, y in ends)
+        plot._draw.line([a, b], fill=MARK_COLOR, width=max(stroke, int(plot.path_size) // 3))
+    if ends:
+        x, y = ends[-1]
+        cx, cy = plot.middle_positions[y][x]
+        ring = radius + stroke
+        box = (cx - ring, cy - ring, cx + ring, cy + ring)
+        plot._draw.ellipse(box, outline=MARK_COLOR, width=stroke)
 
 
 def _retrace(plot: Any, points: Sequence[Point]) -> None:

@@ -20,18 +20,28 @@ shown this way: Inspect draws every task error as a traceback panel (and none at
 `--display none`), and `inspect eval` exits 0 after it, the log's status saying `error`. So
 `say_last` prints such an error's line once more, on stderr, as Inspect's command line exits:
 the last thing on the screen in every display mode (docs/protocols.md).
+
+Inspect drops a `-T` argument its task does not declare, with a warning only (none under
+`--display none`), so `-T levle=5` ran all 500 puzzles. `plain_errors` therefore shows Inspect a
+signature that also takes any other name, and stops on a name no task of this package declares,
+one line naming the argument probably meant. A name another of its tasks declares (`max_steps` in
+an eval set of `sparc` and `sparc_gym`, where `-T` reaches every task) is dropped with Inspect's
+own warning, as before.
 """
 
 from __future__ import annotations
 
 import atexit
 import functools
+import inspect
+import logging
 import sys
 import threading
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
+from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.puzzle import RecordError
 
@@ -56,6 +66,10 @@ class _OneLine(Exception):
 
 class PlainValueError(_OneLine, ValueError, _Plain):
     """A bad task argument; the message lists the valid values."""
+
+
+class PlainTypeError(_OneLine, TypeError, _Plain):
+    """An argument name the task does not take; the message names the one probably meant."""
 
 
 class PlainSourceError(_OneLine, SourceError, _Plain):
@@ -91,7 +105,7 @@ def _message_on_stderr(hook: Callable[..., Any]) -> Callable[..., None]:
     return show
 
 
-def _show_in_every_display() -> None:
+def show_in_every_display() -> None:
     """Put `_message_on_stderr` in front of Inspect's exception hook, when that one is in charge."""
     if getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
         sys.excepthook = _message_on_stderr(sys.excepthook)
@@ -126,20 +140,52 @@ def say_last(message: str) -> None:
 
 
 def plain_errors(task_function: F) -> F:
-    """Wrap a task function so its argument and source errors show as one line in the CLI."""
+    """Wrap a task function so its argument and source errors show as one line in the CLI, and
+    an argument name it does not take stops it (see the module's docstring)."""
+    name = task_function.__name__
+    signature = inspect.signature(task_function)
+    _TASK_ARGUMENTS[name] = tuple(signature.parameters)
 
     @functools.wraps(task_function)
     def build(*args: Any, **kwargs: Any) -> Any:
         try:
-            return task_function(*args, **kwargs)
+            return task_function(*args, **_declared(name, kwargs))
         except _Plain:
-            _show_in_every_display()
+            show_in_every_display()
             raise
         except Exception as error:
             for kind, plain in PLAIN:
                 if isinstance(error, kind):
-                    _show_in_every_display()
+                    show_in_every_display()
                     raise plain(str(error)) from error
             raise
 
+    # Inspect passes every -T argument to a task whose signature takes `**kwargs`.
+    others = inspect.Parameter(_OTHERS, inspect.Parameter.VAR_KEYWORD, annotation=Any)
+    build.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), others]
+    )
     return build  # type: ignore[return-value]
+
+
+#: The name of the catch-all parameter Inspect sees (never a real task argument).
+_OTHERS = "other_task_arguments"
+#: Every wrapped task's argument names, by task: a name one of them declares is no typo.
+_TASK_ARGUMENTS: dict[str, tuple[str, ...]] = {}
+logger = logging.getLogger(__name__)
+
+
+def _declared(task: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`kwargs` without the names `task` does not declare: another task's (dropped with Inspect's
+    own warning) or none's (a PlainTypeError naming the argument probably meant)."""
+    own = _TASK_ARGUMENTS[task]
+    unknown = [key for key in kwargs if key not in own]
+    typos = [key for key in unknown if not any(key in names for names in _TASK_ARGUMENTS.values())]
+    if typos:
+        named = ", ".join(f"{key!r}{did_you_mean(key, own)}" for key in typos)
+        raise PlainTypeError(
+            f"{task} takes no argument {named}; its arguments are {', '.join(own)}"
+        )
+    for key in unknown:
+        logger.warning(f"param '{key}' not used by task '{task}'")
+    return {key: value for key, value in kwargs.items() if key in own}

@@ -33,3 +33,26 @@ def test_nothing_close_suggests_nothing(given):
 def test_the_closest_of_several_candidates_wins():
     assert closest("corect", ("paper", "corrected", "prompt_engineering")) == "corrected"
     assert closest("papr", ("paper", "corrected")) == "paper"
+
+
+PLOTS = ("original", "coordinate_grid", "path_cell_annotated", "rotated_and_path_cell_annotated")
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        ("Path-Cell-Annotated", "path_cell_annotated"),  # separators and case only
+        ("path cell annotated", "path_cell_annotated"),
+        ("annotated", "path_cell_annotated"),  # a part: the shortest value holding it
+        ("grid", "coordinate_grid"),
+        ("path_cel_annotated", "path_cell_annotated"),  # a dropped letter still
+        ("orignal", "original"),
+    ],
+)
+def test_a_part_or_a_separator_slip_names_the_value_meant(given, meant):
+    assert closest(given, PLOTS) == meant
+
+
+@pytest.mark.parametrize("given", ["typo", "ann", "a"])
+def test_a_short_part_or_an_unrelated_word_suggests_nothing(given):
+    assert closest(given, PLOTS) is None

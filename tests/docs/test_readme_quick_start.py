@@ -73,3 +73,40 @@ def test_the_first_runs_run_as_pasted(tmp_path):
     assert not (tmp_path / "no-tiktoken").exists()
     [single_shot] = [log for log in logs if log.eval.task == "inspect_sparc/sparc"]
     assert single_shot.results.scores[0].metrics["accuracy"].value == 1.0
+
+
+def offline_runs() -> str:
+    """The block that calls a model offline: every line on `inspect_sparc/replay`."""
+    [block] = [b for b in quick_start_blocks() if "inspect_sparc/replay" in b]
+    return block
+
+
+def test_the_offline_runs_call_the_packages_replay_model_on_bundled_puzzles():
+    for line in lines(offline_runs()):
+        words = line.split()
+        assert words[0] == "inspect" and words[1] in ("eval", "eval-set"), line
+        assert "source=sample" in words and "--solver" not in words, line  # generate() itself
+        assert words[words.index("--model") + 1] == "inspect_sparc/replay", line
+
+
+def test_the_offline_runs_run_as_pasted(tmp_path):
+    """The block through bash in an empty folder, no key, tiktoken's cache pointed at a folder
+    that must stay absent: every eval succeeds, each sample's one model call recorded with its
+    usage, the set's logs apart in logs/offline."""
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("INSPECT_", "OPENAI_"))}
+    env = {**keep, "TIKTOKEN_CACHE_DIR": str(tmp_path / "no-tiktoken")}
+    result = subprocess.run(["bash", "-e", "-c", offline_runs()], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stdout + result.stderr
+    paths = sorted((tmp_path / "logs").rglob("*.eval"))
+    logs = [read_eval_log(str(path)) for path in paths]
+    assert sorted(path.parent.name for path in paths) == ["logs", "offline", "offline"]
+    assert all(log.status == "success" for log in logs)
+    assert not (tmp_path / "no-tiktoken").exists()
+    for log in logs:
+        assert log.samples and len(log.samples) == 5
+        for sample in log.samples:
+            calls = [event for event in sample.events if event.event == "model"]
+            assert calls and all(call.output.usage.input_tokens > 0 for call in calls)
+            assert {call.output.completion for call in calls} == {"I could not find a path."}

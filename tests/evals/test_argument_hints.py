@@ -15,6 +15,9 @@ CASES = [
     (sparc_gym, {"observation": "imgae", "source": "sample"}, "image"),
     (sparc_agent, {"prompt": "papr", "source": "sample"}, "paper"),
     (sparc_visual, {"prompt": "prompt_engneering", "source": "sample"}, "prompt_engineering"),
+    (sparc_visual, {"plot": "path_cel_annotated", "source": "sample"}, "path_cell_annotated"),
+    (sparc_visual, {"plot": "annotated", "source": "sample"}, "path_cell_annotated"),  # a part
+    (sparc_gym, {"plot": "Coordinate-Grid", "source": "sample"}, "coordinate_grid"),
     (algopuzzlevqa, {"puzzle": "clok", "source": "sample"}, "clock"),
     (algopuzzlevqa, {"prompt": "describ", "source": "sample"}, "describe"),
     (algopuzzlevqa, {"source": "githb"}, "github"),

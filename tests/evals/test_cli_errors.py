@@ -11,9 +11,16 @@ import pytest
 from inspect_sparc import algopuzzlevqa, sparc, sparc_agent, sparc_gym, sparc_hard, sparc_visual
 from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.puzzle import RecordError
-from inspect_sparc.evals.errors import PlainRecordError, PlainSourceError, PlainValueError
+from inspect_sparc.evals.errors import (
+    PlainRecordError,
+    PlainSourceError,
+    PlainTypeError,
+    PlainValueError,
+)
 
 LEVEL = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None for all levels"
+#: A misspelled argument name, which Inspect alone would drop with a warning (all 500 puzzles run).
+LEVLE = "sparc takes no argument 'levle' (did you mean 'level'?)"
 #: Every display mode `inspect eval --display` offers, and `--json` (which implies `none`).
 DISPLAYS = ["full", "rich", "plain", "log", "none", "conversation"]
 OUTPUTS = [["--display", mode] for mode in DISPLAYS] + [["--json"]]
@@ -21,6 +28,11 @@ RUNS = {
     # a bad argument, in every display mode
     **{
         "level " + " ".join(output): (["inspect_sparc/sparc", "-T", "level=7", *output], {}, LEVEL)
+        for output in OUTPUTS
+    },
+    # a misspelled argument name, in every display mode (checked before any download)
+    **{
+        "levle " + " ".join(output): (["inspect_sparc/sparc", "-T", "levle=5", *output], {}, LEVLE)
         for output in OUTPUTS
     },
     # the default hub, offline and not cached: fails at once, naming the other hub
@@ -91,3 +103,45 @@ def test_a_bad_record_is_a_plain_record_error(tmp_path):
     with pytest.raises(RecordError) as raised:
         sparc(source=str(bad))
     assert isinstance(raised.value, PlainRecordError)
+
+
+#: Every SPaRC and AlgoPuzzleVQA task, with the argument each one is given misspelled.
+TASKS = [
+    (sparc, "levle", "level"),
+    (sparc_hard, "sorce", "source"),
+    (sparc_gym, "max_step", "max_steps"),
+    (sparc_agent, "observaton", "observation"),
+    (sparc_visual, "plott", "plot"),
+    (algopuzzlevqa, "puzle", "puzzle"),
+]
+
+
+@pytest.mark.parametrize(("build", "typo", "meant"), TASKS)
+def test_a_misspelled_argument_name_stops_every_task_naming_the_one_meant(build, typo, meant):
+    """From Python as from `-T`: Inspect itself would drop the name and run every puzzle."""
+    with pytest.raises(TypeError) as raised:
+        build(**{typo: 1, "source": "sample"})
+    message = str(raised.value)
+    assert isinstance(raised.value, PlainTypeError) and "\n" not in message
+    assert f"takes no argument {typo!r} (did you mean {meant!r}?)" in message
+
+
+def test_a_misspelled_argument_name_stops_inspects_eval(tmp_path):
+    """`eval()` by task name goes through Inspect's own argument matching, as `-T` does."""
+    from inspect_ai import eval
+
+    with pytest.raises(TypeError, match=r"did you mean 'level'\?"):
+        eval(
+            "inspect_sparc/sparc", task_args={"levle": 5, "source": "sample"},
+            model="mockllm/model", log_dir=str(tmp_path), display="none",
+        )  # fmt: skip
+    assert not list(tmp_path.iterdir())  # stopped before any sample ran
+
+
+def test_another_tasks_argument_is_dropped_with_inspects_warning(caplog):
+    """In an eval set `-T` reaches every task: `max_steps` is `sparc_gym`'s, not a typo."""
+    from inspect_ai._eval.registry import task_create
+
+    built = task_create("inspect_sparc/sparc", source="sample", level=1, max_steps=5)
+    assert len(built.dataset) == len(sparc(source="sample", level=1).dataset)
+    assert "param 'max_steps' not used by task 'sparc'" in caplog.text

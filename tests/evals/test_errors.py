@@ -81,7 +81,11 @@ def test_the_wrapped_task_keeps_its_name_signature_and_result():
 
     wrapped = plain_errors(sparc_like)
     assert wrapped.__name__ == "sparc_like" and wrapped.__doc__ == "Doc of the task."
-    assert inspect.signature(wrapped) == inspect.signature(sparc_like)
+    own, shown = inspect.signature(sparc_like), inspect.signature(wrapped)
+    # Every declared parameter as declared, then a catch-all, so Inspect passes on any -T name.
+    assert list(shown.parameters.values())[:-1] == list(own.parameters.values())
+    assert list(shown.parameters.values())[-1].kind is inspect.Parameter.VAR_KEYWORD
+    assert shown.return_annotation == own.return_annotation
     assert wrapped(3, source="x") == "task 3 x" and wrapped() == "task 1 sample"
     assert calls == [(3, "x"), (1, "sample")]
 

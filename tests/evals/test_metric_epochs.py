@@ -106,14 +106,13 @@ def test_sparc_metrics_take_the_mean_over_disagreeing_epochs(sparc_scores):
 
 @pytest.fixture(scope="module")
 def gym_scores(sparc_records):
-    """Real `sparc_gym` scores: an A* episode and a random walk per puzzle, with its level."""
+    """Real `sparc_gym` scores: an A* episode and a random walk per puzzle, with its level (whole
+    `Score`s: the chance level is in their metadata)."""
     astar, walks, metadata = [], [], []
     for index, record in enumerate(sparc_records[:6]):
         puzzle = parse_puzzle(record)
-        astar.append(
-            score_episode(run_policy(puzzle, astar_policy(puzzle, random.Random(0)))).value
-        )
-        walks.append(score_episode(run_policy(puzzle, random_policy(random.Random(index)))).value)
+        astar.append(score_episode(run_policy(puzzle, astar_policy(puzzle, random.Random(0)))))
+        walks.append(score_episode(run_policy(puzzle, random_policy(random.Random(index)))))
         metadata.append({"level": record["difficulty_level"]})
     return astar, walks, metadata
 
@@ -133,11 +132,15 @@ def test_gym_rates_take_the_mean_over_disagreeing_epochs(gym_scores):
     result = run_metrics(metrics, epochs, metadata=metadata)
     pairs = list(zip(astar, walks, strict=True))
     for name, key in (("dead_end_rate", "dead_end"), ("reached_end_rate", "reached_end")):
-        assert result[name] == pytest.approx(sum((a[key] + w[key]) / 2 for a, w in pairs) / 6)
+        assert result[name] == pytest.approx(
+            sum((a.value[key] + w.value[key]) / 2 for a, w in pairs) / 6
+        )
     assert result["mean_steps"] == pytest.approx(
-        sum((a["steps"] + w["steps"]) / 2 for a, w in pairs) / 6
+        sum((a.value["steps"] + w.value["steps"]) / 2 for a, w in pairs) / 6
     )
-    assert result["chance"] == pytest.approx(sum(a["chance"] for a in astar) / 6)
+    chances = [a.metadata["chance_probability"] for a in astar]
+    assert chances == [w.metadata["chance_probability"] for w in walks]  # the puzzle's
+    assert result["chance"] == pytest.approx(sum(chances) / 6)
 
 
 def test_gym_step_shares_pool_steps_over_disagreeing_epochs(gym_scores):
@@ -146,8 +149,9 @@ def test_gym_step_shares_pool_steps_over_disagreeing_epochs(gym_scores):
     epochs = [[a, w] for a, w in zip(astar, walks, strict=True)]
     result = run_metrics([shares], epochs, metadata=metadata)
     # the mean reducer halves both sums alike, so the pooled share is over all epochs' steps
-    illegal = sum(a["illegal"] + w["illegal"] for a, w in zip(astar, walks, strict=True))
-    steps = sum(a["steps"] + w["steps"] for a, w in zip(astar, walks, strict=True))
+    pairs = list(zip(astar, walks, strict=True))
+    illegal = sum(a.value["illegal"] + w.value["illegal"] for a, w in pairs)
+    steps = sum(a.value["steps"] + w.value["steps"] for a, w in pairs)
     assert result["illegal_action_rate"] == pytest.approx(illegal / steps)
 
 

@@ -61,7 +61,8 @@ def test_inspect_score_gives_the_evals_scores_and_metrics(tmp_path, name):
     assert log.status == "success", log.error
     again = rescored(log, tmp_path, scorer_name)
     assert scores_by_sample(again) == scores_by_sample(log)
-    assert len({s.scores[next(iter(s.scores))].value["chance"] for s in log.samples}) > 3
+    chances = {s.scores[next(iter(s.scores))].metadata["chance_probability"] for s in log.samples}
+    assert len(chances) > 3
     assert metric_values(again) == metric_values(log)
 
 

@@ -3,7 +3,9 @@ it failed; and the episode's metrics. `sparc_gym`'s scorer is `score_recorded_ep
 `sparc_agent`'s adds tool use to it, so the same moves score the same in both protocols.
 
 Every metric reads the dict `Score.value` (correct as in `sparc`, how the episode ended, step
-counts, the chance level, broken rules), so all stay right under `--epochs`.
+counts, broken rules), so all stay right under `--epochs`; the chance level, a property of the
+puzzle (the same in every epoch), is read from the metadata, where the viewer shows it in words
+(a value column would print 0.0000...).
 """
 
 from __future__ import annotations
@@ -71,12 +73,19 @@ def step_counts() -> Metric:
     return compute
 
 
+#: The metadata key of the exact probability behind the `chance` metric (`metadata["chance"]`
+#: holds it in words).
+CHANCE_PROBABILITY = "chance_probability"
+
+
 @metric
 def chance_level() -> Metric:
-    """Mean probability that uniformly random legal moves solve the puzzle (no traceback)."""
+    """Mean probability that uniformly random legal moves solve the puzzle (no traceback): the
+    exact mean (`math.fsum`) of each score's `metadata["chance_probability"]`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return means(scores, {CHANCE: CHANCE})
+        values = [float((s.score.metadata or {})[CHANCE_PROBABILITY]) for s in scores]
+        return {CHANCE: math.fsum(values) / len(values) if values else math.nan}
 
     return compute
 
@@ -110,8 +119,6 @@ def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
         BACKTRACKS: env.backtracks,
     }
     chance = None if env.traceback else chance_of_solving(puzzle, env.max_steps)
-    if chance is not None:
-        value[CHANCE] = chance
     value.update({key: int(rule in broken) for rule, key in BREAK_KEYS.items()})
     return Score(
         value=value,
@@ -123,10 +130,15 @@ def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
             "path_length": len(path),
             "rule_violations": sorted(broken),
             # for people: the viewer's score panel prints every number of a score value to 3
-            # decimals (2 steps as 2.0, a chance of 1e-05 as 0.000); metadata shows these as
-            # the explanation words them (docs/scoring.md, "In the viewer")
+            # decimals (2 steps as 2.0); metadata shows it as the explanation words it, and the
+            # chance (a value would read 0.000) in words beside its exact probability, which
+            # the `chance` metric averages (docs/scoring.md, "In the viewer")
             "steps": env.steps,
-            **({"chance": readable_chance(chance)} if chance is not None else {}),
+            **(
+                {"chance": readable_chance(chance), CHANCE_PROBABILITY: chance}
+                if chance is not None
+                else {}
+            ),
         },
     )
 

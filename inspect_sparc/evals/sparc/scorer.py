@@ -23,7 +23,13 @@ from inspect_sparc.contract.scores import (
 )
 from inspect_sparc.core.analysis import is_solved, reference_analysis
 from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.picture import answer_drawing, answer_image, data_uri, encode_answer
+from inspect_sparc.core.picture import (
+    Step,
+    answer_drawing,
+    answer_image,
+    data_uri,
+    encode_answer,
+)
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render
 from inspect_sparc.core.rules import (
@@ -156,8 +162,37 @@ def explain(
     if path and not solved:
         labels = mark_labels(verdict.violations)
         line = analysis["fully_valid_path"]
-        lines += failure_drawing(puzzle, path, labels, broken, line, picture)
+        wrong = None if line else first_illegal_step(puzzle, path)
+        if wrong is not None:
+            lines += ["", f"First illegal step, in magenta in the picture: {wrong[1]}."]
+        step = wrong[0] if wrong is not None else None
+        lines += failure_drawing(puzzle, path, labels, broken, line, picture, step)
     return "\n".join(lines)
+
+
+def first_illegal_step(puzzle: Puzzle, path: Path) -> tuple[Step, str] | None:
+    """Where a path first stops being a line from S to E, walking it from its first point: the
+    step (from, to) and what is wrong with it in words; None for a line from S to E."""
+    if not path:
+        return None
+    if tuple(path[0]) != tuple(puzzle.start):
+        return (None, path[0]), f"the path starts at {format_point(path[0])}, not at S"
+    seen = {tuple(path[0])}
+    for number, (before, point) in enumerate(zip(path, path[1:], strict=False), start=1):
+        step: Step = (before, point)
+        where = f"step {number}, {format_point(before)} to {format_point(point)}"
+        if not puzzle.in_grid(point):
+            return step, f"{where}, leaves the grid"
+        if abs(point[0] - before[0]) + abs(point[1] - before[1]) != 1:
+            return step, f"{where}, a jump between positions that are not neighbours"
+        if point[0] % 2 == 1 and point[1] % 2 == 1:
+            return step, f"{where}, enters a rule cell"
+        if tuple(point) in seen:
+            return step, f"{where}, returns to a position the path has visited"
+        seen.add(tuple(point))
+    if tuple(path[-1]) != tuple(puzzle.end):
+        return (None, path[-1]), f"the path stops at {format_point(path[-1])}, not at E"
+    return None
 
 
 def invalid_path_words(analysis: Mapping[str, bool], empty: bool = False) -> str:
@@ -196,16 +231,15 @@ def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, 
 
 
 #: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
-PICTURE_CAPTION = (
-    "*The answer's path in white from S to E; numbered boxes: the broken rules above.*"
-)
+PICTURE_CAPTION = "*The answer's path in white; numbered boxes: the broken rules above.*"
 #: The picture's alt text: short, since the caption under it says the rest, and every sample's
 #: log entry is compressed on its own, so each repeated word costs bytes in every sample.
 PICTURE_ALT = "The answer's path on the puzzle"
 
 
-#: Draws an answer picture for an explanation: (puzzle, path, marks) -> Markdown, or "".
-Picture = Callable[[Puzzle, Path, Mapping[Point, str]], str]
+#: Draws an answer picture for an explanation: (puzzle, path, marks, first illegal step or
+#: None) -> Markdown, or "".
+Picture = Callable[[Puzzle, Path, Mapping[Point, str], Step | None], str]
 
 
 def picture_markdown(uri: str) -> str:
@@ -213,14 +247,19 @@ def picture_markdown(uri: str) -> str:
     return f"![{PICTURE_ALT}]({uri})\n\n{PICTURE_CAPTION}"
 
 
-def answer_picture(puzzle: Puzzle, path: Path, marks: Iterable[Point] | Mapping[Point, str]) -> str:
+def answer_picture(
+    puzzle: Puzzle,
+    path: Path,
+    marks: Iterable[Point] | Mapping[Point, str],
+    step: Step | None = None,
+) -> str:
     """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
 
     `marks` are the boxed positions, or positions -> labels (`mark_labels`). The picture is for
     people only: if drawing fails the text drawing still explains the score.
     """
     try:
-        mime, data = answer_image(puzzle, path, marks)
+        mime, data = answer_image(puzzle, path, marks, step=step)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
     return picture_markdown(data_uri(data, mime))
@@ -235,10 +274,12 @@ class LaterPictures:
     def __init__(self) -> None:
         self._drawings: dict[str, Any] = {}
 
-    def picture(self, puzzle: Puzzle, path: Path, marks: Mapping[Point, str]) -> str:
+    def picture(
+        self, puzzle: Puzzle, path: Path, marks: Mapping[Point, str], step: Step | None = None
+    ) -> str:
         """`answer_picture`, its image drawn now and its data URI left as a placeholder."""
         try:
-            drawing = answer_drawing(puzzle, path, marks)
+            drawing = answer_drawing(puzzle, path, marks, step=step)
         except Exception:  # noqa: BLE001 - as `answer_picture`: the text grid explains instead
             return ""
         token = f"\0picture {len(self._drawings)}\0"
@@ -277,13 +318,17 @@ def failure_drawing(
     broken: Set[str],
     line: bool,
     picture: Picture | None = None,
+    step: Step | None = None,
 ) -> list[str]:
     """The failed path drawn for an explanation (every scorer's): a picture (by `picture`,
     default `answer_picture`) when `line` (a line from S to E, not a solution) fails where
-    regions decide (`PICTURED_RULES`, or no broken rule at all: an unlisted valid path), else
-    the compact text grid, also when drawing fails."""
+    regions decide (`PICTURED_RULES`, or no broken rule at all: an unlisted valid path) or when
+    a path that is no line has its first illegal `step` marked, else the compact text grid,
+    also when drawing fails."""
     pictured = line and (not broken or bool(PICTURED_RULES & broken))
-    drawn = (picture or answer_picture)(puzzle, path, labels) if pictured else ""
+    drawn = ""
+    if pictured or step is not None:
+        drawn = (picture or answer_picture)(puzzle, path, labels, step)
     if drawn:
         return ["", drawn]
     return ["", "```", render(puzzle, path, labels, shapes="polyshape" in broken), "```"]

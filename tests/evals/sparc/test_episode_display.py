@@ -45,7 +45,7 @@ def test_the_chance_reads_the_same_in_the_explanation_and_the_metadata(logs):
     for _, score in scores(logs):
         words = score.metadata["chance"]
         assert f"solve this puzzle: {words}." in score.explanation
-        exact = score.value["chance"]
+        exact = score.metadata["chance_probability"]
         if exact == 0:  # 1 step cannot reach E on these puzzles
             assert words == "0"
             continue
@@ -53,7 +53,7 @@ def test_the_chance_reads_the_same_in_the_explanation_and_the_metadata(logs):
         assert int(odds.replace(",", "")) == round(1 / exact)
         assert math.isclose(float(percent), exact * 100, rel_tol=0.05)  # two significant digits
         assert not re.search(r"\de-\d", score.explanation)  # no exponent notation anywhere
-    assert sum(score.value["chance"] > 0 for _, score in scores(logs)) >= 5
+    assert sum(score.metadata["chance_probability"] > 0 for _, score in scores(logs)) >= 5
 
 
 def test_steps_are_worded_as_counted(logs):
@@ -66,14 +66,16 @@ def test_steps_are_worded_as_counted(logs):
 
 
 def test_values_stay_exact_and_the_metric_is_their_mean(logs):
-    """The values hold the full probability (the oracle: `chance_of_solving` on the record),
-    and the `chance` metric is their exact mean, whatever the display rounds."""
+    """The metadata holds the full probability (the oracle: `chance_of_solving` on the record),
+    not the value (which the viewer would print as 0.000), and the `chance` metric is their
+    exact mean."""
     for log in logs:
         values = []
         for sample, score in scores([log]):
             puzzle = parse_puzzle(sample.metadata["puzzle"])
             max_steps = log.eval.task_args["max_steps"]
-            assert score.value["chance"] == chance_of_solving(puzzle, max_steps)
-            values.append(score.value["chance"])
+            assert score.metadata["chance_probability"] == chance_of_solving(puzzle, max_steps)
+            assert "chance" not in score.value  # the viewer would print it as 0.000
+            values.append(score.metadata["chance_probability"])
         metric = log.results.scores[0].metrics["chance"].value
         assert metric == math.fsum(values) / len(values)

@@ -13,14 +13,14 @@ from picture_helpers import (
     pixels,
     region_failures,
     rule_blind_line,
-    wrong_path,
 )
 from PIL import Image
+from sparc.validation import analyze_path
 
 from inspect_sparc.core.picture import MARK_COLOR, PATH_COLOR, answer_image
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import check
-from inspect_sparc.evals.sparc.scorer import score_answer
+from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, first_illegal_step, score_answer
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +51,65 @@ def test_the_picture_of_a_line_that_breaks_region_rules_shows_its_path(region_ca
             assert not close(picture.getpixel(where.middle_positions[y][x]), PATH_COLOR), (x, y)
 
 
-def test_other_failures_keep_the_text_grid(sparc_records):
-    """A path that is no line (here: stops short of E) names its faults; no picture."""
+def mutations(solution: tuple) -> dict[str, tuple[list, tuple, str]]:
+    """Paths that are no line, each made from a solution: (path, expected first illegal step,
+    words the explanation gives it). The steps are known by construction."""
+    s = list(solution)
+    return {
+        "jump": (s[:2] + s[4:], (s[1], s[4]), "a jump"),
+        "short": (s[:-2], (None, s[-3]), "stops at"),
+        "start": (s[1:], (None, s[1]), "starts at"),
+        "revisit": (s[:3] + [s[1]] + s[3:], (s[2], s[1]), "returns to"),
+    }
+
+
+def test_the_first_illegal_step_is_where_a_path_stops_being_a_line(sparc_records):
+    """Each mutated path is no line by the reference's own check (`analyze_path`), and the step
+    named is the one the mutation made."""
+    for record in sparc_records[::5]:
+        puzzle = parse_puzzle(record)
+        assert first_illegal_step(puzzle, puzzle.solutions[0]) is None
+        for path, step, words in mutations(puzzle.solutions[0]).values():
+            reference = analyze_path([{"x": x, "y": y} for x, y in path], record)
+            assert not reference["fully_valid_path"]
+            found = first_illegal_step(puzzle, path)
+            assert found is not None and found[0] == step and words in found[1], found
+
+
+def test_a_path_that_is_no_line_is_pictured_with_its_first_illegal_step(sparc_records):
+    """Not the text grid: the path and, in magenta, the step where it went wrong."""
     for record in sparc_records[::9]:
         puzzle = parse_puzzle(record)
-        explanation = score_answer(puzzle, answer(wrong_path(puzzle))).explanation
-        assert picture_of(explanation) is None
-        assert "legend:" in explanation and "```" in explanation
+        where = geometry(record)
+        for name, (path, step, words) in mutations(puzzle.solutions[0]).items():
+            explanation = score_answer(puzzle, answer(path)).explanation
+            picture = picture_of(explanation)
+            assert picture is not None and "legend:" not in explanation, name
+            assert (
+                "First illegal step, in magenta in the picture: " in explanation
+                and words in explanation
+            )
+            if name == "jump":  # the jump's midpoint: magenta, and not without the step
+                (ax, ay), (bx, by) = (where.middle_positions[y][x] for x, y in step)
+                middle = ((ax + bx) // 2, (ay + by) // 2)
+                assert close(picture.getpixel(middle), MARK_COLOR), record["id"]
+                _, data = answer_image(puzzle, path, ())
+                plain = Image.open(io.BytesIO(data)).convert("RGB")
+                assert not close(plain.getpixel(middle), MARK_COLOR)
+
+
+def test_a_failure_without_a_picture_keeps_the_text_grid(sparc_records):
+    """A line that breaks only line-drawing rules a grid shows (a gap, a dot) keeps the grid."""
+    found = 0
+    for record in sparc_records:
+        puzzle = parse_puzzle(record)
+        line = rule_blind_line(record)
+        broken = set(check(puzzle, line).broken_rules)
+        if broken and not broken & PICTURED_RULES and tuple(line) not in puzzle.solutions:
+            explanation = score_answer(puzzle, answer(line)).explanation
+            assert picture_of(explanation) is None and "legend:" in explanation
+            found += 1
+    assert found
 
 
 def test_broken_rules_are_ringed_where_they_broke(region_cases):

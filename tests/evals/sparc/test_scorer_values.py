@@ -150,10 +150,14 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         assert [int(line.split(".")[0]) for line in listed] == list(range(1, len(listed) + 1))
         assert sorted({line.split("`")[1] for line in listed}) == broken
         # A line breaking a region rule (square, star, triangle, polyshape) is shown as a
-        # picture; any other failure as the text grid with the path drawn, the broken positions
-        # marked, and the shapes listed if they broke.
+        # picture; any other failure of a line as the text grid with the path drawn, the broken
+        # positions marked, and the shapes listed if they broke.
         region_rules = {"square", "star", "triangle", "polyshape"}
-        if reference["analysis"]["fully_valid_path"] and region_rules & set(broken):
+        # A path that is no line at all is pictured too, its first illegal step named and drawn.
+        no_line = not reference["analysis"]["fully_valid_path"]
+        if no_line:
+            assert "\n\nFirst illegal step, in magenta in the picture: " in score.explanation
+        if no_line or region_rules & set(broken):
             assert score.explanation.endswith("\n\n" + PICTURE_CAPTION)
             assert "\n\n![The answer's path" in score.explanation
             assert "](data:image/" in score.explanation.splitlines()[-3]

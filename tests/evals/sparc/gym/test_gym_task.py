@@ -115,7 +115,7 @@ def test_walking_the_solutions_solves_every_puzzle_with_one_span_per_step(tmp_pa
         roles = [m.role for m in sample.messages]
         assert roles == ["system"] + ["user", "assistant"] * steps
         assert sample.scores["gym_scorer"].value["steps"] == steps
-        assert sample.scores["gym_scorer"].value["chance"] == pytest.approx(
+        assert sample.scores["gym_scorer"].metadata["chance_probability"] == pytest.approx(
             chance_of_solving(puzzle)
         )
 

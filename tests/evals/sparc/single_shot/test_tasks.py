@@ -72,7 +72,8 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
     assert backwards.value["invalid_path"] == 1
     assert backwards.answer == reversed_target(samples[2])[5:].split(", ")[0]
     assert "start" in backwards.metadata["rule_violations"]
-    assert "```" in backwards.explanation and "`start`" in backwards.explanation
+    assert "`start`" in backwards.explanation  # pictured, its first step named as the fault
+    assert "in magenta in the picture: the path starts at" in backwards.explanation
 
 
 def rule_breaking_line(record: dict) -> tuple[tuple[int, int], ...] | None:

@@ -1,0 +1,88 @@
+"""Every script under benchmarks/ answers `--help` at once (saying what it does and needs),
+doing no work and writing nothing, and stops on a missing need or bad input with one line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+#: The scripts (command_line.py is their shared helper, not a script).
+SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py") if p.name != "command_line.py")
+
+
+@pytest.fixture(scope="module")
+def helps(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess[str], Path]]:
+    """`python SCRIPT --help` of every script, started together, each in an empty folder."""
+    started = {}
+    for script in SCRIPTS:
+        folder = tmp_path_factory.mktemp(script.stem)
+        started[script.name] = (
+            subprocess.Popen(
+                [sys.executable, str(script), "--help"],
+                cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            ),
+            folder,
+        )  # fmt: skip
+    done = {}
+    for name, (process, folder) in started.items():
+        stdout, stderr = process.communicate(timeout=120)
+        done[name] = (
+            subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr),
+            folder,
+        )
+    return done
+
+
+def test_there_are_scripts_to_check():
+    assert len(SCRIPTS) >= 15
+
+
+@pytest.mark.parametrize("name", [p.name for p in SCRIPTS])
+def test_every_script_answers_help_and_does_nothing_else(helps, name):
+    result, folder = helps[name]
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"usage: {name}"), result.stdout
+    docstring_start = (BENCHMARKS / name).read_text(encoding="utf-8").split('"""')[1].split()[:4]
+    assert " ".join(docstring_start) in " ".join(result.stdout.split())  # says what it does
+    assert not list(folder.iterdir())  # took --help for no folder, wrote nothing
+
+
+def _stderr_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.strip()]
+
+
+def test_a_missing_module_stops_a_script_with_one_line_naming_the_install():
+    code = (
+        "import sys; sys.argv = ['leaderboard_logs.py']; from command_line import needs; "
+        "needs('no_such_module_at_all', install='pip install openai')"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=BENCHMARKS, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    missing = "needs no_such_module_at_all, which is not installed: pip install openai"
+    assert _stderr_lines(result) == [f"leaderboard_logs.py: {missing}"]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "says"),
+    [
+        ("bench_report_reader.py", ["EMPTY"], "no .eval log in"),
+        ("bench_core.py", ["EMPTY/none.jsonl"], "FileNotFoundError"),
+        ("screenshot_report.py", ["EMPTY"], ""),
+    ],
+)
+def test_bad_input_stops_a_script_with_one_line(tmp_path, script, args, says):
+    args = [arg.replace("EMPTY", str(tmp_path)) for arg in args]
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    lines = _stderr_lines(result)
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"{script}: ") and says in lines[0]
+    assert "Traceback" not in result.stderr
