@@ -46,8 +46,16 @@ def test_every_registered_scorer_can_rescore():
 
 
 def task_parameters() -> dict[str, set[str]]:
+    """Each task's named arguments (not the catch-all that lets a misspelled name be refused)."""
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     return {
-        task: set(inspect.signature(getattr(import_module(module), task)).parameters)
+        task: {
+            name
+            for name, parameter in inspect.signature(
+                getattr(import_module(module), task)
+            ).parameters.items()
+            if parameter.kind in named
+        }
         for task, module in TASK_MODULES.items()
     }
 
