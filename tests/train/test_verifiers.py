@@ -84,6 +84,15 @@ def test_a_fresh_process_loads_the_taskset_and_environment_by_id(tmp_path):
     ]
 
 
+def test_the_tasksets_default_harness_runs_no_code():
+    """verifiers runs a taskset's own harness by default, else `bash`, which executes code."""
+    from verifiers.v1.utils.loaders import default_harness_id, harness_class
+
+    assert default_harness_id("inspect-sparc-vf") == "inspect-sparc-vf"
+    assert harness_class("inspect-sparc-vf").EXECUTES_CODE is False
+    assert harness_class("bash").EXECUTES_CODE is True  # the one to name when asked for
+
+
 def scored(task, reply: str):
     from verifiers.v1.trace import AgentInfo, Trace, TraceTask
 
