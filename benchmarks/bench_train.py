@@ -9,8 +9,9 @@ answers of tests/fixtures (each scored `REPEATS` times, as a GRPO group scores m
 one prompt), the puzzle column as JSON text (what `prompt_dataset` writes). The scorer's path
 re-parses the puzzle for every answer (`score_answer` without its explanation). Environment: per
 puzzle one blind walk of 100 uniformly random actions (illegal ones included), the same actions
-for both; the reference gets a fresh environment per run (its reset keeps old marks). Best of
-three runs, one process (one core).
+for both, per observation kind; the two run interleaved (ours, then a fresh reference: its reset
+keeps old marks), best of three rounds each, and episodes of different lengths are counted
+(0: the same games). One process (one core).
 """
 
 from __future__ import annotations
@@ -101,19 +102,31 @@ def reference_env(records: list[dict], observation: str):
         module.load_dataset = original
 
 
-def run_episodes(env, records: list[dict], walks: list[list[int]], option: str) -> int:
-    """Reset on each record, step its walk until the episode ends; returns the steps taken."""
-    steps = 0
+def run_episodes(env, records: list[dict], walks: list[list[int]], option: str) -> list[int]:
+    """Reset on each record, step its walk until the episode ends; the steps of each episode."""
+    counts = []
     for record, walk in zip(records, walks, strict=True):
         env.reset(options={option: record["id"] if option == "puzzle_id" else record})
+        steps = 0
         for action in walk:
             steps += 1
             if any(env.step(action)[2:4]):
                 break
-    return steps
+        counts.append(steps)
+    return counts
 
 
-def bench_env(records: list[dict]) -> None:
+def timed(work: Callable[[], list[int]]) -> tuple[float, list[int]]:
+    """Wall time of `work()` and what it returns."""
+    started = time.perf_counter()
+    counts = work()
+    return time.perf_counter() - started, counts
+
+
+def bench_env(records: list[dict], rounds: int) -> None:
+    """Per observation: ours and Spatial-Gym interleaved (ours, then a fresh reference, `rounds`
+    times, so a load change on a shared machine hits both), the same actions; the best round
+    of each, and the episodes whose lengths differ (a check that both played the same game)."""
     from inspect_sparc.train.env import SparcEnv
 
     rng = random.Random(7)
@@ -121,28 +134,33 @@ def bench_env(records: list[dict]) -> None:
     print(f"environment: {len(records)} episodes, blind walks of up to 100 actions")
     for ours_mode, theirs_mode in (("array", "new"), ("vector", "new"), ("text", "SPaRC")):
         env = SparcEnv(observation=ours_mode)
-        seconds, steps = best_of(3, lambda e=env: run_episodes(e, records, walks, "puzzle"))
-        ref_time, ref_steps = float("inf"), 0
-        for _ in range(3):
+        best_ours, best_theirs, mismatches = float("inf"), float("inf"), 0
+        for _ in range(rounds):
+            seconds, ours_counts = timed(lambda e=env: run_episodes(e, records, walks, "puzzle"))
             reference = reference_env(records, theirs_mode)
-            t, ref_steps = best_of(
-                1, lambda e=reference: run_episodes(e, records, walks, "puzzle_id")
+            ref_seconds, ref_counts = timed(
+                lambda e=reference: run_episodes(e, records, walks, "puzzle_id")
             )
-            ref_time = min(ref_time, t)
-        ours, theirs = steps / seconds, ref_steps / ref_time
+            best_ours, best_theirs = min(best_ours, seconds), min(best_theirs, ref_seconds)
+            mismatches += sum(a != b for a, b in zip(ours_counts, ref_counts, strict=True))
+        steps = sum(ours_counts)
+        ours, theirs = steps / best_ours, steps / best_theirs
         print(
             f"  observation {ours_mode:6} (Spatial-Gym {theirs_mode!r:7}): {ours:8.0f} steps/s, "
-            f"Spatial-Gym {theirs:6.0f} steps/s ({steps} vs {ref_steps} steps): "
-            f"{ours / theirs:.1f}x"
+            f"Spatial-Gym {theirs:6.0f} steps/s ({steps} steps, {mismatches} episodes of "
+            f"another length): {ours / theirs:.1f}x"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", type=Path, default=SPLIT, help="records for the environment")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per mode")
+    parser.add_argument("--env-only", action="store_true", help="skip the reward functions")
     args = parser.parse_args()
-    bench_rewards()
-    bench_env(read_records(args.split))
+    if not args.env_only:
+        bench_rewards()
+    bench_env(read_records(args.split), args.rounds)
 
 
 if __name__ == "__main__":

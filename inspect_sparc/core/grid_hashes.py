@@ -1,12 +1,15 @@
-"""The test split's grids as symmetry-blind hashes: what the generator avoids and the guard checks.
+"""The test split's grids as canonical hashes: what the generator avoids and the guard checks.
 
-A grid's hash is symmetry-blind: the grid (`puzzle_array`, each polyshape or ylop written as its
-shape's filled cells rather than its id) is hashed in all eight orientations (4 rotations, each
-mirrored; the shapes turn with the grid) and the smallest SHA-256 (first 16 hex digits) is kept.
-So a test puzzle rotated, flipped or transposed, or with its shapes renumbered, has the test
-puzzle's hash. The 500 hashes of the published test split ship in `data/test_grid_hashes.txt`
-(rebuilt by `python -m inspect_sparc.core.leakage`). Pure logic, and it imports only the puzzle
-parser, so the generator can use it without reaching the sources.
+A grid's hash is blind to every change that leaves the same puzzle: the grid (`puzzle_array`,
+each polyshape or ylop written as its shape's filled cells rather than its id) is written in all
+eight orientations (4 rotations, each mirrored; the shapes turn with the grid), each with S and E
+as they are and swapped, and in each of those 16 writings the colours are renamed in order of
+first appearance (the first colour read row by row is `0`, the next new one `1` ...); the
+smallest SHA-256 (first 16 hex digits) is kept. So a test puzzle rotated, flipped or transposed,
+with its shapes renumbered, its colours permuted or S and E swapped has the test puzzle's hash.
+The 500 hashes of the published test split ship in `data/test_grid_hashes.txt` (rebuilt by
+`python -m inspect_sparc.core.leakage`). Pure logic, and it imports only the puzzle parser, so
+the generator can use it without reaching the sources.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from inspect_sparc.core.puzzle import parse_polyshapes
 HASH_FILE = Path(__file__).parents[1] / "data" / "test_grid_hashes.txt"
 #: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
 HASH_DIGITS = 16
+#: S and E trade places in the swapped writing (a path read backwards solves the same puzzle).
+SWAPPED_ENDS = {"S": "E", "E": "S"}
 
 T = TypeVar("T")
 Matrix = Sequence[Sequence[T]]
@@ -63,21 +68,40 @@ def _shape_text(matrix: Matrix[int]) -> str:
     return "/".join("".join(str(r[c]) for c in keep) for r in rows)
 
 
-def _oriented_hash(
+def _canonical_text(cells: Matrix[str], swap_ends: bool) -> str:
+    """The cells as compact JSON, S and E swapped or not, colours renamed `0`, `1` ... in order
+    of first appearance (a cell's colour is the letter after its first `-`: `o-R`, `P-R-...`)."""
+    colours: dict[str, str] = {}
+    rows = []
+    for row in cells:
+        out = []
+        for value in row:
+            value = SWAPPED_ENDS.get(value, value) if swap_ends else value
+            kind, dash, rest = value.partition("-")
+            if dash:
+                colour, dash, tail = rest.partition("-")
+                value = f"{kind}-{colours.setdefault(colour, str(len(colours)))}{dash}{tail}"
+            out.append(value)
+        rows.append(out)
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def _oriented_hashes(
     grid: Matrix[str],
     shape_cells: Mapping[str, tuple[str, str, str]],
     shapes: Mapping[str, Matrix[int]],
     orient: Callable[..., Any],
-) -> str:
-    """The hash of one orientation: each shape cell (`P-R-12`) written with its turned shape."""
+) -> list[str]:
+    """The hashes of one orientation, S and E as they are and swapped: each shape cell
+    (`P-R-12`) written with its turned shape, the colours in order of first appearance."""
     turned = {key: _shape_text(orient(matrix)) for key, matrix in shapes.items()}
     names = {
         value: f"{kind}-{color}-{turned[key]}" if key in turned else value
         for value, (kind, color, key) in shape_cells.items()
     }
     cells = [[names.get(value, value) for value in row] for row in orient(grid)]
-    text = json.dumps(cells, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_DIGITS]
+    texts = (_canonical_text(cells, swap_ends) for swap_ends in (False, True))
+    return [hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_DIGITS] for text in texts]
 
 
 def _shape_cells(grid: Matrix[str]) -> dict[str, tuple[str, str, str]]:
@@ -92,11 +116,12 @@ def _shape_cells(grid: Matrix[str]) -> dict[str, tuple[str, str, str]]:
 
 
 def grid_hash(record: Mapping[str, Any]) -> str:
-    """The symmetry-blind hash of a record's grid: the same for all eight orientations."""
+    """The canonical hash of a record's grid: the same for all eight orientations, any
+    permutation of its colours and S and E swapped (the module docstring says how)."""
     shapes = parse_polyshapes(record.get("id"), record.get("polyshapes"))
     grid = record["puzzle_array"]
     cells = _shape_cells(grid)
-    return min(_oriented_hash(grid, cells, shapes, orient) for orient in ORIENTATIONS)
+    return min(h for orient in ORIENTATIONS for h in _oriented_hashes(grid, cells, shapes, orient))
 
 
 @lru_cache(maxsize=1)

@@ -1,14 +1,16 @@
 """Never train on the benchmark by accident: the test split's grids, checked at build.
 
-Grids are compared by their symmetry-blind hashes (`core.grid_hashes`): a test puzzle rotated,
-flipped or transposed, or with its shapes renumbered, is caught. The shipped list of the 500
-test-split hashes is read; when the split is in the local hub cache its grids are checked as
-well (nothing is downloaded for this). Rebuild the shipped list from a file of the test split with
+Grids are compared by their canonical hashes (`core.grid_hashes`): a test puzzle rotated, flipped
+or transposed, with its shapes renumbered, its colours permuted or S and E swapped, is caught.
+The shipped list of the 500 test-split hashes is read; when the split is in the local hub
+cache its grids are checked as well (nothing is downloaded for this). Rebuild the shipped list
+from a file of the test split with
 
     python -m inspect_sparc.core.leakage path/to/test_split.jsonl
 
-What it cannot catch: a test grid changed in any cell (a symbol added, moved or recoloured, S or
-E moved), embedded in a larger grid, or a different grid with the same solutions.
+What it cannot catch: a test grid changed in any cell (a symbol added, moved or given another
+symbol's colour, S or E moved), embedded in a larger grid, or a different grid with the same
+solutions.
 Pure logic: no Inspect imports.
 """
 
@@ -24,7 +26,7 @@ from inspect_sparc.core.grid_hashes import HASH_FILE, grid_hash, shipped_test_ha
 
 
 class LeakageError(ValueError):
-    """A training set holds a puzzle whose grid is a test-split puzzle's grid (or a symmetry)."""
+    """A training set holds a puzzle whose grid is a test-split puzzle's grid (or an isomorph)."""
 
 
 @lru_cache(maxsize=1)
@@ -49,23 +51,24 @@ def benchmark_grid_hashes() -> frozenset[str]:
 
 
 def is_test_grid(record: Mapping[str, Any]) -> bool:
-    """Whether a record's grid is a known test-split grid in any of its eight orientations."""
+    """Whether a record's grid is a known test-split grid (any orientation, colours, S/E)."""
     return grid_hash(record) in benchmark_grid_hashes()
 
 
 def check_no_test_grids(
     records: Iterable[Mapping[str, Any]], test_hashes: Iterable[str] | None = None
 ) -> None:
-    """Raise `LeakageError` naming every record whose grid is a test-split grid (any symmetry)."""
+    """Raise `LeakageError` naming every record whose grid is a test-split grid (any symmetry,
+    colour permutation or S/E swap)."""
     known = frozenset(test_hashes) if test_hashes is not None else benchmark_grid_hashes()
     leaked = [str(record.get("id")) for record in records if grid_hash(record) in known]
     if leaked:
         shown = ", ".join(leaked[:5]) + (f" and {len(leaked) - 5} more" if len(leaked) > 5 else "")
         raise LeakageError(
-            f"{len(leaked)} puzzle(s) have the grid of a SPaRC test-split puzzle, or a rotation "
-            f"or mirror image of it ({shown}): a model trained on them is evaluated on puzzles "
-            "it has seen. Drop them, or build from the test split on purpose with "
-            "allow_test=True."
+            f"{len(leaked)} puzzle(s) have the grid of a SPaRC test-split puzzle, or a rotation, "
+            f"mirror image, recolouring or S/E swap of it ({shown}): a model trained on them is "
+            "evaluated on puzzles it has seen. Drop them, or build from the test split on "
+            "purpose with allow_test=True."
         )
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.generate import generate_puzzles
+from inspect_sparc.core.grid_hashes import grid_hash
 from inspect_sparc.core.leakage import check_no_test_grids
 from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
 from inspect_sparc.core.puzzle import LEVELS
@@ -67,15 +68,40 @@ def level_counts(n: int, level: Level) -> dict[int | None, int]:
     return {lv: count for lv, count in counts.items() if count}
 
 
-def generated_records(seed_text: str, counts: Mapping[int | None, int], workers: int) -> list:
-    """Fresh puzzles of `generated:SEED`, level by level in the order of `counts`."""
+def generated_records(
+    seed_text: str,
+    counts: Mapping[int | None, int],
+    workers: int,
+    excluded: frozenset[str] = frozenset(),
+) -> list:
+    """Fresh puzzles of `generated:SEED`, level by level in the order of `counts`; a puzzle
+    whose grid hash is in `excluded` is skipped and the set drawn further (a held-out set)."""
     seed = seed_text.strip()
     if not (seed.isdecimal() and seed.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0; got {seed_text!r}")
     records: list[dict[str, Any]] = []
     for lv, count in counts.items():
-        records += generate_puzzles(count, int(seed), lv, workers=workers)
+        drawn = count
+        while True:
+            batch = generate_puzzles(drawn, int(seed), lv, workers=workers)
+            kept = [r for r in batch if grid_hash(r) not in excluded]
+            if len(kept) >= count:
+                break
+            drawn += 2 * (count - len(kept)) + 4  # a few more than were dropped
+        records += kept[:count]
     return records
+
+
+def excluded_grids(exclude: PuzzleSource | None) -> frozenset[str]:
+    """The grid hashes of the puzzles a held-out set must not share a grid with: records, their
+    JSON text (a prompt dataset's `puzzle` column), or a file of records or of prompt rows."""
+    if exclude is None:
+        return frozenset()
+    records = load_puzzles(exclude, "exclude")
+    return frozenset(
+        grid_hash(json.loads(r["puzzle"]) if "puzzle_array" not in r and "puzzle" in r else r)
+        for r in records
+    )
 
 
 def chosen_records(records: list[dict], counts: Mapping[int | None, int]) -> list[dict]:
@@ -115,9 +141,15 @@ def prompt_row(
 
 
 def prompt_records(
-    source: PuzzleSource, n: int | None, level: Level, allow_test: bool, workers: int
+    source: PuzzleSource,
+    n: int | None,
+    level: Level,
+    allow_test: bool,
+    workers: int,
+    exclude: PuzzleSource | None = None,
 ) -> list[dict[str, Any]]:
     """The records of a prompt dataset, leakage-checked (see `prompt_dataset`)."""
+    excluded = excluded_grids(exclude)
     if is_test_source(source) and not allow_test:
         raise ValueError(
             f"source={source!r} is the SPaRC test split, the benchmark itself: pass "
@@ -125,9 +157,9 @@ def prompt_records(
         )
     if isinstance(source, str) and source.startswith(GENERATED):
         counts = level_counts(n or GENERATED_SET_SIZE, level)
-        records = generated_records(source[len(GENERATED) :], counts, workers)
+        records = generated_records(source[len(GENERATED) :], counts, workers, excluded)
     else:
-        records = load_puzzles(source)
+        records = [r for r in load_puzzles(source) if grid_hash(r) not in excluded]
         if n is None and level is not None:
             records = all_of_levels(records, level)
         elif n is not None:
@@ -153,6 +185,7 @@ def prompt_dataset(
     allow_test: bool = False,
     workers: int = 1,
     prompt_format: str = "conversational",
+    exclude: PuzzleSource | None = None,
 ) -> Any:
     """A `datasets.Dataset` of SPaRC prompts for training (columns: see the module docstring).
 
@@ -161,7 +194,9 @@ def prompt_dataset(
     split itself (`"test"`, `"sample"`, a hub) needs `allow_test=True`, which skips the check
     and warns. `level`: one level, a list (a curriculum: `n` split evenly, kept in that order)
     or weights `{1: 0.7, 2: 0.3}`. `prompt_format`: `conversational` (messages) or `standard`
-    (one text, for models without a chat template).
+    (one text, for models without a chat template). `exclude`: puzzles (records, a prompt
+    dataset's `puzzle` column, a file) no row may share a grid with, in any orientation,
+    colouring or S/E order: a held-out set for a training set (generated sets draw further).
     """
     from datasets import Dataset
 
@@ -170,7 +205,7 @@ def prompt_dataset(
         raise ValueError(
             f"prompt_format must be one of {', '.join(PROMPT_FORMATS)}; got {prompt_format!r}"
         )
-    records = prompt_records(source, n, level, allow_test, workers)
+    records = prompt_records(source, n, level, allow_test, workers, exclude)
     return Dataset.from_list([prompt_row(record, prompt, prompt_format) for record in records])
 
 
@@ -198,6 +233,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--format", default="conversational", choices=PROMPT_FORMATS)
     parser.add_argument("--workers", type=int, default=1, help="generator processes")
     parser.add_argument("--allow-test", action="store_true", help="build from the test split")
+    parser.add_argument(
+        "--exclude", default=None, help="a file (records or prompt rows): share no grid with it"
+    )
     parser.add_argument("--out", type=Path, required=True, help="a .parquet or .jsonl file")
     args = parser.parse_args(argv)
     if args.out.suffix not in (".parquet", ".jsonl"):
@@ -210,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         allow_test=args.allow_test,
         workers=args.workers,
         prompt_format=args.format,
+        exclude=args.exclude,
     )
     if args.out.suffix == ".parquet":
         dataset.to_parquet(str(args.out))

@@ -39,6 +39,8 @@ def load_puzzles(source: PuzzleSource, argument: str = "source") -> list[dict[st
         if isinstance(source, str):
             return load_records(SPLIT_HUB, source) if source in SPLITS else load_records(source)
     except (ValueError, SourceError) as error:
+        if source == "train":  # never suggest a test-split source for training
+            raise type(error)(_train_split_missing(str(error), argument)) from None
         raise type(error)(_in_terms_of(str(error), argument)) from None
     if not isinstance(source, Iterable):
         raise ValueError(f"{argument} must be records, a path or a source name; got {source!r}")
@@ -55,3 +57,15 @@ def _in_terms_of(message: str, argument: str) -> str:
     for text in ("source must be", "source generated:SEED"):
         message = message.replace(text, text.replace("source", argument, 1))
     return message
+
+
+def _train_split_missing(message: str, argument: str) -> str:
+    """Why the train split could not be read, with ways out that are training data only (the
+    sources error suggests the other hub, the sample and a test file: all the test split)."""
+    reason = message.split(" Ways out:")[0].rstrip(".")
+    return (
+        f"{argument}='train': the SPaRC train split could not be read ({reason}). Ways out: "
+        "run once with network access so the hub cache is filled (later runs work offline), "
+        f"pass a local file of train-split records ({argument}=path/to/sparc_train.jsonl, "
+        f".json or .parquet), or use fresh generated puzzles ({argument}='generated:SEED')."
+    )

@@ -3,6 +3,11 @@
 - `SparcTaskset`: the `sparc` task's single-shot prompts (`prompt_dataset`'s rows) as tasks,
   each scored by `sparc_reward` (weight 1: the benchmark's verdict) and `rule_reward` (weight 0:
   logged beside it, the shaped signal; give it weight 1 in a config to train on it).
+- `SparcChatHarness`: the default program that answers for the model, a tool-less chat loop
+  (verifiers' `null` harness): the model sees the `sparc` task's prompts and replies, as in the
+  evaluation. Without it verifiers would default to its `bash` harness, an agent loop that runs
+  code, in which a model can write a search instead of reasoning: another protocol, only on
+  request (`--env.agent.harness.id bash`).
 - the step-by-step protocol as a multi-turn environment is `inspect_sparc.train.vf_gym`.
 
 verifiers loads it by the id `TASKSET_ID` through the top-level package `inspect_sparc_vf`, which
@@ -14,12 +19,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import verifiers.v1 as vf
+from verifiers.v1.harnesses.null import NullHarness
 
 from inspect_sparc.train.dataset import prompt_records, prompt_row
 from inspect_sparc.train.rewards import rule_reward, sparc_reward
 
 #: The id verifiers resolves to `SparcTaskset` (the plugin package `inspect_sparc_vf`).
 TASKSET_ID = "inspect-sparc-vf"
+
+
+class SparcChatHarness(NullHarness):
+    """The taskset's default harness: the model chats, with no tools and no code to run
+    (verifiers' `null` harness, under the taskset's id so that verifiers picks it)."""
 
 
 class SparcTasksetConfig(vf.TasksetConfig):
@@ -73,4 +84,4 @@ class SparcTaskset(vf.Taskset[SparcTask, SparcTasksetConfig]):
             yield SparcTask(data, config.task)
 
 
-__all__ = ["SparcTask", "SparcTaskset"]
+__all__ = ["SparcChatHarness", "SparcTask", "SparcTaskset"]

@@ -4,8 +4,11 @@
 engine): the opening turn is the puzzle's prompt followed by the grid, and each reply is read as
 one move by the gym's own parser (`Final: RIGHT`, or a trailing move word or number); the
 environment answers with the grid it sees (Spatial-Gym's text, `L` the agent, `V` visited)
-until the episode ends on E, in a dead end or at `max_steps`. Its reward is the gym's final
-reward (+1 the path is a stored solution, -1 not), recorded as `gym_reward`. verifiers loads
+until the episode ends on E, in a dead end or at `max_steps`. The episode's reward is the gym's
+final reward alone (+1 the path is a stored solution, -1 not: `gym_reward`, weight 1), scored
+with the trace when the interaction closes, so verifiers logs it; the taskset's `sparc_reward`
+and `rule_reward` of the last reply are recorded beside it at weight 0 (a config can reweight
+them: `--env.taskset.task.rewards.sparc_reward.weight 1`). verifiers loads
 it by the id `VF_ENV_ID` through the top-level package `inspect_sparc_vf_gym`, which re-exports
 it (docs/training.md). Needs the `train-verifiers` extra; no Inspect imports.
 """
@@ -19,6 +22,7 @@ import verifiers.v1 as vf
 
 from inspect_sparc.core.gym import ACTION_NAMES, DEFAULT_MAX_STEPS, GymEnv, read_action
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.train.vf import SparcData, SparcTask
 
 #: The id verifiers resolves to `SparcGymEnv` (the plugin package `inspect_sparc_vf_gym`).
 VF_ENV_ID = "inspect-sparc-vf-gym"
@@ -44,6 +48,28 @@ def gym_reward(game: GymEnv) -> float:
     return 1.0 if game.solved else -1.0
 
 
+#: Where the environment leaves the game's result on the trace for `SparcGymTask` to score.
+GYM_RESULT = "gym_reward"
+
+
+class SparcGymTask(SparcTask):
+    """A `SparcTask` played on the gym: its reward is the game's +1 / -1 (weight 1); the
+    taskset's rewards of the last reply (a move, rarely a path) are kept at weight 0, so a reply
+    holding `#### <solution>` neither lifts a won game to 2 nor a lost one to 0."""
+
+    @vf.reward(weight=1.0)
+    async def gym_reward(self, task: SparcData, trace: vf.Trace) -> float:
+        """+1 when the walked path is a stored solution, -1 otherwise (the gym's final reward)."""
+        if GYM_RESULT not in trace.info:
+            raise ValueError("no game result on the trace: SparcGymEnv.run records it")
+        return float(trace.info[GYM_RESULT])
+
+    @vf.reward(weight=0.0)
+    async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
+        """The taskset's verdict on the last reply, recorded at weight 0."""
+        return await SparcTask.sparc_reward(self, task, trace)
+
+
 class SparcGymEnvConfig(vf.EnvConfig):
     """The step-by-step environment: the player's seat and the gym's step limit."""
 
@@ -56,9 +82,12 @@ class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
     """One move per turn on the gym (core.gym.GymEnv, the `sparc_gym` task's engine)."""
 
     async def run(self, task: Any, agents: Any) -> None:
+        """Play the episode; the game's result goes on the trace before the interaction
+        closes, where verifiers scores the trace (`SparcGymTask.gym_reward`) and logs it."""
         puzzle = parse_puzzle(json.loads(task.data.puzzle))
         game = GymEnv(puzzle, self.config.traceback, self.config.max_steps)
-        opening = task.with_data(prompt=f"{task.data.prompt}\n\n{STEP_RULES}\n\n{turn_text(game)}")
+        prompt = f"{task.data.prompt}\n\n{STEP_RULES}\n\n{turn_text(game)}"
+        opening = SparcGymTask(task.data.model_copy(update={"prompt": prompt}), task.config)
         async with agents.player.interaction(opening) as interaction:
             segment = await interaction.turn()
             while not segment.terminated:
@@ -66,10 +95,10 @@ class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
                 if game.done:
                     break
                 segment = await interaction.turn(turn_text(game))
-        trace = interaction.trace
-        trace.record_reward("gym_reward", gym_reward(game), 1.0)
-        trace.info["gym_ended"] = game.ended
-        trace.info["gym_steps"] = game.steps
+            info = interaction.trace.info
+            info[GYM_RESULT] = gym_reward(game)
+            info["gym_ended"] = game.ended
+            info["gym_steps"] = game.steps
 
 
-__all__ = ["SparcGymEnv"]
+__all__ = ["SparcGymEnv"]  # verifiers takes the one Env subclass exported here

@@ -1,9 +1,12 @@
 """The test-grid guard sees a test puzzle in all eight orientations (shapes turning with the
-grid), and the generator never emits one. Oracle for the orientations: numpy's rot90/flip."""
+grid), with its colours permuted and with S and E swapped, and the generator never emits one.
+Oracles: numpy's rot90/flip for the orientations; a colour permutation and an S/E swap written
+here cell by cell."""
 
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pytest
@@ -12,6 +15,7 @@ from inspect_sparc.core import generate as generator
 from inspect_sparc.core.generate import generate_one, generate_puzzles
 from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
 from inspect_sparc.core.leakage import LeakageError, check_no_test_grids, is_test_grid
+from inspect_sparc.core.puzzle import COLORS
 
 
 def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict:
@@ -31,6 +35,32 @@ def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict
         puzzle_array=grid,
         polyshapes=json.dumps(polyshapes),
     )
+
+
+def recoloured(record: dict, colours: dict[str, str]) -> dict:
+    """The record with every symbol's colour letter replaced by `colours[letter]`."""
+
+    def cell(value: str) -> str:
+        parts = value.split("-")
+        if len(parts) > 1:
+            parts[1] = colours.get(parts[1], parts[1])
+        return "-".join(parts)
+
+    grid = [[cell(value) for value in row] for row in record["puzzle_array"]]
+    return dict(record, id=f"{record['id']}-recoloured", puzzle_array=grid)
+
+
+def ends_swapped(record: dict) -> dict:
+    """The record with S and E trading places (its solutions read backwards)."""
+    swap = {"S": "E", "E": "S"}
+    grid = [[swap.get(value, value) for value in row] for row in record["puzzle_array"]]
+    return dict(record, id=f"{record['id']}-swapped", puzzle_array=grid)
+
+
+def colours_of(record: dict) -> list[str]:
+    """The colour letters a record's grid uses."""
+    found = {value.split("-")[1] for row in record["puzzle_array"] for value in row if "-" in value}
+    return sorted(found)
 
 
 def _renamed(value: str, names: dict) -> str:
@@ -93,3 +123,54 @@ def test_the_generator_skips_a_test_grid_and_draws_the_same_next_one(monkeypatch
 
 def test_generated_sets_hold_no_test_grid():
     check_no_test_grids(generate_puzzles(6, 7, 1))
+
+
+@pytest.fixture(scope="module")
+def colourful(sparc_records) -> dict:
+    """A test puzzle whose symbols have at least three colours."""
+    return next(r for r in sparc_records if len(colours_of(r)) >= 3)
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_a_colour_permutation_of_a_test_grid_is_caught(colourful, turns):
+    used = colours_of(colourful)
+    shift = {c: COLORS[(COLORS.index(c) + 3) % len(COLORS)] for c in used}  # all moved
+    variant = oriented(recoloured(colourful, shift), turns, flip=False)
+    assert variant["puzzle_array"] != colourful["puzzle_array"]
+    assert is_test_grid(variant)
+    with pytest.raises(LeakageError, match=variant["id"]):
+        check_no_test_grids([variant])
+
+
+def test_swapping_s_and_e_of_a_test_grid_is_caught(colourful):
+    variant = ends_swapped(colourful)
+    assert variant["puzzle_array"] != colourful["puzzle_array"]
+    assert is_test_grid(variant)
+    with pytest.raises(LeakageError, match=variant["id"]):
+        check_no_test_grids([variant])
+
+
+def test_every_test_grid_permuted_turned_and_swapped_has_its_hash(sparc_test_split):
+    """All 500: a random colour permutation, orientation and S/E swap keeps the hash."""
+    rng = random.Random(38)
+    for record in sparc_test_split:
+        colours = dict(zip(COLORS, rng.sample(COLORS, len(COLORS)), strict=True))
+        variant = recoloured(record, colours)
+        variant = ends_swapped(variant) if rng.random() < 0.5 else variant
+        variant = oriented(variant, rng.randrange(4), rng.random() < 0.5, rename=True)
+        assert grid_hash(variant) == grid_hash(record), record["id"]
+
+
+def test_a_recolouring_that_is_no_permutation_is_another_puzzle(sparc_records):
+    """Two colours merged into one is a different puzzle (stars pair by colour): not caught."""
+    record = next(r for r in sparc_records if len(colours_of(r)) >= 2)
+    first, second = colours_of(record)[:2]
+    merged = recoloured(record, {second: first})
+    assert not is_test_grid(merged)
+    check_no_test_grids([merged])
+
+
+def test_a_generated_puzzle_that_was_a_recoloured_test_grid_is_no_longer_emitted():
+    """Seed 202's level-1 puzzle 134 was a test grid with other colours before the guard
+    saw colours; it is now drawn again, and the guard passes it."""
+    check_no_test_grids([generate_one(202, 134, 1)])

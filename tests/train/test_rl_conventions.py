@@ -101,6 +101,27 @@ def test_the_environment_refuses_test_grids_unless_told(sparc_records, tmp_path)
     assert SparcEnv(puzzles="sample").records  # named as the test split: on purpose
 
 
+def test_the_environment_refuses_recoloured_and_end_swapped_test_puzzles(sparc_records):
+    """The same puzzle with its colours permuted, or S and E swapped (written cell by cell)."""
+    record = next(r for r in sparc_records if any("-" in v for v in r["puzzle_array"][1]))
+    colours = ("R", "B", "G", "Y", "W", "O", "P", "K")
+
+    def recolour(value: str) -> str:
+        kind, dash, rest = value.partition("-")
+        if not dash:
+            return {"S": "E", "E": "S"}.get(value, value) if swap else value
+        colour, _, tail = rest.partition("-")
+        shifted = colours[(colours.index(colour) + 1) % len(colours)] if not swap else colour
+        return f"{kind}-{shifted}" + (f"-{tail}" if tail else "")
+
+    for swap in (False, True):
+        grid = [[recolour(v) for v in row] for row in record["puzzle_array"]]
+        assert grid != record["puzzle_array"]
+        variant = dict(record, id=f"variant-{swap}", puzzle_array=grid)
+        with pytest.raises(LeakageError, match=f"variant-{swap}"):
+            SparcEnv(puzzles=[variant])
+
+
 @pytest.mark.parametrize("puzzles", ["nope", "generated:x"])
 def test_errors_name_the_environments_own_argument(puzzles):
     with pytest.raises(ValueError, match="puzzles") as error:

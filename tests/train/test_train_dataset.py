@@ -97,3 +97,80 @@ def test_standard_format_is_the_task_input_as_one_text(sparc_records):
         assert row["prompt"] == f"{system.content}\n\n{user.content}"
     with pytest.raises(ValueError, match="prompt_format must be one of conversational, standard"):
         prompt_dataset(sparc_records[:1], prompt_format="chat", allow_test=True)
+
+
+def isomorphs(record: dict) -> list[dict]:
+    """The record with its colours permuted (each moved three places) and with S and E swapped:
+    the same puzzle (written here cell by cell, not with the guard's code)."""
+    colours = ("R", "B", "G", "Y", "W", "O", "P", "K")
+
+    def recolour(value: str) -> str:
+        parts = value.split("-")
+        if len(parts) > 1:
+            parts[1] = colours[(colours.index(parts[1]) + 3) % len(colours)]
+        return "-".join(parts)
+
+    swap = {"S": "E", "E": "S"}
+    recoloured = [[recolour(v) for v in row] for row in record["puzzle_array"]]
+    swapped = [[swap.get(v, v) for v in row] for row in record["puzzle_array"]]
+    return [
+        dict(record, id="recoloured", puzzle_array=recoloured),
+        dict(record, id="swapped", puzzle_array=swapped),
+    ]
+
+
+def test_recoloured_and_end_swapped_test_puzzles_are_refused(fresh_records, sparc_records):
+    record = next(r for r in sparc_records if any("-" in v for v in r["puzzle_array"][1]))
+    for variant in isomorphs(record):
+        assert variant["puzzle_array"] != record["puzzle_array"]
+        with pytest.raises(LeakageError, match=variant["id"]):
+            prompt_dataset([*fresh_records, variant])
+
+
+def test_a_held_out_set_shares_no_grid_with_the_training_set():
+    """Another seed is not enough: seed 202's level-1 puzzles repeat grids of seed 101's
+    (small grids); `exclude=` drops those and draws further, in the set's own order."""
+    from inspect_sparc.core.grid_hashes import grid_hash
+
+    train = prompt_dataset("generated:101", n=500, level=1)
+    seen = {grid_hash(json.loads(text)) for text in train["puzzle"]}
+    plain = generate_puzzles(160, 202, 1)
+    shared = [r for r in plain if grid_hash(r) in seen]
+    assert shared  # the reason for the option: a new seed alone repeats training grids
+    held = prompt_dataset("generated:202", n=160, level=1, exclude=train["puzzle"])
+    held_records = [json.loads(text) for text in held["puzzle"]]
+    assert len(held_records) == 160
+    assert not {grid_hash(r) for r in held_records} & seen
+    kept = [r for r in plain if grid_hash(r) not in seen]
+    assert held_records[: len(kept)] == kept  # the plain set, less the shared ones, then more
+
+
+def test_the_cli_builds_a_held_out_set_from_a_file_of_prompt_rows(tmp_path, fresh_records):
+    train = tmp_path / "train.jsonl"
+    main(["--source", "generated:11", "--n", "2", "--level", "1", "--out", str(train)])
+    source = tmp_path / "records.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in fresh_records), encoding="utf-8")
+    held = tmp_path / "held.jsonl"
+    main(["--source", str(source), "--exclude", str(train), "--out", str(held)])
+    rows = [json.loads(line) for line in held.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in rows] == [r["id"] for r in fresh_records[2:]]  # level 2 only
+
+
+def test_the_train_split_offline_suggests_no_test_split_source(tmp_path):
+    """Offline with an empty hub cache: the ways out are training data, never the test split
+    (the sources' own message offers the other hub, the sample and a test file)."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from inspect_sparc.train.puzzles import load_puzzles; load_puzzles('train', 'puzzles')"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path)}
+    env |= {"INSPECT_SPARC_CACHE_DIR": str(tmp_path), "MODELSCOPE_CACHE": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    message = result.stderr.strip().splitlines()[-1]
+    assert "puzzles='train': the SPaRC train split could not be read" in message
+    assert "generated:SEED" in message and "sparc_train.jsonl" in message
+    for test_source in ("modelscope", "sample", "sparc_test"):
+        assert test_source not in message

@@ -84,6 +84,15 @@ def test_a_fresh_process_loads_the_taskset_and_environment_by_id(tmp_path):
     ]
 
 
+def test_the_tasksets_default_harness_runs_no_code():
+    """verifiers runs a taskset's own harness by default, else `bash`, which executes code."""
+    from verifiers.v1.utils.loaders import default_harness_id, harness_class
+
+    assert default_harness_id("inspect-sparc-vf") == "inspect-sparc-vf"
+    assert harness_class("inspect-sparc-vf").EXECUTES_CODE is False
+    assert harness_class("bash").EXECUTES_CODE is True  # the one to name when asked for
+
+
 def scored(task, reply: str):
     from verifiers.v1.trace import AgentInfo, Trace, TraceTask
 
@@ -137,15 +146,20 @@ class ScriptedInteraction:
     replies: list[str]
     seen: list[str] = field(default_factory=list)
     trace: object = None
+    last: str = ""
 
     async def turn(self, message: str | None = None) -> ScriptedSegment:
         self.seen.append(message or "")
         if not self.replies:
-            return ScriptedSegment(terminated=True)
-        return ScriptedSegment(self.replies.pop(0))
+            return ScriptedSegment(self.last, terminated=True)
+        self.last = self.replies.pop(0)
+        return ScriptedSegment(self.last)
 
 
 class ScriptedPlayer:
+    """Opens the interaction as verifiers does: the task it is handed is scored on the trace
+    when the interaction closes (verifiers' `Rollout.close`)."""
+
     def __init__(self, replies: list[str]) -> None:
         self.interaction_ = ScriptedInteraction(list(replies))
 
@@ -154,34 +168,62 @@ class ScriptedPlayer:
         from verifiers.v1.trace import AgentInfo, Trace, TraceTask
 
         self.interaction_.seen.append(task.data.prompt)
-        self.interaction_.trace = Trace(
+        self.interaction_.trace = trace = Trace(
             task=TraceTask(type=type(task).__name__, data=task.data),
             agent=AgentInfo(config=vf.AgentConfig()),
         )
         yield self.interaction_
+        trace.root_reply = self.interaction_.last
+        await task.score(trace)
 
 
-@pytest.mark.parametrize("solve", [True, False])
-def test_the_gym_environment_plays_one_move_per_turn(puzzle_file, solve):
+def play(puzzle_file: str, replies: list[str]):
+    """One gym episode with a scripted player; the scored trace and the turns it saw."""
     from verifiers.v1.utils.loaders import environment_class
 
     env_class = environment_class("inspect-sparc-vf", "inspect-sparc-vf-gym")
     task = next(iter(taskset(puzzle_file)))
-    puzzle = parse_puzzle(json.loads(task.data.puzzle))
-    moves = [ACTION_NAMES[a] for a in path_actions(puzzle.solutions[0])]
-    replies = [f"Going {m.lower()} now.\nFinal: {m}" for m in moves] if solve else ["no idea"] * 200
     player = ScriptedPlayer(replies)
     env = object.__new__(env_class)  # run() needs only its config: no harness is started
     env.config = env_class.__orig_bases__[0].__args__[0](
         taskset={"id": "inspect-sparc-vf", "source": puzzle_file}, max_steps=20
     )
     asyncio.run(env.run(task, type("Agents", (), {"player": player})()))
-    trace = player.interaction_.trace
+    return player.interaction_.trace, player.interaction_.seen
+
+
+def solution_moves(puzzle_file: str) -> tuple[list[str], str]:
+    """The first task's solution as move names, and the solution as a `#### path` line."""
+    task = next(iter(taskset(puzzle_file)))
+    puzzle = parse_puzzle(json.loads(task.data.puzzle))
+    moves = [ACTION_NAMES[a] for a in path_actions(puzzle.solutions[0])]
+    return moves, f"#### {format_path(puzzle.solutions[0])}"
+
+
+@pytest.mark.parametrize("solve", [True, False])
+def test_the_gym_environment_plays_one_move_per_turn(puzzle_file, solve):
+    moves, _ = solution_moves(puzzle_file)
+    replies = [f"Going {m.lower()} now.\nFinal: {m}" for m in moves] if solve else ["no idea"] * 200
+    trace, seen = play(puzzle_file, replies)
     assert trace.rewards["gym_reward"].score == (1.0 if solve else -1.0)
+    assert trace.reward == (1.0 if solve else -1.0)  # what verifiers logs and trains on
     assert trace.info["gym_ended"] == ("reached_end" if solve else "step_limit")
-    seen = player.interaction_.seen
     assert "one move per turn" in seen[0] and "Legal moves" in seen[0]  # the opening prompt
     assert all("Legal moves" in message for message in seen[2:])  # then one grid per move
+
+
+@pytest.mark.parametrize("solve", [True, False])
+def test_a_reply_holding_the_solution_path_does_not_change_the_episode_reward(puzzle_file, solve):
+    """The reward is the gym's +1 / -1: a last reply with `#### <solution>` (which
+    `sparc_reward` scores 1) neither makes a won game 2 nor a lost one 0."""
+    moves, path = solution_moves(puzzle_file)
+    played = moves if solve else [moves[0], ACTION_NAMES[(ACTION_NAMES.index(moves[0]) + 2) % 4]]
+    replies = [f"Final: {m}" for m in played[:-1]] + [f"{path}\nFinal: {played[-1]}"]
+    replies += [] if solve else [path] * 30  # then only the path, no move: the game is lost
+    trace, _ = play(puzzle_file, replies)
+    assert trace.rewards["sparc_reward"].score == 1.0 and trace.rewards["sparc_reward"].weight == 0
+    assert trace.rewards["gym_reward"].score == (1.0 if solve else -1.0)
+    assert trace.reward == (1.0 if solve else -1.0)
 
 
 def test_the_verifiers_example_of_the_docs_runs(tmp_path, monkeypatch, capsys):
