@@ -238,17 +238,19 @@ def mcnemar_score(only_a: int, only_b: int) -> float:
     return float(2 * norm.sf(abs(int(only_a) - int(only_b)) / np.sqrt(discordant)))
 
 
-def tango_interval(only_a: int, only_b: int, n: int) -> Interval:
+def tango_interval(only_a: int, only_b: int, n: int, confidence: float = CONFIDENCE) -> Interval:
     """Tango's score interval of the paired difference (only_a - only_b) / n: the differences
     whose score statistic is within +-z, found by root finding (`scipy.optimize.brentq`; the
     statistic falls as delta grows). Unconditional: it allows for the discordance's own
     uncertainty, so it reaches past the observed difference when one run wins every
-    discordant puzzle (the conditional interval could not)."""
+    discordant puzzle (the conditional interval could not). At `confidence` 1 - 0.05 / m the
+    m pairs' intervals hold together (Bonferroni): one that excludes 0 is a difference Holm's
+    adjustment over those m pairs finds too (Holm rejects all Bonferroni does, and more)."""
     from scipy.optimize import brentq
 
     if n <= 0:
         return Interval(float("nan"), float("nan"), TANGO)
-    b, c, z = int(only_a), int(only_b), z_value()
+    b, c, z = int(only_a), int(only_b), z_value(confidence)
     estimate = (b - c) / n
     edge = 1 - 1e-12
 

@@ -408,3 +408,19 @@ def test_stratified_se_is_statsmodels_type_dummies_with_hc0(model, setup):
     # new instances of the same types: narrower than plain Wilson, never zero-wide
     interval, plain = stats.stratified_rate(y, types), stats.wilson(y.sum(), y.size)
     assert 0 < interval.high - interval.low <= plain.high - plain.low
+
+
+def test_simultaneous_paired_intervals_agree_with_holm():
+    # at 1 - 0.05/m an interval excludes 0 exactly when p < 0.05/m (Bonferroni), and every
+    # such pair is one Holm's adjustment over the m pairs marks too
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        m = int(rng.integers(2, 12))
+        pairs = [(int(rng.integers(0, 30)), int(rng.integers(0, 30))) for _ in range(m)]
+        p = [stats.mcnemar_score(b, c) for b, c in pairs]
+        adjusted = stats.holm(p)  # equal to statsmodels: test_holm_equals_statsmodels
+        for (b, c), raw, holm_p in zip(pairs, p, adjusted, strict=True):
+            interval = stats.tango_interval(b, c, 200, confidence=1 - 0.05 / m)
+            excludes = interval.low > 0 or interval.high < 0
+            assert excludes == (raw < 0.05 / m)
+            assert not excludes or holm_p < 0.05
