@@ -154,31 +154,51 @@ def unconditional_difference(x1: int, n1: int, x2: int, n2: int) -> TestResult:
     return TestResult(estimate, Interval(low, high, UNCONDITIONAL), p, BARNARD)
 
 
-def _stratum_supports(
-    tables: Sequence[tuple[int, int, int, int]],
-) -> list[tuple[np.ndarray, int, int, int]]:
-    """Per stratum (x1, n1, x2, n2): the support of x1 given the margins, and the margins."""
+class Stratum(NamedTuple):
+    """An informative stratum: x1's support given its margins, the margins, and the log of
+    C(n1, x1) C(n2, solved - x1) over the support (Fisher's noncentral hypergeometric is
+    these weights times odds^x1, normalised)."""
+
+    support: np.ndarray
+    n1: int
+    n2: int
+    solved: int
+    log_weights: np.ndarray
+
+
+def _stratum_supports(tables: Sequence[tuple[int, int, int, int]]) -> list[Stratum]:
+    """The strata (x1, n1, x2, n2) whose margins leave x1 free (the others carry no
+    information on the odds ratio)."""
+    from scipy.special import gammaln
+
+    def log_comb(n: int, k: np.ndarray) -> np.ndarray:
+        return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
     out = []
     for x1, n1, x2, n2 in tables:
+        if not _informative(x1, n1, x2, n2):
+            continue
         solved = x1 + x2
-        if n1 == 0 or n2 == 0 or solved in (0, n1 + n2):
-            continue  # no information on the odds ratio: its x1 is fixed by the margins
         support = np.arange(max(0, solved - n2), min(n1, solved) + 1)
-        out.append((support, n1, n2, solved))
+        weights = log_comb(n1, support) + log_comb(n2, solved - support)
+        out.append(Stratum(support, n1, n2, solved, weights))
     return out
 
 
-def _convolved(
-    strata: list[tuple[np.ndarray, int, int, int]], odds: float = 1.0
-) -> tuple[np.ndarray, int]:
-    """The distribution of the summed x1 over strata at a common odds ratio (Fisher's
-    noncentral hypergeometric per stratum, the central one at 1), and its smallest value."""
-    from scipy.stats import nchypergeom_fisher
+def _stratum_pmf(stratum: Stratum, log_odds: float = 0.0) -> np.ndarray:
+    """Fisher's noncentral hypergeometric probabilities of x1 over the stratum's support."""
+    logs = stratum.log_weights + stratum.support * log_odds
+    pmf = np.exp(logs - logs.max())
+    return pmf / pmf.sum()
 
+
+def _convolved(strata: list[Stratum], log_odds: float = 0.0) -> tuple[np.ndarray, int]:
+    """The distribution of the summed x1 over strata at a common odds ratio exp(log_odds)
+    (the central hypergeometric at 0), and its smallest value."""
     total, start = np.array([1.0]), 0
-    for support, n1, n2, solved in strata:
-        pmf = nchypergeom_fisher.pmf(support, n1 + n2, n1, solved, odds)
-        total, start = np.convolve(total, pmf), start + int(support[0])
+    for stratum in strata:
+        total = np.convolve(total, _stratum_pmf(stratum, log_odds))
+        start += int(stratum.support[0])
     return total / total.sum(), start
 
 
@@ -206,7 +226,7 @@ def stratified_exact(tables: Sequence[tuple[int, int, int, int]]) -> TestResult:
     seen = _seen(tables)
 
     def tails(log_odds: float) -> tuple[float, float]:
-        pmf, start = _convolved(strata, float(np.exp(log_odds)))
+        pmf, start = _convolved(strata, log_odds)
         at = seen - start
         return float(pmf[: at + 1].sum()), float(pmf[at:].sum())
 
@@ -233,9 +253,7 @@ def _informative(x1: int, n1: int, x2: int, n2: int) -> bool:
     return not (n1 == 0 or n2 == 0 or x1 + x2 in (0, n1 + n2))
 
 
-def _conditional_mle(
-    strata: list[tuple[np.ndarray, int, int, int]], seen: int, smallest: int, largest: int
-) -> float:
+def _conditional_mle(strata: list[Stratum], seen: int, smallest: int, largest: int) -> float:
     """The common odds ratio whose conditional mean of the summed x1 is the one seen (0 or
     infinity at the ends of its support)."""
     from scipy.optimize import brentq
@@ -246,7 +264,7 @@ def _conditional_mle(
         return float("inf")
 
     def mean_minus_seen(log_odds: float) -> float:
-        pmf, start = _convolved(strata, float(np.exp(log_odds)))
+        pmf, start = _convolved(strata, log_odds)
         return float((np.arange(pmf.size) + start) @ pmf) - seen
 
     return float(np.exp(brentq(mean_minus_seen, -50, 50)))
@@ -306,3 +324,43 @@ def paired_mdd_exact(n: int, discordance: float, test: str = "score") -> float |
     return float(
         brentq(lambda t: paired_power(n, discordance, t, test) - POWER, 0.0, discordance, xtol=1e-7)
     )
+
+
+STRATIFIED_GAP = "exact conditional common odds ratio, as the re-weighted difference"
+
+
+def stratified_gap(tables: Sequence[tuple[int, int, int, int]]) -> TestResult:
+    """The gap over strata (levels), each (x1, n1, x2, n2), with the first set's stratum mix:
+    the re-weighted difference sum_h w_h (x1/n1 - x2/n2), w_h = n1_h / sum n1, the exact
+    stratified p (`stratified_exact`), and the interval of the common odds ratio expressed as
+    the re-weighted difference each odds ratio implies given the strata's margins (each
+    stratum's expected x1 under Fisher's noncentral hypergeometric): 0 at an odds ratio of 1
+    and rising with it, so the interval excludes 0 exactly when p < 0.05."""
+    kept = [t for t in tables if t[1] > 0 and t[3] > 0]
+    if not kept:
+        return TestResult(float("nan"), NAN, float("nan"), "")
+    sizes = np.array([t[1] for t in kept], dtype=float)
+    weights = sizes / sizes.sum()
+    estimate = float(
+        sum(w * (x1 / n1 - x2 / n2) for w, (x1, n1, x2, n2) in zip(weights, kept, strict=True))
+    )
+    result = stratified_exact(kept)
+
+    def implied(odds: float) -> float:
+        total = 0.0
+        for w, (x1, n1, x2, n2) in zip(weights, kept, strict=True):
+            if not _informative(x1, n1, x2, n2):
+                continue  # the margins fix the table: a difference of 0 (none or all solved)
+            [stratum] = _stratum_supports([(x1, n1, x2, n2)])
+            if odds == 0 or odds == float("inf"):
+                first = float(stratum.support[0] if odds == 0 else stratum.support[-1])
+            else:
+                first = float(stratum.support @ _stratum_pmf(stratum, float(np.log(odds))))
+            total += w * (first / n1 - (x1 + x2 - first) / n2)
+        return total
+
+    if result.interval.method == "":  # no informative stratum: every table fixed
+        return TestResult(estimate, NAN, 1.0, STRATIFIED)
+    ends = float(implied(result.interval.low)), float(implied(result.interval.high))
+    interval = Interval(*ends, STRATIFIED_GAP)
+    return TestResult(estimate, interval, result.p, STRATIFIED)

@@ -180,3 +180,28 @@ def test_stratified_rate_covers_new_instances_of_the_same_types():
         interval = stats.stratified_rate(y, types)
         covered += interval.low <= truth <= interval.high
     assert covered / draws >= 0.93
+
+
+@pytest.mark.parametrize(
+    ("test_rates", "fresh_rates"),
+    [
+        ((0.3, 0.25, 0.2, 0.15, 0.1), (0.3, 0.25, 0.2, 0.15, 0.1)),
+        ((0.9, 0.8, 0.7, 0.6, 0.5), (0.5, 0.4, 0.3, 0.2, 0.1)),
+    ],
+)
+def test_overall_gap_interval_covers_the_reweighted_gap(test_rates, fresh_rates):
+    # five levels of the test split's sizes against 5 fresh puzzles each: seeded simulation
+    sizes, fresh = np.array([86, 90, 100, 100, 89]), np.array([5] * 5)
+    p1, p2 = np.array(test_rates), np.array(fresh_rates)
+    truth = float((sizes / sizes.sum()) @ (p1 - p2))
+    rng = np.random.default_rng(31)
+    draws, covered = 300, 0
+    for _ in range(draws):
+        x1, x2 = rng.binomial(sizes, p1), rng.binomial(fresh, p2)
+        tables = [
+            (int(a), int(n), int(b), int(m))
+            for a, n, b, m in zip(x1, sizes, x2, fresh, strict=True)
+        ]
+        interval = exact.stratified_gap(tables).interval
+        covered += bool(interval.low <= truth <= interval.high)
+    assert covered / draws >= 0.93

@@ -147,3 +147,41 @@ def test_power_is_the_enumerated_chance_of_rejecting():
             if b + c and mcnemar([[0, b], [c, n - b - c]], exact=True).pvalue < 0.05:
                 power += multinomial.pmf([b, c, n - b - c], n, [p12, p21, 1 - discordance])
     assert exact.paired_power(n, discordance, difference, "exact") == pytest.approx(power)
+
+
+def test_stratified_gap_on_one_stratum_maps_scipys_odds_ratio_interval_to_points():
+    from scipy.stats import nchypergeom_fisher
+    from scipy.stats.contingency import odds_ratio
+
+    x1, n1, x2, n2 = 9, 86, 2, 5
+    ci = odds_ratio([[x1, n1 - x1], [x2, n2 - x2]], kind="conditional").confidence_interval()
+
+    def gap_at(odds):
+        first = nchypergeom_fisher.mean(n1 + n2, n1, x1 + x2, odds)
+        return first / n1 - (x1 + x2 - first) / n2
+
+    result = exact.stratified_gap([(x1, n1, x2, n2)])
+    assert result.estimate == pytest.approx(x1 / n1 - x2 / n2)
+    assert (result.interval.low, result.interval.high) == pytest.approx(
+        (gap_at(ci.low), gap_at(ci.high)), rel=1e-6
+    )
+
+
+def test_stratified_gap_interval_excludes_zero_exactly_when_its_p_is_below_005():
+    rng = np.random.default_rng(4)
+    sizes = [86, 90, 100, 100, 89]
+    for _ in range(150):
+        rates = rng.uniform(0.02, 0.9, 5)
+        fresh = np.clip(rates - rng.uniform(-0.2, 0.5), 0.0, 1.0)
+        tables = [
+            (int(rng.binomial(n, r)), n, int(rng.binomial(5, f)), 5)
+            for n, r, f in zip(sizes, rates, fresh, strict=True)
+        ]
+        result = exact.stratified_gap(tables)
+        low, high = result.interval.low, result.interval.high
+        assert low <= high
+        assert (low > 0 or high < 0) == (result.p < 0.05), tables
+        weights = np.array(sizes) / sum(sizes)
+        assert result.estimate == pytest.approx(
+            sum(w * (a / n - b / m) for w, (a, n, b, m) in zip(weights, tables, strict=True))
+        )
