@@ -94,7 +94,7 @@ def table_chance(n1: int, n2: int, p1: float, p2: float) -> np.ndarray:
 
 @pytest.mark.parametrize(
     ("n1", "n2"),
-    [(20, 5), pytest.param(86, 5, marks=pytest.mark.slow)],  # 86 vs 5: 7 s
+    [(20, 5), (10, 10), pytest.param(86, 5, marks=pytest.mark.slow)],  # 86 vs 5: 7 s
 )
 def test_per_level_exact_test_size_is_at_most_005(n1, n2):
     rejects = np.array(
