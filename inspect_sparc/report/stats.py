@@ -276,7 +276,7 @@ def paired_difference(only_a: int, only_b: int, n: int) -> PairedResult:
     )
 
 
-def paired_means(x: Sequence[float], y: Sequence[float]) -> PairedResult:
+def paired_means(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> PairedResult:
     """The paired difference of per-puzzle values that are not all 0/1 (epochs averaged): the
     paired t test over puzzles and the t interval it inverts (`scipy.stats.ttest_rel`). No
     test where every puzzle differs by the same amount (a t interval would be zero-wide)."""
@@ -543,3 +543,21 @@ def stratified_rate(values: Sequence[float], strata: Sequence[object]) -> Interv
     deff = min(1.0, variance / (overall * (1 - overall) / data.size))
     plain = wilson(float(data.sum()) / deff, data.size / deff)
     return Interval(plain.low, plain.high, STRATIFIED_TYPES)
+
+
+def is_binary(*values: Any) -> bool:
+    """True where every value given is 0 or 1 (outcomes, or epochs reduced by max or min)."""
+    return all(bool(np.isin(np.asarray(v, dtype=float), (0.0, 1.0)).all()) for v in values)
+
+
+def paired_comparison(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray
+) -> PairedResult:
+    """The paired comparison of two runs' per-puzzle values on the same puzzles, the test
+    named by what the values are: 0/1 outcomes get Tango's interval and the McNemar score
+    test (`paired_difference`), per-puzzle means the paired t (`paired_means`)."""
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not is_binary(a, b):
+        return paired_means(a, b)
+    only_a, only_b = int((a * (1 - b)).sum()), int(((1 - a) * b).sum())
+    return paired_difference(only_a, only_b, int(a.size))

@@ -424,3 +424,14 @@ def test_simultaneous_paired_intervals_agree_with_holm():
             excludes = interval.low > 0 or interval.high < 0
             assert excludes == (raw < 0.05 / m)
             assert not excludes or holm_p < 0.05
+
+
+def test_paired_comparison_names_its_test_by_what_the_values_are():
+    rng = np.random.default_rng(12)
+    x, y = rng.integers(0, 2, 50).astype(float), rng.integers(0, 2, 50).astype(float)
+    binary = stats.paired_comparison(x, y)
+    only_a, only_b = int((x * (1 - y)).sum()), int(((1 - x) * y).sum())
+    assert binary == stats.paired_difference(only_a, only_b, 50)
+    assert "McNemar" in binary.test
+    means = stats.paired_comparison(x * 0.5 + 0.25 * y, y)  # not 0/1: epoch means
+    assert means.test == stats.PAIRED_T and "McNemar" not in means.test

@@ -185,3 +185,19 @@ def test_stratified_gap_interval_excludes_zero_exactly_when_its_p_is_below_005()
         assert result.estimate == pytest.approx(
             sum(w * (a / n - b / m) for w, (a, n, b, m) in zip(weights, tables, strict=True))
         )
+
+
+def test_two_sets_test_outcomes_exactly_and_leave_means_untested_with_the_reason():
+    outcomes = exact.two_sets([1.0] * 9 + [0.0] * 77, [1.0, 1.0, 0.0, 0.0, 0.0])
+    assert outcomes == exact.unconditional_difference(9, 86, 2, 5)
+    means = exact.two_sets([1.0, 0.5, 0.0, 0.0], [0.5, 0.0])  # epochs averaged
+    assert means.estimate == pytest.approx(0.375 - 0.25)
+    assert np.isnan(means.interval.low) and np.isnan(means.p)
+    assert means.test.startswith("none: ")
+    levels = exact.two_sets_stratified(
+        [[1.0] * 9 + [0.0] * 77, [1.0] * 20 + [0.0] * 70], [[1.0, 1.0, 0.0, 0.0, 0.0], [0.0] * 5]
+    )
+    assert levels == exact.stratified_gap([(9, 86, 2, 5), (20, 90, 0, 5)])
+    mixed = exact.two_sets_stratified([[1.0, 0.0], [0.5, 1.0]], [[0.0, 0.0], [1.0, 0.0]])
+    assert mixed.estimate == pytest.approx(0.5 * 0.5 + 0.5 * 0.25)
+    assert mixed.test.startswith("none: ")
