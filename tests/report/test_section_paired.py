@@ -129,7 +129,7 @@ def test_errored_puzzles_are_counted_out_of_a_pair(base, tmp_path):
 
 
 def test_every_log_the_report_reads_has_counts_that_agree(report_logs, report, scripted):
-    from inspect_sparc.report import keys as K
+    from inspect_sparc.contract import scores as K
     from inspect_sparc.report.intervals import check_counts, puzzle_values
 
     for rep in (report, scripted[0]):
@@ -168,7 +168,7 @@ def test_a_pair_without_significance_reads_as_what_cannot_be_excluded(scripted):
 
 
 def test_power_table_gives_the_issues_ranges():
-    from inspect_sparc.report.sections.paired import power_table
+    from inspect_sparc.report.analysis.paired import power_table
 
     table = power_table()
     at_500, at_89 = table["all 500 test puzzles"], table["level 5 alone (89)"]
@@ -179,7 +179,7 @@ def test_power_table_gives_the_issues_ranges():
 def test_paired_per_level_with_holm_within_the_pair():
     import pandas as pd
 
-    from inspect_sparc.report.sections.paired import level_pairs
+    from inspect_sparc.report.analysis.paired import level_pairs
 
     # per level 20 puzzles: (only_a, only_b) discordant splits, the rest solved by both
     splits = {1: (8, 0), 2: (5, 1), 3: (2, 2)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     MARKERS,

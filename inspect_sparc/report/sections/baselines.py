@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.frame import SPARC_TASKS, complete_mask, run_steps
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask, run_steps
 from inspect_sparc.report.tabulate import known, pct, run_n
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from math import isclose
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     dot_chart,
@@ -17,7 +18,6 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import run_steps
 from inspect_sparc.report.intervals import (
     ci_fields,
     puzzle_values,
@@ -25,6 +25,7 @@ from inspect_sparc.report.intervals import (
     shown_reducer,
 )
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import run_steps
 from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
 from inspect_sparc.report.tabulate import known, pct, per_log
 
@@ -175,7 +176,7 @@ def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, 
     for log, group in episodes.groupby("log", sort=False):
         edges = group["path_length"].astype(float) - 1
         steps = group[K.STEPS].astype(float)
-        reached = group[K.ENDED_COLUMN] == K.REACHED_END
+        reached = group[C.ENDED] == K.REACHED_END
         valid = reached & (edges > 0) & (steps < limits[log])
         per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, "id"]).mean()
         ratio = float(per_puzzle.median()) if len(per_puzzle) else None

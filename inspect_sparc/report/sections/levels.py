@@ -6,8 +6,8 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report import keys as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     MARKERS,
@@ -20,9 +20,9 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.tabulate import PROTOCOLS, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover

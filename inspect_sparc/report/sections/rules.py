@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
-from inspect_sparc.report.frame import RULE_COLUMNS, SPARC_TASKS
 from inspect_sparc.report.intervals import ci_fields
 from inspect_sparc.report.page import Section
+from inspect_sparc.report.read.puzzles import RULE_COLUMNS
+from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.tabulate import sample_means
 
 if TYPE_CHECKING:  # pragma: no cover

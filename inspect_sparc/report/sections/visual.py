@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import dot_chart
 from inspect_sparc.report.intervals import ci_fields, puzzle_values

@@ -1,0 +1,29 @@
+"""The runs a comparison may use and each one's per-puzzle outcome: what the paired and the
+unpaired comparisons and the fresh-puzzle gap are built from."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+def eligible(runs: pd.DataFrame) -> pd.DataFrame:
+    """Runs a comparison may use: complete model runs of SPaRC tasks with an accuracy (an
+    errored or cancelled run, or a baseline solver, never enters a comparison)."""
+    ok = complete_mask(runs) & ~runs["baseline"].astype(bool)
+    ok &= runs["task"].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
+    return runs[ok]
+
+
+def outcome_index(samples: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per log: puzzle id -> its outcome (mean of `correct` over epochs), scored puzzles only."""
+    if samples is None or samples.empty or K.CORRECT not in samples:
+        return {}
+    scored = samples.dropna(subset=[K.CORRECT])
+    means = scored.groupby(["log", "id"], sort=False)[K.CORRECT].mean()
+    return {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
