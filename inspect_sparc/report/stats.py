@@ -262,7 +262,9 @@ def tango_interval(only_a: int, only_b: int, n: int, confidence: float = CONFIDE
     return Interval(float(low), float(high), TANGO)
 
 
-def paired_difference(only_a: int, only_b: int, n: int) -> PairedResult:
+def paired_difference(
+    only_a: int, only_b: int, n: int, confidence: float = CONFIDENCE
+) -> PairedResult:
     """The paired difference of 0/1 outcomes on n shared puzzles (only_a: solved by a alone):
     Tango's score interval and the p of the score test it inverts (asymptotic McNemar), so
     the interval excludes 0 exactly when p < 0.05."""
@@ -270,13 +272,15 @@ def paired_difference(only_a: int, only_b: int, n: int) -> PairedResult:
         return PairedResult(float("nan"), NAN, float("nan"), "")
     return PairedResult(
         (int(only_a) - int(only_b)) / n,
-        tango_interval(only_a, only_b, n),
+        tango_interval(only_a, only_b, n, confidence),
         mcnemar_score(only_a, only_b),
         MCNEMAR_SCORE,
     )
 
 
-def paired_means(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> PairedResult:
+def paired_means(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> PairedResult:
     """The paired difference of per-puzzle values that are not all 0/1 (epochs averaged): the
     paired t test over puzzles and the t interval it inverts (`scipy.stats.ttest_rel`). No
     test where every puzzle differs by the same amount (a t interval would be zero-wide)."""
@@ -290,7 +294,7 @@ def paired_means(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarra
         why = "none: every puzzle differs by the same amount, so a t interval has no width"
         return PairedResult(float(diff.mean()), NAN, float("nan"), why)
     result = ttest_rel(a, b)
-    ci = result.confidence_interval(CONFIDENCE)
+    ci = result.confidence_interval(confidence)
     interval = Interval(float(ci.low), float(ci.high), PAIRED_T)
     return PairedResult(float(diff.mean()), interval, float(result.pvalue), PAIRED_T)
 
@@ -551,13 +555,13 @@ def is_binary(*values: Any) -> bool:
 
 
 def paired_comparison(
-    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
 ) -> PairedResult:
     """The paired comparison of two runs' per-puzzle values on the same puzzles, the test
     named by what the values are: 0/1 outcomes get Tango's interval and the McNemar score
     test (`paired_difference`), per-puzzle means the paired t (`paired_means`)."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if not is_binary(a, b):
-        return paired_means(a, b)
+        return paired_means(a, b, confidence)
     only_a, only_b = int((a * (1 - b)).sum()), int(((1 - a) * b).sum())
-    return paired_difference(only_a, only_b, int(a.size))
+    return paired_difference(only_a, only_b, int(a.size), confidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import tango_score
 
 from inspect_sparc.report import stats
 
@@ -281,35 +282,13 @@ def test_mean_interval_of_counts_never_reaches_below_zero():
     assert clipped.low == 0.0 and clipped.high == stats.mean_interval(counts).high
 
 
-def constrained_score(b, c, n, delta):
-    """Oracle of Tango's statistic: the multinomial likelihood maximised numerically under
-    p(a only) - p(b only) = delta, then (b - c - n delta) over its standard error there."""
-    from scipy.optimize import minimize_scalar
-
-    rest = n - b - c
-
-    def minus_log_likelihood(p21):
-        p12 = p21 + delta
-        terms = [(b, p12), (c, p21), (rest, 1 - p12 - p21)]
-        return -sum(k * np.log(p) for k, p in terms if k)
-
-    low, high = max(0.0, -delta), (1 - delta) / 2
-    p21 = minimize_scalar(
-        minus_log_likelihood,
-        bounds=(low + 1e-12, high - 1e-12),
-        method="bounded",
-        options={"xatol": 1e-13},
-    ).x
-    return (b - c - n * delta) / np.sqrt(n * (2 * p21 + delta * (1 - delta)))
-
-
 @pytest.mark.parametrize(
     ("b", "c", "n", "delta"),
     [(9, 2, 25, 0.1), (9, 2, 25, 0.5), (15, 0, 25, 0.7), (13, 4, 500, -0.01), (3, 30, 100, -0.4)],
 )
 def test_tango_statistic_is_the_constrained_likelihood_score(b, c, n, delta):
     assert float(stats.tango_statistic(b, c, n, delta)) == pytest.approx(
-        constrained_score(b, c, n, delta), rel=1e-6
+        tango_score(b, c, n, delta), rel=1e-6
     )
 
 
