@@ -4,6 +4,8 @@ test by enumerating every table with statsmodels' own test."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 
@@ -45,3 +47,23 @@ def score_test_power(n: int, discordance: float, difference: float) -> float:
             ):
                 power += multinomial.pmf([b, c, n - b - c], n, [p12, p21, 1 - discordance])
     return float(power)
+
+
+def brute_force_stratified_p(tables):
+    """Every combination of per-stratum tables with the observed margins, weighted by the
+    product of hypergeometric probabilities: twice the smaller tail of the summed x1."""
+    from scipy.stats import hypergeom
+
+    supports = []
+    for x1, n1, x2, n2 in tables:
+        solved = x1 + x2
+        values = range(max(0, solved - n2), min(n1, solved) + 1)
+        supports.append([(k, hypergeom(n1 + n2, solved, n1).pmf(k)) for k in values])
+    seen = sum(t[0] for t in tables)
+    low = high = 0.0
+    for combination in itertools.product(*supports):
+        total = sum(k for k, _ in combination)
+        chance = float(np.prod([p for _, p in combination]))
+        low += chance if total <= seen else 0.0
+        high += chance if total >= seen else 0.0
+    return min(1.0, 2 * min(low, high))

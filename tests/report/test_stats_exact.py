@@ -4,10 +4,9 @@ the issue's figures."""
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
+from oracles import brute_force_stratified_p
 
 from inspect_sparc.report import exact, stats
 
@@ -76,26 +75,6 @@ def test_stratified_exact_on_one_stratum_is_scipys_conditional_odds_ratio_and_fi
     assert (result.interval.low, result.interval.high) == pytest.approx((ci.low, ci.high), rel=1e-6)
     tails = [fisher_exact(table, alternative=a).pvalue for a in ("less", "greater")]
     assert result.p == pytest.approx(min(1.0, 2 * min(tails)))
-
-
-def brute_force_stratified_p(tables):
-    """Every combination of per-stratum tables with the observed margins, weighted by the
-    product of hypergeometric probabilities: twice the smaller tail of the summed x1."""
-    from scipy.stats import hypergeom
-
-    supports = []
-    for x1, n1, x2, n2 in tables:
-        solved = x1 + x2
-        values = range(max(0, solved - n2), min(n1, solved) + 1)
-        supports.append([(k, hypergeom(n1 + n2, solved, n1).pmf(k)) for k in values])
-    seen = sum(t[0] for t in tables)
-    low = high = 0.0
-    for combination in itertools.product(*supports):
-        total = sum(k for k, _ in combination)
-        chance = float(np.prod([p for _, p in combination]))
-        low += chance if total <= seen else 0.0
-        high += chance if total >= seen else 0.0
-    return min(1.0, 2 * min(low, high))
 
 
 @pytest.mark.parametrize(
