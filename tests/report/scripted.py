@@ -98,13 +98,19 @@ def epochs_log(
     model: str,
     started: str,
     reducer: str = "max",
+    source: str | None = None,
+    id_prefix: str = "",
+    grid: Callable[[list], list] | None = None,
 ) -> Path:
     """Write a copy of `base` (a log with epochs) whose sample (id, epoch) is solved as `solved`
     says (missing: unsolved), reduced over epochs by `reducer` (`max` or `mean`): the header's
-    reducer and its accuracy and level metrics set as Inspect sets them."""
+    reducer and its accuracy and level metrics set as Inspect sets them; optionally on another
+    source with renamed ids and each grid changed by `grid` (as `scripted_log`)."""
     from inspect_ai.log import write_eval_log
 
     log = base.model_copy(deep=True)
+    if source is not None:
+        log.eval.task_args = {**(log.eval.task_args or {}), "source": source}
     log.eval.model = model
     log.eval.run_id = log.eval.eval_id = f"{model}-{path.stem}"
     log.stats.started_at = started
@@ -116,6 +122,11 @@ def epochs_log(
         score.value = {**score.value, "correct": value}
         values[str(sample.id)].append(value)
         levels[str(sample.id)] = sample.metadata["level"]
+    for sample in log.samples:
+        if grid is not None:
+            puzzle = sample.metadata["puzzle"]
+            puzzle["puzzle_array"] = grid(puzzle["puzzle_array"])
+        sample.id = f"{id_prefix}{sample.id}"
     reduce = max if reducer == "max" else (lambda v: sum(v) / len(v))
     per_puzzle = {i: reduce(v) for i, v in values.items()}
     metrics = log.results.scores[0].metrics
