@@ -101,13 +101,17 @@ def epochs_log(
     source: str | None = None,
     id_prefix: str = "",
     grid: Callable[[list], list] | None = None,
+    errored: Iterable[tuple[str, int]] = (),
 ) -> Path:
     """Write a copy of `base` (a log with epochs) whose sample (id, epoch) is solved as `solved`
     says (missing: unsolved), reduced over epochs by `reducer` (`max` or `mean`): the header's
     reducer and its accuracy and level metrics set as Inspect sets them; optionally on another
-    source with renamed ids and each grid changed by `grid` (as `scripted_log`)."""
-    from inspect_ai.log import write_eval_log
+    source with renamed ids and each grid changed by `grid` (as `scripted_log`), and the
+    sample-epochs in `errored` errored (no score; the metrics over the epochs scored, and
+    `completed_samples` counting the sample-epochs that completed, as Inspect counts them)."""
+    from inspect_ai.log import EvalError, write_eval_log
 
+    errored = set(errored)
     log = base.model_copy(deep=True)
     if source is not None:
         log.eval.task_args = {**(log.eval.task_args or {}), "source": source}
@@ -117,6 +121,10 @@ def epochs_log(
     values: dict[str, list[int]] = defaultdict(list)
     levels: dict[str, int] = {}
     for sample in log.samples:
+        if (str(sample.id), sample.epoch) in errored:
+            sample.scores = None
+            sample.error = EvalError(message="boom", traceback="", traceback_ansi="")
+            continue
         value = solved.get((str(sample.id), sample.epoch), 0)
         score = next(iter(sample.scores.values()))
         score.value = {**score.value, "correct": value}
@@ -136,5 +144,6 @@ def epochs_log(
         metrics[f"level_{level}"].value = sum(at) / len(at)
     log.eval.config.epochs_reducer = [reducer]
     log.results.scores[0].reducer = reducer
+    log.results.completed_samples = sum(len(v) for v in values.values())
     write_eval_log(log, str(path))
     return path
