@@ -61,3 +61,29 @@ def test_every_task_argument_that_tells_runs_apart_is_copied():
     # a new task argument reaches the report's settings (and its run labels) or fails here
     every = set().union(*task_parameters().values())
     assert every - set(R.SETTINGS) - set(R.FILTERS) == set()
+
+
+def test_the_task_names_are_the_exported_tasks():
+    assert sorted(R.TASK_NAMES) == sorted(TASK_MODULES)
+    assert set(R.EPISODE_TASKS) < set(R.TASK_NAMES)
+
+
+@pytest.mark.parametrize("task", sorted(TASK_MODULES))
+def test_every_task_is_read_as_a_protocol_the_report_knows(task):
+    # a task the report does not know by name would become a protocol of its own
+    from inspect_sparc.report.read.runs import protocol_of
+    from inspect_sparc.report.tabulate import PROTOCOLS
+
+    assert protocol_of(task, {}) in (*PROTOCOLS, R.ALGOPUZZLEVQA)
+
+
+def test_the_settings_the_report_matches_runs_by_are_settings_it_copies():
+    # each is a run frame column: a setting copied from the task arguments, or the task itself
+    from inspect_sparc.report.analysis.deltas import DELTA_MATCH
+    from inspect_sparc.report.analysis.fresh import SAME
+    from inspect_sparc.report.analysis.paired import PUZZLE_SETTINGS
+    from inspect_sparc.report.read.runs import DISTINGUISHING
+
+    columns = {*R.SETTINGS, *R.FILTERS.values(), "task", "protocol"}
+    for names in (DELTA_MATCH, SAME, PUZZLE_SETTINGS, DISTINGUISHING):
+        assert set(names) <= columns, set(names) - columns

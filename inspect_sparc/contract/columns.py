@@ -1,5 +1,6 @@
-"""Column names of the report's frames that more than one module reads (the run frame's and the
-sample frame's identity columns, and the columns named after score metadata)."""
+"""Column names of the report's frames: the identity columns of the run and sample frames (which
+the analysis tables keep under the same names) and the sample frame's columns named after score
+metadata. `report/read/` writes them; `report/analysis/` and the sections read them."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read.logs import LogEntry, read_headers
 from inspect_sparc.report.read.runs import runs_frame
@@ -39,8 +40,8 @@ def summary_lines(
     for problem in problems:
         path, _, text = problem.partition(": ")
         lines.append({"path": path, "text": text, "problem": True})
-    by_log = {row["log"]: row for row in runs.to_dict("records")} if len(runs) else {}
-    counts = samples.groupby("log").size().to_dict() if len(samples) else {}
+    by_log = {row[C.LOG]: row for row in runs.to_dict("records")} if len(runs) else {}
+    counts = samples.groupby(C.LOG).size().to_dict() if len(samples) else {}
     for entry in entries:
         if entry.problem:
             lines.append({"path": entry.path, "text": entry.problem, "problem": True})
@@ -122,7 +123,7 @@ def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
 
     found = check_counts(runs, puzzle_values(samples, [K.CORRECT]), samples)
     for log, why in found.items():
-        at = runs["log"] == log
+        at = runs[C.LOG] == log
         note = f"counts disagree with the metrics: {why}"
         runs.loc[at, "notes"] = [f"{n}; {note}" if n else note for n in runs.loc[at, "notes"]]
     return [f"{log}: samples disagree with the log's metrics ({why})" for log, why in found.items()]
@@ -148,8 +149,8 @@ def read_entries(
 
 def _fill_incomplete_counts(runs: pd.DataFrame, samples: pd.DataFrame) -> None:
     """A cancelled run's header may have no results: count what its samples hold."""
-    counts = samples.groupby("log").size()
+    counts = samples.groupby(C.LOG).size()
     missing = runs["samples"].isna()
     if missing.any():
         runs["samples"] = runs["samples"].astype(object)
-        runs.loc[missing, "samples"] = runs.loc[missing, "log"].map(counts).astype(object)
+        runs.loc[missing, "samples"] = runs.loc[missing, C.LOG].map(counts).astype(object)

@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.drawing import save
 from inspect_sparc.report.page import INTERVAL_OF, Section, figure_entry, table_entry
 from inspect_sparc.report.writing import write_table
@@ -81,7 +82,7 @@ class Context:
             return
         self.tables[name] = table
         # the log path (what tables group by) stays in the CSV; page and LaTeX show the label
-        shown = table.drop(columns=["log", "named"], errors="ignore")
+        shown = table.drop(columns=[C.LOG, "named"], errors="ignore")
         tex = tex_columns or [c for c in shown.columns]
         write_table(table, name, self.out / "tables", caption, tex_columns=tex)
         if shown_as is not None:  # the page shows another shape of the same numbers

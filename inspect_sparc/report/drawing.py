@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from itertools import cycle
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from inspect_sparc.contract import columns as C
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
@@ -110,8 +112,8 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
 
     if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is
         return rows
-    accuracy = dict(zip(runs["run"], runs[ACCURACY].astype(float), strict=True))
-    key = rows["run"].map(lambda run: accuracy.get(run, float("nan"))).astype(float)
+    accuracy = dict(zip(runs[C.RUN], runs[ACCURACY].astype(float), strict=True))
+    key = rows[C.RUN].map(lambda run: accuracy.get(run, float("nan"))).astype(float)
     order = key.reset_index(drop=True).sort_values(
         ascending=False, kind="stable", na_position="last"
     )
@@ -157,15 +159,15 @@ def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -
     error bars where the frame has `ci95_low`/`ci95_high`, each series shifted along x
     (`dodge_step`) so that the bars of several runs never sit on one another; a line only for
     a trend (`is_trend`)."""
-    series = frame["log"].nunique() if len(frame) else 0
+    series = frame[C.LOG].nunique() if len(frame) else 0
     step = dodge_step(series) if errors else 0.0
     for i, ((_, group), (colour, marker, line)) in enumerate(
-        zip(frame.groupby("log", sort=False), series_styles(), strict=False)
+        zip(frame.groupby(C.LOG, sort=False), series_styles(), strict=False)
     ):
         err = error_extents(group, column, "ci95_low", "ci95_high") if errors else None
         trend = is_trend(group[column].astype(float).tolist())
         ax.errorbar(
-            group["level"].astype(float) + step * (i - (series - 1) / 2),
+            group[C.LEVEL].astype(float) + step * (i - (series - 1) / 2),
             group[column].astype(float),
             yerr=err,
             marker=marker,
@@ -175,7 +177,7 @@ def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -
             color=colour,
             capsize=2.5 if series <= 6 else 1.5,
             elinewidth=0.8,
-            label=short_label(group["run"].iloc[0]),
+            label=short_label(group[C.RUN].iloc[0]),
         )
 
 

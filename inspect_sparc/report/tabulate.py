@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -30,7 +32,7 @@ def sample_means(samples: pd.DataFrame, keys: list[str], values: list[str]) -> p
     log: runs are never merged, whatever their labels). A value no sample has (no sample of
     an errored run was scored) is missing, never an error."""
     samples = samples.assign(**{v: float("nan") for v in values if v not in samples})
-    return samples.groupby(["log", "run", "id", *keys], dropna=False)[values].mean().reset_index()
+    return samples.groupby([C.LOG, C.RUN, C.ID, *keys], dropna=False)[values].mean().reset_index()
 
 
 def run_n(run: Any) -> int | None:
@@ -50,4 +52,4 @@ def per_log(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """`frame`'s rows per log (in the frame's order); empty for an empty frame."""
     if not len(frame):
         return {}
-    return {str(log): group for log, group in frame.groupby("log", sort=False)}
+    return {str(log): group for log, group in frame.groupby(C.LOG, sort=False)}

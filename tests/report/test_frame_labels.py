@@ -1,4 +1,4 @@
-"""Run labels, log finding and reading (frame, logs): labels differ where settings differ and
+"""Run labels, log finding and reading (report.read): labels differ where settings differ and
 stay put when a run is added; a log is read once; answers are counted."""
 
 from __future__ import annotations

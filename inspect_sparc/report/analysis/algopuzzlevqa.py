@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
@@ -23,14 +25,14 @@ def algopuzzlevqa_table(
     average's interval is clustered by puzzle type, `stats.clustered_rate`)."""
     import pandas as pd
 
-    algo = runs[runs["task"] == "algopuzzlevqa"]
+    algo = runs[runs[C.TASK] == R.ALGOPUZZLEVQA]
     puzzles = sorted(set(published("algopuzzlevqa")["puzzle"]) - {"average"})
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     by_puzzle, by_category = [], []
     for _, run in algo.iterrows():
-        row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
-        group = by_log.get(run["log"])
+        row = {C.RUN: run[C.RUN], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
+        group = by_log.get(run[C.LOG])
         cells: dict[str, Any] = {}
         for name in puzzles:
             cells[name] = pct(run.get(name))

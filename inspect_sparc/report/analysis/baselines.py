@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask, run_steps
@@ -23,10 +24,10 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
 
     complete = runs[complete_mask(runs)]
     rows = computed_baselines(complete, samples)
-    for _, run in complete[complete["task"].isin(SPARC_TASKS)].iterrows():
-        base = {"protocol": run["protocol"], "n": run_n(run), "from": run["run"]}
+    for _, run in complete[complete[C.TASK].isin(SPARC_TASKS)].iterrows():
+        base = {C.PROTOCOL: run[C.PROTOCOL], "n": run_n(run), "from": run[C.RUN]}
         if run["baseline"]:
-            rows.append({"reference": run["model"], **base, "accuracy": pct(run[K.ACCURACY])})
+            rows.append({"reference": run[C.MODEL], **base, "accuracy": pct(run[K.ACCURACY])})
             rows[-1]["computed"] = False
         if known(run.get(K.CHANCE)) and not run["baseline"]:
             reference = f"chance (random legal walk, exact), {_steps_text(run)}: the log's"
@@ -40,12 +41,12 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     # (accuracy rounded: the same puzzles summed in another order differ in the last bits)
     table = table.assign(_same=table["accuracy"].astype(float).round(9))
     computed = table[table["computed"]].drop_duplicates(
-        subset=["reference", "protocol", "n", "_same"]
+        subset=["reference", C.PROTOCOL, "n", "_same"]
     )
     kept = table[~table["computed"]]
     table = pd.concat([computed, kept]).sort_index().drop(columns=["computed", "_same"])
     levels = [f"level_{lv}" for lv in LEVELS if f"level_{lv}" in table]
-    order = ["reference", "protocol", "n", "accuracy", *levels, "from"]
+    order = ["reference", C.PROTOCOL, "n", "accuracy", *levels, "from"]
     return table[order].reset_index(drop=True)
 
 
@@ -60,10 +61,10 @@ def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list
     rows: list[dict] = []
     if samples is None or samples.empty or "astar_solves" not in samples:
         return rows
-    wanted = set(runs.loc[~runs["baseline"].astype(bool), "log"])
-    sparc = samples[samples["task"].isin(SPARC_TASKS) & samples["log"].isin(wanted)]
-    puzzles = sparc.drop_duplicates(["log", "id"])
-    for _, group in puzzles.groupby("log", sort=False):
+    wanted = set(runs.loc[~runs["baseline"].astype(bool), C.LOG])
+    sparc = samples[samples[C.TASK].isin(SPARC_TASKS) & samples[C.LOG].isin(wanted)]
+    puzzles = sparc.drop_duplicates([C.LOG, C.ID])
+    for _, group in puzzles.groupby(C.LOG, sort=False):
         first = group.iloc[0]
         steps = _steps_text(first)
         for name, column in (
@@ -73,15 +74,15 @@ def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list
             known = group.dropna(subset=[column])
             if known.empty:
                 continue
-            by_level = known.groupby("level")[column].mean()
+            by_level = known.groupby(C.LEVEL)[column].mean()
             rows.append(
                 {
                     "reference": f"{name}, {steps}, on these puzzles",
-                    "protocol": first["protocol"],
+                    C.PROTOCOL: first[C.PROTOCOL],
                     "n": len(known),
                     "accuracy": 100 * known[column].mean(),
                     **{f"level_{int(lv)}": 100 * v for lv, v in by_level.items()},
-                    "from": first["run"],
+                    "from": first[C.RUN],
                     "computed": True,
                 }
             )

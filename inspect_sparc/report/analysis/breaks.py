@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.read.runs import SPARC_TASKS
@@ -24,12 +25,12 @@ def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.
     outcomes = puzzle_values(samples, keys)
     by_log = per_log(outcomes)
     rows = []
-    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
+    for _, run in runs[runs[C.TASK].isin(SPARC_TASKS)].iterrows():
         values = {rule: pct(run.get(K.breaks_key(rule))) for rule in BREAK_RULES}
         if all(v is None for v in values.values()):
             continue
-        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"], **values}
-        group = by_log.get(run["log"])
+        row: dict[str, Any] = {C.RUN: run[C.RUN], C.PROTOCOL: run[C.PROTOCOL], **values}
+        group = by_log.get(run[C.LOG])
         if group is not None:
             for rule in BREAK_RULES:
                 ci = ci_fields(group[K.breaks_key(rule)], rule)

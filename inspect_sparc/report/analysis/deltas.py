@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 from inspect_sparc.report.tabulate import pct, run_n
@@ -36,19 +38,19 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     of each protocol is taken, named in the row."""
     import pandas as pd
 
-    sparc = runs[runs["task"].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
-    sparc = sparc[(sparc["task"] != "sparc_hard") & complete_mask(sparc)]
+    sparc = runs[runs[C.TASK].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
+    sparc = sparc[(sparc[C.TASK] != R.SPARC_HARD) & complete_mask(sparc)]
     keys = [k for k in DELTA_MATCH if k in sparc]
     sparc = sparc.assign(**{k: sparc[k].astype(str) for k in keys})
     # the same number of puzzles too (`--limit`): the same selection then gives the same ones
     sparc = sparc.assign(n=[run_n(run) for _, run in sparc.iterrows()])
     keys.append("n")
     rows = []
-    for match, group in sparc.groupby(["model", *keys], dropna=False, sort=False):
+    for match, group in sparc.groupby([C.MODEL, *keys], dropna=False, sort=False):
         model = match[0]
         group = group.sort_values("started_at")
         for name, plus, minus in DELTAS:
-            a_runs, b_runs = group[group["protocol"] == plus], group[group["protocol"] == minus]
+            a_runs, b_runs = group[group[C.PROTOCOL] == plus], group[group[C.PROTOCOL] == minus]
             if a_runs.empty or b_runs.empty:
                 continue
             a = a_runs.iloc[-1]
@@ -59,14 +61,14 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
             b = b_runs.iloc[-1]
             rows.append(
                 {
-                    "model": model,
+                    C.MODEL: model,
                     **{k: a[k] for k in keys},
                     "delta": name,
                     "points": difference(pct(a[K.ACCURACY]), pct(b[K.ACCURACY])),
                     "accuracy_a": pct(a[K.ACCURACY]),
                     "accuracy_b": pct(b[K.ACCURACY]),
-                    "run_a": a["run"],
-                    "run_b": b["run"],
+                    "run_a": a[C.RUN],
+                    "run_b": b[C.RUN],
                 }
             )
     return pd.DataFrame(rows)
@@ -86,13 +88,13 @@ def published_deltas(runs: pd.DataFrame) -> pd.DataFrame:
 
     table = sparc_and_rebuttal()
     table = table[table["named"] & ~table["prompt"].astype(str).str.startswith("no-reason")]
-    wanted = set(runs["protocol"])
+    wanted = set(runs[C.PROTOCOL])
     rows = []
     for name, plus, minus in DELTAS:
         if not {plus, minus} <= wanted:
             continue
-        a = table[table["protocol"] == plus].set_index(["model"])
-        b = table[table["protocol"] == minus].set_index(["model"])
+        a = table[table[C.PROTOCOL] == plus].set_index([C.MODEL])
+        b = table[table[C.PROTOCOL] == minus].set_index([C.MODEL])
         for model in a.index.intersection(b.index).unique():
             pa, pb = a.loc[[model]].iloc[0], b.loc[[model]].iloc[0]
             rows.append(

@@ -9,6 +9,7 @@ from math import isclose
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import (
     ci_fields,
@@ -47,14 +48,14 @@ def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
     keys = [K.CORRECT, K.REACHED_END, K.DEAD_END, K.STEP_LIMIT, K.CUT]
     outcomes = puzzle_values(samples, keys)
     by_log = per_log(outcomes)
-    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
+    gym = runs[runs[C.TASK].isin(R.EPISODE_TASKS)]
     rows = []
     for _, run in gym.iterrows():
         if not known(run.get(K.REACHED_END_RATE)):
             continue
         solved = pct(run[K.ACCURACY])
-        group = by_log.get(run["log"])
-        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"]}
+        group = by_log.get(run[C.LOG])
+        row: dict[str, Any] = {C.RUN: run[C.RUN], C.PROTOCOL: run[C.PROTOCOL]}
         row["n"] = len(group.dropna(subset=[K.CORRECT])) if group is not None else None
         for column, (metric, values) in ENDING_SOURCES.items():
             value = pct(run.get(metric))
@@ -78,16 +79,16 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E."""
     import pandas as pd
 
-    gym = runs[runs["task"].isin(["sparc_gym", "sparc_agent"])]
+    gym = runs[runs[C.TASK].isin(R.EPISODE_TASKS)]
     ratios = _backtracking(samples, gym)
     rows = []
     for _, run in gym.iterrows():
-        ratio, valid, ratio_ci = ratios.get(run["log"], (None, 0, None))
+        ratio, valid, ratio_ci = ratios.get(run[C.LOG], (None, 0, None))
         rows.append(
             {
                 **step_intervals(samples, run),
-                "run": run["run"],
-                "protocol": run["protocol"],
+                C.RUN: run[C.RUN],
+                C.PROTOCOL: run[C.PROTOCOL],
                 "mean_steps": run.get(K.MEAN_STEPS),
                 "illegal_action_rate": pct(run.get(K.ILLEGAL_ACTION_RATE)),
                 "unparseable_rate": pct(run.get(K.UNPARSEABLE_RATE)),
@@ -127,7 +128,7 @@ def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     def per_puzzle(keys: Iterable[str]) -> pd.DataFrame | None:
         import pandas as pd
 
-        values = {key: reduced_values(samples, run["log"], reducer, key) for key in keys}
+        values = {key: reduced_values(samples, run[C.LOG], reducer, key) for key in keys}
         if any(v is None or v.dropna().empty for v in values.values()):
             return None
         return pd.DataFrame(values).dropna()
@@ -161,14 +162,14 @@ def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, 
     if samples is None or samples.empty or K.STEPS not in samples:
         return {}
     out: dict[str, tuple] = {}
-    limits = {run["log"]: run_steps(run)[0] for _, run in gym.iterrows()}
-    episodes = samples[samples["log"].isin(limits)]
-    for log, group in episodes.groupby("log", sort=False):
-        edges = group["path_length"].astype(float) - 1
+    limits = {run[C.LOG]: run_steps(run)[0] for _, run in gym.iterrows()}
+    episodes = samples[samples[C.LOG].isin(limits)]
+    for log, group in episodes.groupby(C.LOG, sort=False):
+        edges = group[C.PATH_LENGTH].astype(float) - 1
         steps = group[K.STEPS].astype(float)
         reached = group[C.ENDED] == K.REACHED_END
         valid = reached & (edges > 0) & (steps < limits[log])
-        per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, "id"]).mean()
+        per_puzzle = (steps[valid] / edges[valid]).groupby(group.loc[valid, C.ID]).mean()
         ratio = float(per_puzzle.median()) if len(per_puzzle) else None
         out[log] = (ratio, len(per_puzzle), median_interval(per_puzzle.to_numpy()))
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 #: Settings a test run and a fresh run must share (besides the model) to be compared.
-SAME = ("task", "protocol", "prompt", "max_steps", "observation", "plot", "extraction")
+SAME = (C.TASK, C.PROTOCOL, "prompt", "max_steps", "observation", "plot", "extraction")
 
 
 OVERALL = "all (fresh re-weighted to the test mix)"
@@ -44,13 +45,13 @@ def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     if "test_grid" not in samples:
         return runs.iloc[0:0].assign(n_puzzles=0)
     scored = samples.dropna(subset=[K.CORRECT])
-    per_log = scored.groupby("log")["test_grid"].agg(
+    per_log = scored.groupby(C.LOG)["test_grid"].agg(
         lambda v: bool(v.notna().all() and v.astype(bool).all())
     )
-    counts = scored.groupby("log")["id"].nunique()
+    counts = scored.groupby(C.LOG)[C.ID].nunique()
     test_logs = {str(log) for log, ok in per_log.items() if ok}
-    chosen = runs[runs["log"].isin(test_logs) & ~runs["source"].map(is_fresh)]
-    return chosen.assign(n_puzzles=chosen["log"].map(counts).fillna(0).astype(int))
+    chosen = runs[runs[C.LOG].isin(test_logs) & ~runs["source"].map(is_fresh)]
+    return chosen.assign(n_puzzles=chosen[C.LOG].map(counts).fillna(0).astype(int))
 
 
 def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
@@ -66,7 +67,7 @@ def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
 def puzzle_key(samples: pd.DataFrame) -> pd.Series:
     """What makes two samples the same puzzle, whichever log they come from: the grid's hash
     where known, else the source and id."""
-    fallback = samples["source"].astype(str) + "/" + samples["id"].astype(str)
+    fallback = samples["source"].astype(str) + "/" + samples[C.ID].astype(str)
     if "grid" not in samples:
         return fallback
     return samples["grid"].where(samples["grid"].notna(), fallback)
@@ -81,19 +82,19 @@ def level_values(
     averaged (one unit: its runs are epochs)."""
     import pandas as pd
 
-    chosen = samples[samples["log"].isin(logs)].dropna(subset=[K.CORRECT])
+    chosen = samples[samples[C.LOG].isin(logs)].dropna(subset=[K.CORRECT])
     chosen = chosen.assign(_puzzle=puzzle_key(chosen))
     how = {str(log): "mean" for log in logs}
-    chosen_runs = runs[runs["log"].isin(logs)] if runs is not None else None
+    chosen_runs = runs[runs[C.LOG].isin(logs)] if runs is not None else None
     for _, run in chosen_runs.iterrows() if chosen_runs is not None else ():
-        how[str(run["log"])] = REDUCERS.get(shown_reducer(run), "")
+        how[str(run[C.LOG])] = REDUCERS.get(shown_reducer(run), "")
     parts = []
-    for log, group in chosen.groupby("log", sort=False):
+    for log, group in chosen.groupby(C.LOG, sort=False):
         if not how.get(str(log)):
             continue  # a reducer the report cannot apply: not the value the log shows
         parts.append(
             group.groupby("_puzzle", sort=False).agg(
-                level=("level", "first"), correct=(K.CORRECT, how[str(log)])
+                level=(C.LEVEL, "first"), correct=(K.CORRECT, how[str(log)])
             )
         )
     if not parts:
@@ -102,9 +103,9 @@ def level_values(
     per = (
         pd.concat(parts)
         .groupby(level=0, sort=False)
-        .agg(level=("level", "first"), correct=("correct", "mean"))
+        .agg(level=(C.LEVEL, "first"), correct=("correct", "mean"))
     )
-    return {int(lv): g["correct"].tolist() for lv, g in per.groupby("level") if lv == lv}
+    return {int(lv): g["correct"].tolist() for lv, g in per.groupby(C.LEVEL) if lv == lv}
 
 
 def gap_rows(
@@ -114,15 +115,15 @@ def gap_rows(
     the gap with the interval and p of one exact test (per level the exact unconditional
     test, overall the exact conditional test stratified by level), the test's name or why
     there is none (per-puzzle means)."""
-    mine = level_values(samples, [test["log"]], runs)
-    theirs = level_values(samples, list(fresh["log"]), runs)
+    mine = level_values(samples, [test[C.LOG]], runs)
+    theirs = level_values(samples, list(fresh[C.LOG]), runs)
     levels = sorted(set(mine) & set(theirs))
     base = {
-        "model": test["model"],
-        "protocol": test["protocol"],
-        "test_run": test["run"],
+        C.MODEL: test[C.MODEL],
+        C.PROTOCOL: test[C.PROTOCOL],
+        "test_run": test[C.RUN],
         "test_side": why,
-        "fresh_runs": "; ".join(fresh["run"]),
+        "fresh_runs": "; ".join(fresh[C.RUN]),
         "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
     rows: list[dict[str, Any]] = []
@@ -139,7 +140,7 @@ def gap_rows(
         rows.append(
             {
                 **base,
-                "level": level,
+                C.LEVEL: level,
                 "n_test": sum(len(mine[lv]) for lv in strata),
                 "test_accuracy": 100 * a,
                 "n_fresh": sum(len(theirs[lv]) for lv in strata),
@@ -166,9 +167,9 @@ def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     runs = runs.assign(_key=[tuple(str(r.get(k)) for k in keys) for _, r in runs.iterrows()])
     tests_all = test_side(runs, samples)
     rows: list[dict[str, Any]] = []
-    for _, group in runs.groupby(["model", "_key"], sort=False):
+    for _, group in runs.groupby([C.MODEL, "_key"], sort=False):
         fresh = group[group["source"].map(is_fresh)]
-        tests = tests_all[tests_all["log"].isin(set(group["log"]))]
+        tests = tests_all[tests_all[C.LOG].isin(set(group[C.LOG]))]
         if fresh.empty or tests.empty:
             continue
         test, why = pick_test_run(tests)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values, shown_outcomes, shown_reducer
@@ -26,26 +27,26 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     rows = []
-    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        shown = shown_outcomes(by_log.get(run["log"]), samples, run)
-        group = shown if shown is not None else by_log.get(run["log"])
+    for _, run in runs[runs[C.TASK].isin(SPARC_TASKS)].iterrows():
+        shown = shown_outcomes(by_log.get(run[C.LOG]), samples, run)
+        group = shown if shown is not None else by_log.get(run[C.LOG])
         for lv in LEVELS:
             value = pct(run.get(K.level_metric(lv)))
             if value is None:
                 continue
-            at = group.loc[group["level"] == lv, K.CORRECT] if group is not None else []
+            at = group.loc[group[C.LEVEL] == lv, K.CORRECT] if group is not None else []
             ci = ci_fields(at)
             if shown is None and group is not None:  # a reducer the report cannot apply
                 reason = f"none: the {shown_reducer(run)} reducer has no per-puzzle interval here"
                 ci.update(ci95_low=None, ci95_high=None, interval=reason)
             rows.append(
                 {
-                    "log": run["log"],
-                    "run": run["run"],
-                    "protocol": run["protocol"],
-                    "model": run["model"],
+                    C.LOG: run[C.LOG],
+                    C.RUN: run[C.RUN],
+                    C.PROTOCOL: run[C.PROTOCOL],
+                    C.MODEL: run[C.MODEL],
                     "baseline": run["baseline"],
-                    "level": lv,
+                    C.LEVEL: lv,
                     "accuracy": value,
                     **ci,
                 }
@@ -58,8 +59,8 @@ def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     rows = []
-    for _, group in levels.groupby("log", sort=False):
-        row = {"run": group["run"].iloc[0], "protocol": group["protocol"].iloc[0]}
+    for _, group in levels.groupby(C.LOG, sort=False):
+        row = {C.RUN: group[C.RUN].iloc[0], C.PROTOCOL: group[C.PROTOCOL].iloc[0]}
         for _, at in group.iterrows():
             key = f"level_{int(at['level'])}"
             row[key], row[f"n_{key}"] = at["accuracy"], at["n"]

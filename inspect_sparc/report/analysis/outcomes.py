@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import REDUCERS, reduced_values, shown_reducer
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
@@ -17,7 +18,7 @@ def eligible(runs: pd.DataFrame) -> pd.DataFrame:
     """Runs a comparison may use: complete model runs of SPaRC tasks with an accuracy (an
     errored or cancelled run, or a baseline solver, never enters a comparison)."""
     ok = complete_mask(runs) & ~runs["baseline"].astype(bool)
-    ok &= runs["task"].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
+    ok &= runs[C.TASK].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
     return runs[ok]
 
 
@@ -29,17 +30,17 @@ def outcome_index(samples: pd.DataFrame, runs: pd.DataFrame | None = None) -> di
     if samples is None or samples.empty or K.CORRECT not in samples:
         return {}
     scored = samples.dropna(subset=[K.CORRECT])
-    means = scored.groupby(["log", "id"], sort=False)[K.CORRECT].mean()
+    means = scored.groupby([C.LOG, "id"], sort=False)[K.CORRECT].mean()
     index = {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
     if runs is None:
         return index
     for _, run in runs.iterrows():
         reducer = shown_reducer(run)
-        if run["log"] not in index or REDUCERS.get(reducer) == "mean":
+        if run[C.LOG] not in index or REDUCERS.get(reducer) == "mean":
             continue
-        reduced = reduced_values(scored, run["log"], reducer)
+        reduced = reduced_values(scored, run[C.LOG], reducer)
         if reduced is None:
-            del index[run["log"]]
+            del index[run[C.LOG]]
         else:
-            index[run["log"]] = reduced
+            index[run[C.LOG]] = reduced
     return index

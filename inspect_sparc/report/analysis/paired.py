@@ -17,6 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.exact import paired_mdd_exact
 from inspect_sparc.report.stats import (
@@ -55,9 +56,9 @@ def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
     for a, b in combinations(records, 2):
         if _puzzle_key(a) != _puzzle_key(b):
             continue
-        if a["task"] == b["task"] and a["protocol"] == b["protocol"]:
+        if a[C.TASK] == b[C.TASK] and a[C.PROTOCOL] == b[C.PROTOCOL]:
             pairs.append((a, b, WITHIN))
-        elif a["model"] == b["model"] and a["protocol"] != b["protocol"]:
+        elif a[C.MODEL] == b[C.MODEL] and a[C.PROTOCOL] != b[C.PROTOCOL]:
             pairs.append((a, b, ACROSS))
     return pairs
 
@@ -126,24 +127,24 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     index = outcome_index(samples, runs)
-    ids = samples.groupby("log")["id"].agg(set).to_dict() if len(samples) else {}
+    ids = samples.groupby(C.LOG)[C.ID].agg(set).to_dict() if len(samples) else {}
     rows, pairs = [], []
     for a, b, scope in candidate_pairs(eligible(runs)):
-        ia, ib = index.get(a["log"]), index.get(b["log"])
+        ia, ib = index.get(a[C.LOG]), index.get(b[C.LOG])
         if ia is None or ib is None:
             continue
         found = compare(ia, ib)
         if found is None:
             continue
         pairs.append((ia, ib))
-        both_ran = len(ids.get(a["log"], set()) & ids.get(b["log"], set()))
+        both_ran = len(ids.get(a[C.LOG], set()) & ids.get(b[C.LOG], set()))
         rows.append(
             {
                 "scope": scope,
-                "run_a": a["run"],
-                "run_b": b["run"],
-                "protocol_a": a["protocol"],
-                "protocol_b": b["protocol"],
+                "run_a": a[C.RUN],
+                "run_b": b[C.RUN],
+                "protocol_a": a[C.PROTOCOL],
+                "protocol_b": b[C.PROTOCOL],
                 "n_a": len(ia),
                 "n_b": len(ib),
                 "dropped_errors": both_ran - found["n_shared"],
@@ -222,9 +223,9 @@ def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame)
     if paired.empty or "p" not in paired or samples is None or "level" not in samples:
         return pd.DataFrame()
     index = outcome_index(samples, runs)
-    levels = samples.dropna(subset=["level"]).groupby(["log", "id"])["level"].first()
+    levels = samples.dropna(subset=[C.LEVEL]).groupby([C.LOG, "id"])[C.LEVEL].first()
     known_logs = set(levels.index.get_level_values(0))
-    logs = dict(zip(runs["run"], runs["log"], strict=False))
+    logs = dict(zip(runs[C.RUN], runs[C.LOG], strict=False))
     rows = []
     for _, pair in paired.dropna(subset=["p"]).iterrows():
         a, b = index.get(logs.get(pair["run_a"], "")), index.get(logs.get(pair["run_b"], ""))
@@ -237,13 +238,13 @@ def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame)
             row = compare(a[a.index.isin(ids)], b[b.index.isin(ids)])
             if row is not None:
                 found.append(
-                    {"run_a": pair["run_a"], "run_b": pair["run_b"], "level": level, **row}
+                    {"run_a": pair["run_a"], "run_b": pair["run_b"], C.LEVEL: level, **row}
                 )
         tested = [r for r in found if r.get("p") is not None]
         for r, adjusted in zip(tested, holm([float(r["p"]) for r in tested]), strict=True):
             r["p_holm_in_pair"] = adjusted
         rows += found
-    columns = ["run_a", "run_b", "level", "n_shared", "both", "only_a", "only_b", "neither"]
+    columns = ["run_a", "run_b", C.LEVEL, "n_shared", "both", "only_a", "only_b", "neither"]
     columns += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm_in_pair", "test"]
     columns += ["mdd_80", "power"]
     table = pd.DataFrame(rows)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from math import isclose
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.intervals import (
@@ -38,28 +40,28 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         acc = run.get(K.ACCURACY)
         per = run.get("samples") or None
         steps = run.get(K.MEAN_STEPS)
-        group = by_log.get(run["log"])
+        group = by_log.get(run[C.LOG])
         values: Any = []
         if group is not None and known(acc):
-            values = group.set_index("id")[K.CORRECT].dropna()
+            values = group.set_index(C.ID)[K.CORRECT].dropna()
         reducer = shown_reducer(run)
         if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
-            values = reduced_values(samples, run["log"], reducer)
+            values = reduced_values(samples, run[C.LOG], reducer)
         if values is None:  # a reducer the report cannot apply: no interval, and why
             ci: dict[str, Any] = {"ci95_low": None, "ci95_high": None}
             ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
             values = []
         else:
             ci = ci_fields(values, clusters=_types(run, group, values))
-        errored = errored_of.get(run["log"], 0)
+        errored = errored_of.get(run[C.LOG], 0)
         # every puzzle errored: 0 solved of the puzzles it ran, not an unknown count
         solved = float(sum(values)) if len(values) else (0.0 if errored else None)
         row = {
-            "run": run["run"],
-            "task": run["task"],
+            C.RUN: run[C.RUN],
+            C.TASK: run[C.TASK],
             "version": run["task_version"],
-            "protocol": run["protocol"],
-            "model": run["model"],
+            C.PROTOCOL: run[C.PROTOCOL],
+            C.MODEL: run[C.MODEL],
             "n": len(values) if len(values) else run_n(run),  # puzzles scored, not epochs
             "solved": solved,
             "errored": errored,
@@ -70,10 +72,10 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "ci95_high": ci["ci95_high"],
             "interval": ci["interval"],
             **errors_as_failures(solved, len(values), errored),
-            **tokens_per_solved(samples, run["log"], values),
+            **tokens_per_solved(samples, run[C.LOG], values),
             **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
             "mean_steps": steps if known(steps) else None,
-            "mean_path_length": None if known(steps) else path_means.get(run["log"]),
+            "mean_path_length": None if known(steps) else path_means.get(run[C.LOG]),
             "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
             **invalid_path_interval(samples, run),
             **tokens_per_sample(samples, run, "output_tokens", per),
@@ -91,7 +93,7 @@ def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
     if samples is None or samples.empty:
         return {}
     scored = samples[K.CORRECT].notna() if K.CORRECT in samples else False
-    per = samples.assign(_scored=scored).groupby(["log", "id"])["_scored"].any()
+    per = samples.assign(_scored=scored).groupby([C.LOG, C.ID])["_scored"].any()
     return {str(log): int((~g).sum()) for log, g in per.groupby(level=0)}
 
 
@@ -113,8 +115,8 @@ def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> di
     puzzles of the ratio (tokens and outcome resampled together)."""
     if samples is None or samples.empty or not len(solved) or "output_tokens" not in samples:
         return {}
-    rows = samples[samples["log"] == log]
-    tokens = rows.groupby("id", sort=False)["output_tokens"].mean()
+    rows = samples[samples[C.LOG] == log]
+    tokens = rows.groupby(C.ID, sort=False)["output_tokens"].mean()
     outcome = solved if hasattr(solved, "index") else None
     if outcome is None or tokens.isna().all():
         return {}
@@ -135,7 +137,7 @@ def invalid_path_interval(samples: pd.DataFrame | None, run: Any) -> dict[str, A
     shown = pct(run.get(K.INVALID_PATH_RATE))
     if shown is None or samples is None or samples.empty or K.INVALID_PATH not in samples:
         return {}
-    values = reduced_values(samples, run["log"], shown_reducer(run), K.INVALID_PATH)
+    values = reduced_values(samples, run[C.LOG], shown_reducer(run), K.INVALID_PATH)
     if values is None or not len(values.dropna()):
         return {}
     if not isclose(100 * float(values.mean()), shown, abs_tol=1e-6):
@@ -155,8 +157,8 @@ def tokens_per_sample(
     out: dict[str, Any] = {name: shown}
     if shown is None or samples is None or samples.empty or column not in samples:
         return out
-    rows = samples[samples["log"] == run["log"]].dropna(subset=[column])
-    means = rows.groupby("id", sort=False)[column].mean()
+    rows = samples[samples[C.LOG] == run[C.LOG]].dropna(subset=[column])
+    means = rows.groupby(C.ID, sort=False)[column].mean()
     if means.empty or not isclose(float(means.mean()), shown, rel_tol=1e-9, abs_tol=1e-9):
         return out  # usage outside the samples (a scorer's model): not the value shown
     interval = mean_interval(means.to_numpy(), lowest=0.0)
@@ -179,14 +181,14 @@ def _per(total: Any, count: Any) -> float | None:
 def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
     """Mean points in the extracted path, over answers with a path (the papers' "Avg. Path
     Length"), per single-shot log: each sample's epochs averaged first, then the samples."""
-    if samples is None or samples.empty or "path_length" not in samples:
+    if samples is None or samples.empty or C.PATH_LENGTH not in samples:
         return {}
-    shot = samples[samples["protocol"].isin(["single_shot", "visual"])]
-    shot = shot[shot["path_length"].fillna(0) > 0]
+    shot = samples[samples[C.PROTOCOL].isin(["single_shot", "visual"])]
+    shot = shot[shot[C.PATH_LENGTH].fillna(0) > 0]
     if shot.empty:
         return {}
-    per_sample = sample_means(shot, [], ["path_length"])
-    return per_sample.groupby("log")["path_length"].mean().to_dict()
+    per_sample = sample_means(shot, [], [C.PATH_LENGTH])
+    return per_sample.groupby(C.LOG)[C.PATH_LENGTH].mean().to_dict()
 
 
 def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.DataFrame:
@@ -199,15 +201,15 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
     if samples is None or samples.empty or K.CORRECT not in samples:
         return pd.DataFrame()
     for _, run in runs[pd.to_numeric(runs["epochs"], errors="coerce") > 1].iterrows():
-        mine = samples[samples["log"] == run["log"]].dropna(subset=[K.CORRECT])
-        lists = [g.astype(float).tolist() for _, g in mine.groupby("id")[K.CORRECT]]
+        mine = samples[samples[C.LOG] == run[C.LOG]].dropna(subset=[K.CORRECT])
+        lists = [g.astype(float).tolist() for _, g in mine.groupby(C.ID)[K.CORRECT]]
         between, within = variance_parts(lists)
         if between != between:
             continue
         more = "more puzzles" if between >= within else "more epochs"
         rows.append(
             {
-                "run": run["run"],
+                C.RUN: run[C.RUN],
                 "puzzles": len(lists),
                 "epochs": int(run["epochs"]),
                 "se_between": 100 * between**0.5,
@@ -221,6 +223,6 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
 def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
     """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
     instances per type), or None for SPaRC, whose puzzles are the units."""
-    if run["task"] != "algopuzzlevqa" or group is None or not len(values):
+    if run[C.TASK] != R.ALGOPUZZLEVQA or group is None or not len(values):
         return None
-    return group.drop_duplicates("id").set_index("id")["puzzle"].reindex(values.index).to_numpy()
+    return group.drop_duplicates(C.ID).set_index(C.ID)["puzzle"].reindex(values.index).to_numpy()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields
 from inspect_sparc.report.read.puzzles import RULE_COLUMNS
@@ -20,20 +21,20 @@ def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     Spatial-Gym rule tables), with the number of puzzles behind each cell."""
     import pandas as pd
 
-    sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
+    sparc = samples[samples[C.TASK].isin(SPARC_TASKS)] if not samples.empty else samples
     if sparc.empty:
         return pd.DataFrame()
     flags = [f"has_{k}" for k in RULE_COLUMNS]
-    per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
+    per_sample = sample_means(sparc, [C.PROTOCOL, C.MODEL, *flags], [K.CORRECT])
     rows = []
-    for _, group in per_sample.groupby("log", sort=False):
+    for _, group in per_sample.groupby(C.LOG, sort=False):
         scored = group.dropna(subset=[K.CORRECT])
         if scored.empty:  # an errored run: no sample scored, nothing to show per rule
             continue
         row: dict[str, Any] = {
-            "run": group["run"].iloc[0],
-            "protocol": group["protocol"].iloc[0],
-            "model": group["model"].iloc[0],
+            C.RUN: group[C.RUN].iloc[0],
+            C.PROTOCOL: group[C.PROTOCOL].iloc[0],
+            C.MODEL: group[C.MODEL].iloc[0],
         }
         for kind in RULE_COLUMNS:
             having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask

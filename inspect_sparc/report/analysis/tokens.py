@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.stats import mean_interval
@@ -19,18 +20,18 @@ def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     puzzles (`output_tokens_ci95_low/high`); accuracy over the same puzzles."""
     import pandas as pd
 
-    sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
+    sparc = samples[samples[C.TASK].isin(SPARC_TASKS)] if not samples.empty else samples
     if sparc.empty or sparc["output_tokens"].isna().all():
         return pd.DataFrame()
     sparc = sparc[sparc["output_tokens"].notna()]
     cols = ["output_tokens", "reasoning_tokens", K.CORRECT]
     sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
-    keys = ["log", "run", "protocol", "level"]
-    puzzles = sparc.groupby([*keys, "id"], sort=False)[cols].mean()
+    keys = [C.LOG, C.RUN, C.PROTOCOL, C.LEVEL]
+    puzzles = sparc.groupby([*keys, C.ID], sort=False)[cols].mean()
     table = puzzles.groupby(level=keys, sort=False)[cols].mean()
     bounds = puzzles.groupby(level=keys, sort=False)["output_tokens"].apply(_bounds)
     table = table.join(pd.DataFrame(bounds.tolist(), index=bounds.index, columns=CI_COLUMNS))
-    table = table.reset_index().sort_values(["log", "level"], kind="stable")
+    table = table.reset_index().sort_values([C.LOG, C.LEVEL], kind="stable")
     table[K.CORRECT] = 100 * table[K.CORRECT]
     return table.rename(columns={K.CORRECT: "accuracy"}).reset_index(drop=True)
 

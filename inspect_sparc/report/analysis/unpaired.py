@@ -9,6 +9,7 @@ import re
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import is_fresh, test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.published import PROMPT_MATCH
@@ -46,14 +47,14 @@ def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, 
     scored is one of the benchmark's test puzzles."""
     index = outcome_index(samples, runs)  # each log's epochs reduced as it reduced them
     grids = (
-        samples.groupby("log")["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
+        samples.groupby(C.LOG)["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
     )
-    on_test = set(test_side(runs, samples)["log"])  # as the fresh gap recognises them
+    on_test = set(test_side(runs, samples)[C.LOG])  # as the fresh gap recognises them
     sets = {}
     for _, run in eligible(runs).iterrows():
-        outcomes = index.get(run["log"])
+        outcomes = index.get(run[C.LOG])
         if outcomes is not None and len(outcomes):
-            log = run["log"]
+            log = run[C.LOG]
             sets[log] = {"run": run, "outcomes": outcomes, "grids": grids.get(log, set())}
             sets[log]["on_test"] = log in on_test
     return sets
@@ -74,21 +75,21 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for one, two in combinations(_run_sets(runs, samples).values(), 2):
         a, b = one["run"], two["run"]
-        if (a["task"], a["protocol"]) != (b["task"], b["protocol"]):
+        if (a[C.TASK], a[C.PROTOCOL]) != (b[C.TASK], b[C.PROTOCOL]):
             continue
         if len(one["outcomes"].index.intersection(two["outcomes"].index)) or (
             one["grids"] & two["grids"]
         ):
             continue  # shared puzzles: the paired comparison's
-        if a["model"] == b["model"] and _test_and_fresh(one, two):
+        if a[C.MODEL] == b[C.MODEL] and _test_and_fresh(one, two):
             continue  # the fresh-puzzle gap's
         ka, na = float(one["outcomes"].sum()), len(one["outcomes"])
         kb, nb = float(two["outcomes"].sum()), len(two["outcomes"])
         rows.append(
             {
-                "run_a": a["run"],
-                "run_b": b["run"],
-                "protocol": a["protocol"],
+                "run_a": a[C.RUN],
+                "run_b": b[C.RUN],
+                C.PROTOCOL: a[C.PROTOCOL],
                 "n_a": na,
                 "n_b": nb,
                 "accuracy_a": 100 * ka / na,
@@ -131,7 +132,7 @@ def published_table(
         if not entry["on_test"]:
             continue
         ka, na = float(entry["outcomes"].sum()), len(entry["outcomes"])
-        rivals = known[known["protocol"] == run["protocol"]]
+        rivals = known[known[C.PROTOCOL] == run[C.PROTOCOL]]
         if "prompt" in rivals and rivals["prompt"].isin(MATCHED_PROMPTS).any():
             mine = PROMPT_MATCH.get(str(run.get("prompt")), ())  # this run's prompt's rows
             rivals = rivals[rivals["prompt"].isna() | rivals["prompt"].isin(mine)]
@@ -139,11 +140,11 @@ def published_table(
             kb, nb = float(row["accuracy"]) / 100 * float(row["n"]), float(row["n"])
             rows.append(
                 {
-                    "run": run["run"],
-                    "published": row["model"],
+                    C.RUN: run[C.RUN],
+                    "published": row[C.MODEL],
                     "setting": row.get("setting"),
                     "source": row.get("source"),
-                    "same_model": same_model(str(run["model"]), str(row["model"])),
+                    "same_model": same_model(str(run[C.MODEL]), str(row[C.MODEL])),
                     "n": na,
                     "accuracy": 100 * ka / na,
                     "n_published": int(nb),

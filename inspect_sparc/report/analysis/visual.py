@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.tabulate import known, pct, per_log
@@ -21,14 +22,14 @@ def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     rows = []
-    for _, run in runs[runs["protocol"].isin(["visual", "gym_visual"])].iterrows():
-        group = by_log.get(run["log"])
+    for _, run in runs[runs[C.PROTOCOL].isin(["visual", "gym_visual"])].iterrows():
+        group = by_log.get(run[C.LOG])
         values = group[K.CORRECT] if group is not None and known(run[K.ACCURACY]) else []
         rows.append(
             {
-                "run": run["run"],
-                "protocol": run["protocol"],
-                "model": run["model"],
+                C.RUN: run[C.RUN],
+                C.PROTOCOL: run[C.PROTOCOL],
+                C.MODEL: run[C.MODEL],
                 "plot": run["plot"],
                 "prompt": run["prompt"],
                 "accuracy": pct(run[K.ACCURACY]),

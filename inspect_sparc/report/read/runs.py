@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.contract.registry import FILTERS, SETTINGS
@@ -22,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from inspect_ai.log import EvalLog
 
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
-SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
+SPARC_TASKS = frozenset(TASKS) - {R.ALGOPUZZLEVQA}
 #: Settings that tell runs of one model and task apart in their labels when they differ.
 DISTINGUISHING = (
     "source",
@@ -63,15 +64,15 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
 def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
     """The paper protocol a run follows: single_shot, gym, gym_traceback, gym_visual, visual,
     agent or algopuzzlevqa (the published tables are keyed the same way)."""
-    if task in ("sparc", "sparc_hard"):
+    if task in (R.SPARC, R.SPARC_HARD):
         return "single_shot"
-    if task == "sparc_visual":
+    if task == R.SPARC_VISUAL:
         return "visual"
-    if task == "sparc_gym":
+    if task == R.SPARC_GYM:
         if settings.get("observation") == "image":
             return "gym_visual"
         return "gym_traceback" if settings.get("traceback") else "gym"
-    if task == "sparc_agent":
+    if task == R.SPARC_AGENT:
         return "agent"
     return task
 
@@ -134,15 +135,15 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
     usage = header.stats.model_usage or {}
     results = header.results
     row: dict[str, Any] = {
-        "log": entry.path,
+        C.LOG: entry.path,
         "run_id": spec.run_id,
         "eval_id": spec.eval_id,
-        "task": entry.task,
+        C.TASK: entry.task,
         "task_version": str(spec.task_version),
-        "model": model,
+        C.MODEL: model,
         "baseline": baseline,
         "solver": short_task(spec.solver) if spec.solver and not baseline else None,
-        "protocol": protocol_of(entry.task or "", settings),
+        C.PROTOCOL: protocol_of(entry.task or "", settings),
         **settings,
         "epochs": spec.config.epochs or 1,
         "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
@@ -171,12 +172,12 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     protocol and non-default settings, the settings that differ between runs of one model and
     task (source, split, subset, levels ...), `xN` for epochs, and `#k` whenever the text
     would otherwise repeat (repeated runs are labelled, never merged)."""
-    runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
+    runs = runs.sort_values(["started_at", C.LOG], kind="stable").reset_index(drop=True)
     varying: dict[tuple[str, str], list[str]] = {}
     if "status" not in runs:
         runs = runs.assign(status="success")
     complete = runs[runs["status"] == "success"]  # a failed run's settings never relabel others
-    for (model, task), group in complete.groupby(["model", "task"], dropna=False, sort=False):
+    for (model, task), group in complete.groupby([C.MODEL, C.TASK], dropna=False, sort=False):
         varying[(str(model), str(task))] = [
             key
             for key in DISTINGUISHING
@@ -184,12 +185,12 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
         ]
     texts = []
     for _, row in runs.iterrows():
-        parts = [str(row["model"]), setting_label(row)]
+        parts = [str(row[C.MODEL]), setting_label(row)]
         label = " | ".join(p for p in parts if p)
         solver = row.get("solver")
         if isinstance(solver, str) and solver:  # not the task's own solver: say which
             label += f" solver={solver}"
-        for key in varying.get((str(row["model"]), str(row["task"])), []):
+        for key in varying.get((str(row[C.MODEL]), str(row[C.TASK])), []):
             text = _setting_text(row.get(key))
             label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
         if row["epochs"] and int(row["epochs"]) > 1:
@@ -205,7 +206,7 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     for text in texts:
         seen[text] += 1
         labels.append(f"{text} #{seen[text]}" if counts[text] > 1 else text)
-    runs.insert(0, "run", labels)
+    runs.insert(0, C.RUN, labels)
     return runs
 
 
@@ -219,13 +220,13 @@ def _setting_text(value: Any) -> str:
 
 def setting_label(row: Mapping[str, Any]) -> str:
     """Short text for a run's protocol and non-default settings."""
-    parts = [str(row["protocol"])]
-    if row.get("task") == "sparc_hard":
+    parts = [str(row[C.PROTOCOL])]
+    if row.get(C.TASK) == R.SPARC_HARD:
         parts.append("hard")
     prompt = row.get("prompt")
     if prompt not in (None, "paper", "describe"):
         parts.append(f"prompt={prompt}")
-    if row.get("protocol") in ("visual", "gym_visual") and row.get("plot") not in (
+    if row.get(C.PROTOCOL) in ("visual", "gym_visual") and row.get("plot") not in (
         None,
         "original",
     ):
@@ -254,7 +255,7 @@ def runs_frame(
         entries = read_headers(logs)[0]  # type: ignore[arg-type]
     rows = [run_row(e) for e in entries if e.ours]
     if not rows:
-        return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
+        return pd.DataFrame(columns=[C.RUN, C.LOG, C.TASK, C.MODEL, C.PROTOCOL])
     frame = pd.DataFrame(rows)
     for column in ALWAYS_METRICS:  # an errored run's header has no results, so no metrics
         if column not in frame:

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
+from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.contract.registry import SETTINGS
 from inspect_sparc.core.rules import RULES
@@ -49,38 +51,38 @@ def sample_row(
     usage = sample.model_usage or {}
     error = sample.error
     row: dict[str, Any] = {
-        "log": run["log"],
-        "run": run["run"],
-        "task": run["task"],
+        C.LOG: run[C.LOG],
+        C.RUN: run[C.RUN],
+        C.TASK: run[C.TASK],
         "task_version": run["task_version"],
-        "model": run["model"],
+        C.MODEL: run[C.MODEL],
         "baseline": run["baseline"],
-        "protocol": run["protocol"],
+        C.PROTOCOL: run[C.PROTOCOL],
         **{key: run.get(key) for key in SETTINGS},
-        "id": str(sample.id),
-        "epoch": sample.epoch,
-        "level": meta.get("level"),
-        "puzzle": meta.get("puzzle") if run["task"] == "algopuzzlevqa" else None,
+        C.ID: str(sample.id),
+        C.EPOCH: sample.epoch,
+        C.LEVEL: meta.get(C.LEVEL),
+        "puzzle": meta.get("puzzle") if run[C.TASK] == R.ALGOPUZZLEVQA else None,
         "categories": ",".join(meta.get("categories") or ()) or None,
         "rules": None,
         "answer": answer,
-        "ended": score_meta.get(K.ENDED),
-        "path_length": score_meta.get(K.PATH_LENGTH),
+        C.ENDED: score_meta.get(K.ENDED),
+        C.PATH_LENGTH: score_meta.get(K.PATH_LENGTH),
         "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
         "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
         "reasoning_tokens": sum_known(u.reasoning_tokens for u in usage.values()),
         "working_time": sample.working_time,
         "error": getattr(error, "message", error),
     }
-    if run["task"] in SPARC_TASKS:
+    if run[C.TASK] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
         row.update({f"has_{k}": (k in kinds) if kinds is not None else None for k in RULE_COLUMNS})
         row["grid"] = facts.get("grid") if facts else None
         row["test_grid"] = is_test_grid_hash(row["grid"])
         row["astar_solves"] = facts["astar"] if facts else None
         row["chance_exact"] = facts["chance"] if facts else None
-        if row["path_length"] is None and answer is not None:
-            row["path_length"] = answer_points(answer)
+        if row[C.PATH_LENGTH] is None and answer is not None:
+            row[C.PATH_LENGTH] = answer_points(answer)
     row.update(values)
     return row
 
@@ -123,11 +125,11 @@ def samples_frame(
     cache = PuzzleCache()
     for i, run in enumerate(records):
         try:
-            summaries = read_summaries(run["log"])
+            summaries = read_summaries(run[C.LOG])
             source = str(run.get("source"))
             steps, traceback = run_steps(run)
-            if run["task"] in SPARC_TASKS:
-                cache.fill(run["log"], source, summaries)
+            if run[C.TASK] in SPARC_TASKS:
+                cache.fill(run[C.LOG], source, summaries)
             for summary in summaries:
                 facts = cache.get(source, summary.id, steps, traceback)
                 rows.append(sample_row(run, summary, facts))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -34,7 +35,7 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
     puzzles = [
         c
         for c in by_puzzle.columns
-        if c not in ("run", "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
+        if c not in (C.RUN, "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
     ]
     fig = new_figure(7.5, 0.6 + 0.3 * len(puzzles))
     ax = fig.add_subplot()
@@ -56,7 +57,7 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
         )
     if published is not None and not published.empty:
         for ((model, setup), group), marker in zip(
-            published.groupby(["model", "setup"]), cycle(MARKERS[3:]), strict=False
+            published.groupby([C.MODEL, "setup"]), cycle(MARKERS[3:]), strict=False
         ):
             values = group.set_index("puzzle")["accuracy"]
             ax.scatter(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.breaks import breaks_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
@@ -27,8 +28,8 @@ def breaks_heatmap(breaks: pd.DataFrame, runs: pd.DataFrame | None = None) -> Fi
 
 #: The broken-rules table on the page: path rules, then the rules of the symbols.
 BREAKS_PAGE = [
-    ["run", "n", "start", "end", "disconnected", "revisit", "off_grid", "gap"],
-    ["run", "n", "rule_cell", "dot", "square", "star", "triangle", "polyshape"],
+    [C.RUN, "n", "start", "end", "disconnected", "revisit", "off_grid", "gap"],
+    [C.RUN, "n", "rule_cell", "dot", "square", "star", "triangle", "polyshape"],
 ]
 
 

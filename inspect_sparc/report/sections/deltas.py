@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.deltas import delta_table, published_deltas, with_paired_interval
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import dot_chart
@@ -23,7 +24,7 @@ def delta_bars(deltas: pd.DataFrame, published: pd.DataFrame | None = None) -> F
     if deltas.empty:
         return None
     rows = deltas.assign(
-        label=[f"{m}: {d}" for m, d in zip(deltas["model"], deltas["delta"], strict=True)],
+        label=[f"{m}: {d}" for m, d in zip(deltas[C.MODEL], deltas["delta"], strict=True)],
         published=False,
     )
     if published is not None and not published.empty:

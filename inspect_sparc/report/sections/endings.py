@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.endings import (
     ENDING_COLUMNS,
     behaviour_table,
@@ -34,7 +35,7 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
         return None
     fig = new_figure(10, 1.2 + 0.3 * len(endings))
     axes = fig.subplots(1, len(ENDING_COLUMNS), sharey=True)
-    labels = [short_label(r, 40) for r in endings["run"]]
+    labels = [short_label(r, 40) for r in endings[C.RUN]]
     for ax, ending in zip(axes, ENDING_COLUMNS, strict=True):
         for i, ((_, row), (colour, marker, _)) in enumerate(
             zip(endings.iterrows(), series_styles(), strict=False)
@@ -69,7 +70,7 @@ def backtracking_figure(behaviour: pd.DataFrame) -> Figure | None:
     if rows.empty:
         return None
     rows = rows.assign(
-        label=[f"{r} (n={n})" for r, n in zip(rows["run"], rows["n_reached_end"], strict=True)]
+        label=[f"{r} (n={n})" for r, n in zip(rows[C.RUN], rows["n_reached_end"], strict=True)]
     )
     top = max(2.0, float(rows["backtracking_ratio"].max()) * 1.1)
     return dot_chart(

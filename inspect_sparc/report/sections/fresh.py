@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import fresh_gap_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -41,13 +42,13 @@ def fresh_gap_figure(gaps: pd.DataFrame) -> Figure | None:
     overall, with its 95% interval; 0 drawn as a line."""
     if gaps.empty:
         return None
-    groups = list(gaps.groupby(["model", "protocol"], sort=False))
+    groups = list(gaps.groupby([C.MODEL, C.PROTOCOL], sort=False))
     fig = new_figure(7.5, 2.8 * len(groups))
     axes = fig.subplots(len(groups), 1, squeeze=False).ravel()
     for ax, ((model, protocol), group) in zip(axes, groups, strict=True):
         group = group.reset_index(drop=True)
         err = error_extents(group, "gap", "gap_ci95_low", "gap_ci95_high")
-        ticks = [str(lv) if isinstance(lv, int) else "all\n(re-weighted)" for lv in group["level"]]
+        ticks = [str(lv) if isinstance(lv, int) else "all\n(re-weighted)" for lv in group[C.LEVEL]]
         colour, marker, _ = next(series_styles())
         ax.errorbar(
             range(len(group)),

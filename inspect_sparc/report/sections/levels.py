@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.analysis.levels import level_table, wide_levels
 from inspect_sparc.report.context import Context, Spec
@@ -58,7 +59,7 @@ def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
         values = [row.get(f"level_{lv}") for lv in LEVELS]
         if not all(v == v and v is not None for v in values):
             continue
-        human = str(row["model"]).startswith("Human")
+        human = str(row[C.MODEL]).startswith("Human")
         ax.plot(
             LEVELS,
             values,
@@ -69,7 +70,7 @@ def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
             color="0.3" if human else MUTED,
             zorder=1,
         )
-        name = str(row["model"])
+        name = str(row[C.MODEL])
         if row.get("named", True) is False:  # "leaderboard row 2, model not named"
             name = name.split(",")[0] + " (not named)"
         items.append((float(values[-1]), short_label(name, 34)))
@@ -82,14 +83,14 @@ def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
     log's accuracy differ), each `run` without the words every run of the panel shares
     (`distinct_labels`: the panel's title names the protocol)."""
     weight = levels["n"].astype(float).fillna(0)
-    solved = (levels["accuracy"].astype(float) * weight).groupby(levels["log"]).sum()
-    overall = solved / weight.groupby(levels["log"]).sum().replace(0, float("nan"))
+    solved = (levels["accuracy"].astype(float) * weight).groupby(levels[C.LOG]).sum()
+    overall = solved / weight.groupby(levels[C.LOG]).sum().replace(0, float("nan"))
     order = overall.sort_values(ascending=False, kind="stable", na_position="last").index
     rank = {log: i for i, log in enumerate(order)}
-    ranked = levels.sort_values("log", key=lambda c: c.map(rank), kind="stable")
-    names = list(dict.fromkeys(ranked["run"]))
+    ranked = levels.sort_values(C.LOG, key=lambda c: c.map(rank), kind="stable")
+    names = list(dict.fromkeys(ranked[C.RUN]))
     short = dict(zip(names, distinct_labels(names), strict=True))
-    return ranked.assign(run=ranked["run"].map(short))
+    return ranked.assign(run=ranked[C.RUN].map(short))
 
 
 @styled
@@ -98,15 +99,15 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     legend), one panel per protocol; published rows muted and labelled at their right end."""
     if levels.empty:
         return None
-    protocols = [p for p in PROTOCOLS if p in set(levels["protocol"])]
+    protocols = [p for p in PROTOCOLS if p in set(levels[C.PROTOCOL])]
     fig = new_figure(9.5, 3.8 * len(protocols))
     axes = fig.subplots(len(protocols), 1, squeeze=False).ravel()
     for ax, protocol in zip(axes, protocols, strict=True):
-        panel = ranked_panel(levels[levels["protocol"] == protocol])
+        panel = ranked_panel(levels[levels[C.PROTOCOL] == protocol])
         plot_runs(ax, panel, "accuracy")
-        half = dodge_step(panel["log"].nunique()) * (panel["log"].nunique() - 1) / 2
+        half = dodge_step(panel[C.LOG].nunique()) * (panel[C.LOG].nunique() - 1) / 2
         if published is not None and not published.empty:
-            plot_published(ax, published[published["protocol"] == protocol], clear=half)
+            plot_published(ax, published[published[C.PROTOCOL] == protocol], clear=half)
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol))
         ax.set_xticks(LEVELS)
         ax.set_xlim(min(0.7, 0.9 - half), 6.9 + half)  # room on the right for published names

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.paired import WITHIN, level_pairs, power_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
@@ -31,11 +32,11 @@ def by_accuracy(pairs: pd.DataFrame) -> list[str]:
 
     scores = pd.concat(
         [
-            pairs[["run_a", "accuracy_a"]].set_axis(["run", "accuracy"], axis=1),
-            pairs[["run_b", "accuracy_b"]].set_axis(["run", "accuracy"], axis=1),
+            pairs[["run_a", "accuracy_a"]].set_axis([C.RUN, "accuracy"], axis=1),
+            pairs[["run_b", "accuracy_b"]].set_axis([C.RUN, "accuracy"], axis=1),
         ]
     )
-    means = scores.groupby("run", sort=False)["accuracy"].mean()
+    means = scores.groupby(C.RUN, sort=False)["accuracy"].mean()
     return list(means.sort_values(ascending=False, kind="stable").index)
 
 

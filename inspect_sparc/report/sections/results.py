@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.analysis.results import epochs_variance
 from inspect_sparc.report.context import Context, Spec
@@ -31,8 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The results table's columns set in LaTeX (the CSV has them all).
 PAPER_COLUMNS = [
-    "model",
-    "protocol",
+    C.MODEL,
+    C.PROTOCOL,
     "n",
     "accuracy",
     *[f"level_{lv}" for lv in LEVELS],
@@ -47,9 +48,9 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
     where each of your runs (colour, bold) sits among the published models (grey)."""
     import pandas as pd
 
-    mine = results.dropna(subset=["accuracy"]).assign(mine=True, label=results["run"])
+    mine = results.dropna(subset=["accuracy"]).assign(mine=True, label=results[C.RUN])
     mine = mine[mine["status"] == "success"] if "status" in mine else mine
-    parts = [mine[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
+    parts = [mine[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
     if published is not None and not published.empty:
         pub = published.dropna(subset=["accuracy"])
         settings = pub["setting"] if "setting" in pub else [None] * len(pub)
@@ -57,19 +58,19 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
             mine=False,
             label=[
                 f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
-                for m, p in zip(pub["model"], settings, strict=True)
+                for m, p in zip(pub[C.MODEL], settings, strict=True)
             ],
         )
-        parts.append(pub[["protocol", "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
+        parts.append(pub[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
     table = pd.concat(parts, ignore_index=True)
-    protocols = [p for p in PROTOCOLS if p in set(mine["protocol"])]
+    protocols = [p for p in PROTOCOLS if p in set(mine[C.PROTOCOL])]
     if not protocols:
         return None
-    sizes = [max(2, int((table["protocol"] == p).sum())) for p in protocols]
+    sizes = [max(2, int((table[C.PROTOCOL] == p).sum())) for p in protocols]
     fig = new_figure(8.0, 0.9 * len(protocols) + 0.2 * sum(sizes))
     axes = fig.subplots(len(protocols), 1, squeeze=False, height_ratios=sizes).ravel()
     for ax, protocol in zip(axes, protocols, strict=True):
-        rows = table[table["protocol"] == protocol].sort_values("accuracy", ascending=False)
+        rows = table[table[C.PROTOCOL] == protocol].sort_values("accuracy", ascending=False)
         _ranked_panel(ax, rows.reset_index(drop=True))
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol), loc="left")
     axes[-1].set_xlabel("accuracy (%), 95% interval")
@@ -104,11 +105,11 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
 
 #: The results table on the page, in two parts (the CSV has every column).
 RESULTS_PAGE = [
-    ["run", "protocol", "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
+    [C.RUN, C.PROTOCOL, "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
     + ["level_4", "level_5", "status"],
-    ["run", "task", "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
+    [C.RUN, C.TASK, "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
     + ["tokens_per_solved"],
-    ["run", "mean_steps", "mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
+    [C.RUN, "mean_steps", "mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
     + ["reasoning_tokens_per_sample", "time_s", "notes"],
 ]
 

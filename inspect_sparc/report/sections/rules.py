@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.rules import rule_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
@@ -30,10 +31,10 @@ def rule_heatmap(
         marked = published.assign(
             run=[
                 f"{m} | {p} (published)"
-                for m, p in zip(published["model"], published["protocol"], strict=True)
+                for m, p in zip(published[C.MODEL], published[C.PROTOCOL], strict=True)
             ]
         )
-        table = pd.concat([table, marked[["run", *RULE_COLUMNS]]], ignore_index=True)
+        table = pd.concat([table, marked[[C.RUN, *RULE_COLUMNS]]], ignore_index=True)
     return heatmap(table, RULE_COLUMNS, "Accuracy on puzzles containing each rule", "accuracy (%)")
 
 
@@ -50,7 +51,7 @@ def rules_section(ctx: Context) -> Section | None:
     )
     pub_rules = ctx.shipped("sparc_by_rule")
     if pub_rules is not None:
-        pub_rules = pub_rules[pub_rules["protocol"].isin(set(rules["protocol"]))]
+        pub_rules = pub_rules[pub_rules[C.PROTOCOL].isin(set(rules[C.PROTOCOL]))]
     fig = rule_heatmap(rules, pub_rules, ctx.runs)
     ctx.add_figure(s, fig, "rule_accuracy", "Accuracy on puzzles containing each rule")
     ctx.add_table(s, rules, "rule_accuracy", "Accuracy (%) by rule type")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
@@ -29,7 +30,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     output tokens. Both axes start at 0."""
     if tokens.empty:
         return None
-    runs = len(set(tokens["run"]) | set(results["run"]))
+    runs = len(set(tokens[C.RUN]) | set(results[C.RUN]))
     fig = new_figure(9, 4.0 + 0.17 * -(-runs // legend_columns(runs)))  # legend rows
     left, right = fig.subplots(1, 2)
     bars = dict(zip(CI_COLUMNS, ["ci95_low", "ci95_high"], strict=True))
@@ -41,10 +42,10 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     left.set_title("Tokens by level")
     known = results.dropna(subset=["output_tokens_per_sample", "accuracy"]).reset_index(drop=True)
     # each run keeps the colour and marker it has on the left; runs only on the right follow
-    order = list(dict.fromkeys([*tokens.drop_duplicates("log")["run"], *known["run"]]))
+    order = list(dict.fromkeys([*tokens.drop_duplicates(C.LOG)[C.RUN], *known[C.RUN]]))
     styles = dict(zip(order, series_styles(), strict=False))
     for i, row in known.iterrows():
-        colour, marker, _ = styles[row["run"]]
+        colour, marker, _ = styles[row[C.RUN]]
         err = error_extents(known.loc[[i]], "accuracy", "ci95_low", "ci95_high")
         x = "output_tokens_per_sample"
         right.errorbar(
@@ -56,7 +57,7 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
             color=colour,
             capsize=2,
             linestyle="none",
-            label=short_label(row["run"]),
+            label=short_label(row[C.RUN]),
         )
     right.set_xlabel("output tokens per sample")
     right.set_ylabel("accuracy (%), 95% interval")

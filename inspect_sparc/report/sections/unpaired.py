@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.unpaired import published_table, unshared_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.page import Section
@@ -25,7 +26,7 @@ def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
     ranked = against.assign(_gap=gap).sort_values("_gap", kind="stable")
     kept = [
         rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
-        for _, rows in ranked.groupby("run", sort=False)
+        for _, rows in ranked.groupby(C.RUN, sort=False)
     ]
     import pandas as pd
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.visual import visual_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import dot_chart
@@ -24,12 +25,12 @@ def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
         return None
     title = "Visual: accuracy by plot type"
     rows = visual.assign(
-        label=[f"{r} [{p}]" for r, p in zip(visual["run"], visual["plot"], strict=True)],
+        label=[f"{r} [{p}]" for r, p in zip(visual[C.RUN], visual["plot"], strict=True)],
         published=False,
     )
     if published is not None and not published.empty:
         pub = with_wilson(published).assign(published=True)
-        models = set(pub["model"])
+        models = set(pub[C.MODEL])
         one_model = len(models) == 1
         pub["label"] = published_visual_labels(pub, with_model=not one_model)
         rows = pd.concat([rows, pub], ignore_index=True)
@@ -44,7 +45,7 @@ def published_visual_labels(pub: pd.DataFrame, with_model: bool = True) -> list[
     settings = pub["setting"] if "setting" in pub else visual_settings(pub)
     return [
         f"{m + ' ' if with_model else ''}[{setting}] (published)"
-        for m, setting in zip(pub["model"], settings, strict=True)
+        for m, setting in zip(pub[C.MODEL], settings, strict=True)
     ]
 
 
@@ -56,7 +57,7 @@ def visual_section(ctx: Context) -> Section | None:
     s = Section("visual", "Visual")
     pub_visual = ctx.shipped("sparc_visual")
     if pub_visual is not None:
-        pub_visual = pub_visual[pub_visual["protocol"] == "visual"]
+        pub_visual = pub_visual[pub_visual[C.PROTOCOL] == "visual"]
     ctx.add_figure(s, visual_bars(visual, pub_visual), "visual", "Accuracy by plot type")
     ctx.add_table(s, visual, "visual", "Image runs by plot type")
     return s
