@@ -103,6 +103,21 @@ def reduced_values(
     return frame.groupby("id", sort=False)[key].agg(how)
 
 
+def shown_outcomes(
+    group: pd.DataFrame | None, samples: pd.DataFrame | None, run: Any, key: str = K.CORRECT
+) -> pd.DataFrame | None:
+    """A run's per-puzzle rows (its `puzzle_values` group: id, level, ...) with `key` as its
+    log reduced it over epochs: the group itself under the mean, the reduced values under
+    max, min or median (the value its rows show), None for a reducer the report cannot apply."""
+    how = REDUCERS.get(shown_reducer(run))
+    if group is None or samples is None or how == "mean":
+        return group
+    if how is None:
+        return None
+    reduced = reduced_values(samples, run["log"], shown_reducer(run), key)
+    return group.assign(**{key: group["id"].map(reduced)})
+
+
 def shown_reducer(run: Any) -> str:
     """The epochs reducer whose metrics a run's row shows (the mean where there are several)."""
     shown = run.get("metrics_reducer")

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.writing import P_COLUMNS, is_count
+from inspect_sparc.report.writing import DIFFERENCE_INTERVALS, P_COLUMNS, is_count
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -106,7 +106,7 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
         ):
             text = cell_text(value)
             if _number(lo) and _number(hi) and _number(value):
-                text += f" ({lo:.1f}–{hi:.1f})" if lo >= 0 else f" ({lo:.1f} to {hi:.1f})"
+                text += f" ({interval_text(lo, hi, stem)})"
             if _number(count):
                 text += f" n={count:.0f}"
             texts.append(text)
@@ -114,6 +114,17 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
         folded |= {low, high} | ({n} if n in table else set())
     out.attrs["folded"] = folded
     return out
+
+
+def interval_text(low: float, high: float, stem: str) -> str:
+    """An interval as a cell prints it, `8.1–17.9` or `-1.6 to 42.0`; a difference's interval
+    that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`)."""
+    from inspect_sparc.report.stats import format_interval
+
+    if stem in DIFFERENCE_INTERVALS:
+        text = format_interval(low, high, scale=1.0)
+        return text.replace(" to ", "–") if low >= 0 else text
+    return f"{low:.1f}–{high:.1f}" if low >= 0 else f"{low:.1f} to {high:.1f}"
 
 
 def _number(value: Any) -> bool:
@@ -125,7 +136,8 @@ CELL_CHARS = 160
 
 
 def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
-    """A table cell: counts as integers, p-values to 3 significant digits, other numbers to
+    """A table cell: counts as integers, p-values to 2 significant digits (more where rounding
+    would carry one across 0.05: `stats.format_p`), other numbers to
     one decimal (a small nonzero one as `<0.1`, so a column reads in one format), missing
     values as a dash, long text cut at `CELL_CHARS`."""
     if value is None or (isinstance(value, float) and value != value):
@@ -133,7 +145,9 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and p:
-        return f"{value:.3g}"
+        from inspect_sparc.report.stats import format_p
+
+        return format_p(value)
     if isinstance(value, float):
         if count and value.is_integer():
             return f"{value:.0f}"

@@ -16,7 +16,10 @@ COUNT_COLUMNS = frozenset(
     {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
     | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
 )
-P_COLUMNS = frozenset({"p", "p_holm", "gap_p"})
+P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
+#: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
+#: its ends keep the digits that show it (never an end of 0.0 beside a p below 0.05).
+DIFFERENCE_INTERVALS = ("diff_ci95", "diff_simultaneous", "gap_ci95")
 RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode", "solved"})
 
 
@@ -27,20 +30,47 @@ def is_count(column: str) -> bool:
 
 def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     """`table` rounded to what its numbers mean: rates to 0.1, p-values to 3 significant
-    digits, ratios to 0.01, counts exact (the in-memory tables keep every digit)."""
-    from inspect_sparc.report.stats import significant_digits
+    digits (never rounded across 0.05), ratios to 0.01, counts exact, a difference's interval
+    that excludes 0 with the digits that show it (the in-memory tables keep every digit)."""
+    from inspect_sparc.report.stats import format_p
 
     out = table.copy()
+    ends = interval_ends(table)
     for column in out.select_dtypes("number").columns:
         if out[column].dtype == bool:
             continue
-        if is_count(column):
+        if column in ends:
+            out[column] = ends[column].astype(float)
+        elif is_count(column):
             out[column] = out[column].round().astype("Int64")
         elif column in P_COLUMNS:
-            out[column] = out[column].map(significant_digits)
+            out[column] = out[column].map(
+                lambda v: float(format_p(v, 3)) if v == v and v > 0 else v
+            )
         else:
             out[column] = out[column].round(2 if column in RATIO_COLUMNS else 1)
     return out
+
+
+def interval_ends(table: pd.DataFrame) -> dict[str, pd.Series]:
+    """Per end column of a difference's interval: its ends as text, to 0.1 or, where the
+    interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`)."""
+    import pandas as pd
+
+    from inspect_sparc.report.stats import format_interval
+
+    ends: dict[str, pd.Series] = {}
+    for stem in DIFFERENCE_INTERVALS:
+        low, high = f"{stem}_low", f"{stem}_high"
+        if low not in table or high not in table:
+            continue
+        texts = [
+            format_interval(lo, hi, scale=1.0).split(" to ") if lo == lo and hi == hi else ["", ""]
+            for lo, hi in zip(table[low].astype(float), table[high].astype(float), strict=True)
+        ]
+        ends[low] = pd.Series([t[0] or None for t in texts], index=table.index, dtype=object)
+        ends[high] = pd.Series([t[1] or None for t in texts], index=table.index, dtype=object)
+    return ends
 
 
 def write_table(
@@ -62,6 +92,12 @@ def write_table(
     numeric = table.select_dtypes("number").columns
     # text cells escaped by pandas in one pass (`\\ & % $ # _ { } ~ ^`), then the rates
     # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
+    from inspect_sparc.report.stats import format_p
+
+    texts = {c: table[c].map(lambda v: format_p(v) or None) for c in numeric if c in P_COLUMNS}
+    texts |= {c: v for c, v in interval_ends(table).items() if c in table}
+    table = table.assign(**texts)  # p-values and differences' ends as the page prints them
+    numeric = table.select_dtypes("number").columns
     styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
     rates = [c for c in numeric if not is_count(c)]
     counts = [c for c in numeric if is_count(c)]

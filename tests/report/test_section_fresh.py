@@ -1,15 +1,14 @@
 """The fresh-puzzle gap on real logs whose truth is known (`scripted.py`): the test side is the
 largest run on the benchmark's test grids (never a run on generated puzzles), a puzzle met in
-several runs is one unit, and the gap's intervals and p are Newcombe's and the CMH test's
-(checked against statsmodels)."""
+several runs is one unit, and the gap's p and interval come from one exact test each (per
+level Barnard's, checked against scipy; overall the exact stratified test, checked by
+brute-force enumeration), so the two never disagree."""
 
 from __future__ import annotations
 
 import pytest
+from oracles import brute_force_stratified_p
 from scripted import rolled, rolled_twice, scripted_log
-
-sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
-StratifiedTable = pytest.importorskip("statsmodels.stats.contingency_tables").StratifiedTable
 
 
 def stamp(minute: int) -> str:
@@ -87,30 +86,38 @@ def test_a_repeated_seed_is_the_same_puzzles_not_new_ones(gaps, gap_logs, tmp_pa
     assert single["gap_ci95_low"].tolist() == pytest.approx(table["gap_ci95_low"].tolist())
 
 
-def test_per_level_intervals_are_newcombes_and_never_zero_width(gaps, gap_logs):
+def per_level_counts(test, fresh, levels):
+    """Per level (x1, n1, x2, n2): the test run's solves of its 2 puzzles, the fresh side's of
+    its 4 (generated:7 and generated:8 each hold the level's 2 puzzles, solved alike)."""
+    return {
+        level: (sum(test[i] for i in ids), len(ids), 2 * sum(fresh[i] for i in ids), 2 * len(ids))
+        for level, ids in levels.items()
+    }
+
+
+def test_per_level_p_is_barnards_and_its_interval_agrees_with_it(gaps, gap_logs):
+    from scipy.stats import barnard_exact
+
     _, test, fresh, levels = gap_logs
     _, table = gaps
-    for level, ids in levels.items():
+    for level, (x1, n1, x2, n2) in per_level_counts(test, fresh, levels).items():
         row = table[table["level"] == level].iloc[0]
-        k1, k2 = sum(test[i] for i in ids), 2 * sum(fresh[i] for i in ids)
-        low, high = sm_proportion.confint_proportions_2indep(
-            k1, len(ids), k2, 2 * len(ids), method="newcomb", compare="diff"
-        )
-        assert (row["gap_ci95_low"], row["gap_ci95_high"]) == pytest.approx((100 * low, 100 * high))
+        expected = barnard_exact([[x1, x2], [n1 - x1, n2 - x2]], n=64).pvalue
+        assert row["gap_p"] == pytest.approx(expected, rel=1e-6)
+        assert row["gap"] == pytest.approx(100 * (x1 / n1 - x2 / n2))
+        excludes = row["gap_ci95_low"] > 0 or row["gap_ci95_high"] < 0
+        assert excludes == (row["gap_p"] < 0.05)
+        assert row["gap_test"].startswith("Barnard")
     assert (table["gap_ci95_high"] - table["gap_ci95_low"]).min() > 0
 
 
-def test_the_gap_p_is_cochran_mantel_haenszel_by_level(gaps, gap_logs):
-    import numpy as np
-
+def test_the_overall_gap_p_is_the_exact_stratified_test(gaps, gap_logs):
     _, test, fresh, levels = gap_logs
     _, table = gaps
-    tables = []
-    for ids in levels.values():
-        a = sum(test[i] for i in ids)
-        b = 2 * sum(fresh[i] for i in ids)
-        tables.append([[a, len(ids) - a], [b, 2 * len(ids) - b]])
-    expected = StratifiedTable(np.array(tables, dtype=float).transpose(1, 2, 0))
+    counts = list(per_level_counts(test, fresh, levels).values())
     overall = table[table["level"].astype(str).str.startswith("all")].iloc[0]
-    assert overall["gap_p"] == pytest.approx(expected.test_null_odds(correction=False).pvalue)
+    assert overall["gap_p"] == pytest.approx(brute_force_stratified_p(counts), rel=1e-9)
+    excludes = overall["gap_ci95_low"] > 0 or overall["gap_ci95_high"] < 0
+    assert excludes == (overall["gap_p"] < 0.05)
+    assert overall["gap_test"].startswith("exact conditional stratified")
     assert "does not prove" in gaps[0].index.read_text(encoding="utf-8")

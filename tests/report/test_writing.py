@@ -41,3 +41,31 @@ def test_csv_cells_are_rounded_to_what_they_mean(report):
             if r.get(column):
                 digits = r[column].replace("0.", "").lstrip("0").replace(".", "")
                 assert len(digits.rstrip("0")) <= 3, r[column]
+
+
+def test_p_values_and_differences_keep_the_digits_that_show_significance(tmp_path):
+    # issue: 13 vs 4 of 500 printed "1.8 (0.0-2.9)" beside p 0.049; p-values printed as rates
+    from inspect_sparc.report.page import cell_text, interval_text
+
+    table = pd.DataFrame(
+        {
+            "difference": [1.8, -30.0],
+            "diff_ci95_low": [0.0413, -66.8],
+            "diff_ci95_high": [2.94, -0.04],
+            "p": [0.0496, 3.2e-05],
+            "p_holm_in_pair": [0.0502, 0.5],
+        }
+    )
+    write_table(table, "t", tmp_path)
+    csv = pd.read_csv(tmp_path / "t.csv")
+    assert csv["diff_ci95_low"].tolist() == [0.04, -66.80]
+    assert csv["diff_ci95_high"].tolist() == [2.94, -0.04]
+    assert csv["p"].tolist() == [0.0496, 3.2e-05] and csv["p_holm_in_pair"][0] == 0.0502
+    tex = (tmp_path / "t.tex").read_text()
+    for text in ("0.04 ", "-0.04 ", "0.0496", "3.2e-05", "0.0502"):
+        assert text in tex, text
+    assert " 0.0 " not in tex and "-0.0 " not in tex
+    assert cell_text(0.0496, p=True) == "0.0496" and cell_text(3.2e-05, p=True) == "3.2e-05"
+    assert interval_text(0.0413, 2.94, "diff_ci95") == "0.04–2.94"
+    assert interval_text(-66.8, -0.04, "gap_ci95") == "-66.80 to -0.04"
+    assert interval_text(12.34, 20.0, "ci95") == "12.3–20.0"  # a rate: one decimal

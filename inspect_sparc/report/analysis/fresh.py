@@ -4,8 +4,10 @@ from the generator (`source=generated:SEED`, calibrated to the split level by le
 The test side is a run on the benchmark's test puzzles, recognised by content (the shipped
 test-grid hashes), the largest where there are several. Per level, and overall with the fresh
 set re-weighted to the test split's level mix (so a different level mix cannot make a gap),
-with Newcombe's score interval and a Cochran-Mantel-Haenszel p stratified by level. Runs of
-several seeds pool into one fresh set; a puzzle met in several runs is one unit.
+with exact tests and the intervals that invert them (`exact.two_sets` per level: the exact
+unconditional test; `exact.two_sets_stratified` overall: the exact conditional test over
+levels), on each log's per-puzzle values reduced as it reduced them. Runs of several seeds
+pool into one fresh set; a puzzle met in several runs is one unit.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
-from inspect_sparc.report.stats import cmh, stratified_difference
+from inspect_sparc.report.exact import two_sets, two_sets_stratified
+from inspect_sparc.report.intervals import REDUCERS, shown_reducer
+from inspect_sparc.report.stats import stratified_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -69,24 +73,50 @@ def puzzle_key(samples: pd.DataFrame) -> pd.Series:
     return samples["grid"].where(samples["grid"].notna(), fallback)
 
 
-def level_values(samples: pd.DataFrame, logs: list[str]) -> dict[int, list[float]]:
-    """Per level: each puzzle's outcome over the given logs, one value per puzzle (the same
-    puzzle in several logs is one unit: its runs are epochs, all averaged)."""
+def level_values(
+    samples: pd.DataFrame, logs: list[str], runs: pd.DataFrame | None = None
+) -> dict[int, list[float]]:
+    """Per level: each puzzle's outcome over the given logs, one value per puzzle: each log's
+    epochs reduced as its run's log reduced them (the mean without `runs`; a log whose
+    reducer the report cannot apply is left out), then the same puzzle in several logs
+    averaged (one unit: its runs are epochs)."""
+    import pandas as pd
+
     chosen = samples[samples[C.LOG].isin(logs)].dropna(subset=[K.CORRECT])
     chosen = chosen.assign(_puzzle=puzzle_key(chosen))
-    per = chosen.groupby("_puzzle", sort=False).agg(
-        level=(C.LEVEL, "first"), correct=(K.CORRECT, "mean")
+    how = {str(log): "mean" for log in logs}
+    chosen_runs = runs[runs[C.LOG].isin(logs)] if runs is not None else None
+    for _, run in chosen_runs.iterrows() if chosen_runs is not None else ():
+        how[str(run[C.LOG])] = REDUCERS.get(shown_reducer(run), "")
+    parts = []
+    for log, group in chosen.groupby(C.LOG, sort=False):
+        if not how.get(str(log)):
+            continue  # a reducer the report cannot apply: not the value the log shows
+        parts.append(
+            group.groupby("_puzzle", sort=False).agg(
+                level=(C.LEVEL, "first"), correct=(K.CORRECT, how[str(log)])
+            )
+        )
+    if not parts:
+        return {}
+
+    per = (
+        pd.concat(parts)
+        .groupby(level=0, sort=False)
+        .agg(level=(C.LEVEL, "first"), correct=("correct", "mean"))
     )
     return {int(lv): g["correct"].tolist() for lv, g in per.groupby(C.LEVEL) if lv == lv}
 
 
 def gap_rows(
-    test: Any, why: str, fresh: pd.DataFrame, samples: pd.DataFrame
+    test: Any, why: str, fresh: pd.DataFrame, samples: pd.DataFrame, runs: Any = None
 ) -> list[dict[str, Any]]:
     """Per level and overall: test accuracy, fresh accuracy (seeds pooled, each puzzle once),
-    the gap with its Newcombe interval and the CMH p-value (stratified by level overall)."""
-    mine = level_values(samples, [test[C.LOG]])
-    theirs = level_values(samples, list(fresh[C.LOG]))
+    the gap with the interval and p of one exact test (per level the exact unconditional
+    test, overall the exact conditional test stratified by level), the test's name or why
+    there is none (per-puzzle means)."""
+    mine = level_values(samples, [test[C.LOG]], runs)
+    theirs = level_values(samples, list(fresh[C.LOG]), runs)
     levels = sorted(set(mine) & set(theirs))
     base = {
         C.MODEL: test[C.MODEL],
@@ -102,7 +132,11 @@ def gap_rows(
     parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
     for level, strata in [*parts, (OVERALL, levels)]:
         first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
-        a, b, interval = stratified_difference(first, second)
+        a, b, _ = stratified_difference(first, second)
+        if level == OVERALL:
+            found = two_sets_stratified(first, second)
+        else:
+            found = two_sets(first[0], second[0])
         rows.append(
             {
                 **base,
@@ -112,9 +146,10 @@ def gap_rows(
                 "n_fresh": sum(len(theirs[lv]) for lv in strata),
                 "fresh_accuracy": 100 * b,
                 "gap": 100 * (a - b),
-                "gap_ci95_low": 100 * interval.low,
-                "gap_ci95_high": 100 * interval.high,
-                "gap_p": cmh(first, second)[1],
+                "gap_ci95_low": 100 * found.interval.low,
+                "gap_ci95_high": 100 * found.interval.high,
+                "gap_p": found.p,
+                "gap_test": found.test,
             }
         )
     return rows
@@ -138,5 +173,5 @@ def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         if fresh.empty or tests.empty:
             continue
         test, why = pick_test_run(tests)
-        rows += gap_rows(test, why, fresh, samples)
+        rows += gap_rows(test, why, fresh, samples, runs)
     return pd.DataFrame(rows)

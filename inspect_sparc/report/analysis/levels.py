@@ -1,5 +1,6 @@
 """Accuracy by level per run: the log's `level_k` with n puzzles and the 95% interval from
-the samples of that level, long (one row per run and level) and wide (one row per run)."""
+the samples of that level (of the value shown: each puzzle's epochs reduced as the log reduced
+them), long (one row per run and level) and wide (one row per run)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
+from inspect_sparc.report.intervals import ci_fields, puzzle_values, shown_outcomes, shown_reducer
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.tabulate import pct, per_log
 
@@ -18,19 +19,26 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Accuracy (%) by level, long form (run, protocol, model, level, accuracy: the log's
-    `level_k`), with n puzzles and the 95% interval from the samples of that level."""
+    `level_k`), with n puzzles and the 95% interval from the samples of that level, of the
+    value shown (max-reduced epochs: the max-reduced outcomes); no interval, and why, for a
+    reducer the report cannot apply."""
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
     rows = []
     for _, run in runs[runs[C.TASK].isin(SPARC_TASKS)].iterrows():
-        group = by_log.get(run[C.LOG])
+        shown = shown_outcomes(by_log.get(run[C.LOG]), samples, run)
+        group = shown if shown is not None else by_log.get(run[C.LOG])
         for lv in LEVELS:
             value = pct(run.get(K.level_metric(lv)))
             if value is None:
                 continue
             at = group.loc[group[C.LEVEL] == lv, K.CORRECT] if group is not None else []
+            ci = ci_fields(at)
+            if shown is None and group is not None:  # a reducer the report cannot apply
+                reason = f"none: the {shown_reducer(run)} reducer has no per-puzzle interval here"
+                ci.update(ci95_low=None, ci95_high=None, interval=reason)
             rows.append(
                 {
                     C.LOG: run[C.LOG],
@@ -40,7 +48,7 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
                     "baseline": run["baseline"],
                     C.LEVEL: lv,
                     "accuracy": value,
-                    **ci_fields(at),
+                    **ci,
                 }
             )
     return pd.DataFrame(rows)

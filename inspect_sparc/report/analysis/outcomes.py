@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.intervals import REDUCERS, reduced_values, shown_reducer
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,10 +22,25 @@ def eligible(runs: pd.DataFrame) -> pd.DataFrame:
     return runs[ok]
 
 
-def outcome_index(samples: pd.DataFrame) -> dict[str, pd.Series]:
-    """Per log: puzzle id -> its outcome (mean of `correct` over epochs), scored puzzles only."""
+def outcome_index(samples: pd.DataFrame, runs: pd.DataFrame | None = None) -> dict[str, pd.Series]:
+    """Per log: puzzle id -> its outcome over epochs, scored puzzles only: the mean, or with
+    `runs`, reduced as each run's log reduced it (`max`: 0/1 again; the value its row shows).
+    A log whose reducer the report cannot apply is left out (no comparison of a value that is
+    not the one shown)."""
     if samples is None or samples.empty or K.CORRECT not in samples:
         return {}
     scored = samples.dropna(subset=[K.CORRECT])
-    means = scored.groupby([C.LOG, C.ID], sort=False)[K.CORRECT].mean()
-    return {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
+    means = scored.groupby([C.LOG, "id"], sort=False)[K.CORRECT].mean()
+    index = {str(log): series.droplevel(0) for log, series in means.groupby(level=0, sort=False)}
+    if runs is None:
+        return index
+    for _, run in runs.iterrows():
+        reducer = shown_reducer(run)
+        if run[C.LOG] not in index or REDUCERS.get(reducer) == "mean":
+            continue
+        reduced = reduced_values(scored, run[C.LOG], reducer)
+        if reduced is None:
+            del index[run[C.LOG]]
+        else:
+            index[run[C.LOG]] = reduced
+    return index

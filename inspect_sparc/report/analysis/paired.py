@@ -1,7 +1,10 @@
 """Paired comparisons of runs on the same puzzles: the 2x2 table, the difference with a paired
-interval that agrees with the test beside it (exact McNemar and its inverted interval; the
-paired t where epochs make per-puzzle means), Holm-adjusted p over the family of pairs, the
-smallest difference each pair can detect, and each tested pair again per level.
+interval that agrees with the test beside it (Tango's score interval and the McNemar score test
+it inverts for 0/1 outcomes; the paired t where epochs make per-puzzle means), each run's
+per-puzzle values reduced over epochs as its log reduced them (the value its row shows),
+Holm-adjusted p over the family of pairs with the simultaneous (Bonferroni) interval beside
+it, the smallest difference each pair detects with 80% exact power, and each tested pair again
+per level.
 
 Each run's per-puzzle outcome is indexed by puzzle id once (`outcomes.outcome_index`); a pair
 is then an index join, so the cost grows with runs x runs x puzzles, never samples x samples.
@@ -16,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
+from inspect_sparc.report.exact import paired_mdd_exact
 from inspect_sparc.report.stats import (
+    ALPHA,
     CONFIDENCE,
     MIN_SHARED,
-    Interval,
+    format_p,
     holm,
-    mcnemar_exact,
-    paired_exact,
-    paired_mdd,
+    is_binary,
+    paired_comparison,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,17 +63,17 @@ def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
     return pairs
 
 
-def compare(a: pd.Series, b: pd.Series) -> dict[str, Any] | None:
-    """The comparison of two runs' outcomes on the puzzles both scored (None: none shared):
-    counts, the difference, and with at least `MIN_SHARED` shared puzzles an interval and the
-    test it agrees with (`paired_test`), and the smallest difference it detects (80% power)."""
-    import numpy as np
-
+def compare(a: pd.Series, b: pd.Series, confidence: float | None = None) -> dict[str, Any] | None:
+    """The comparison of two runs' per-puzzle values on the puzzles both scored (None: none
+    shared): counts, the difference, and with at least `MIN_SHARED` shared puzzles the
+    interval and the test it inverts (`stats.paired_comparison`: named by what the values
+    are), and for 0/1 outcomes the smallest difference found with 80% exact power (none where
+    no difference reaches it). With `confidence`, the interval at that level instead."""
     shared = a.index.intersection(b.index)
     if len(shared) == 0:
         return None
     x, y = a.loc[shared].to_numpy(float), b.loc[shared].to_numpy(float)
-    binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
+    binary = is_binary(x, y)
     only_a, only_b = float((x * (1 - y)).sum()), float(((1 - x) * y).sum())
     row: dict[str, Any] = {
         "n_shared": len(shared),
@@ -83,31 +87,35 @@ def compare(a: pd.Series, b: pd.Series) -> dict[str, Any] | None:
     if len(shared) < MIN_SHARED:
         row["test"] = f"none: fewer than {MIN_SHARED} shared puzzles"
         return row
-    interval, p, test = paired_test(x, y, binary)
-    row.update(diff_ci95_low=100 * interval.low, diff_ci95_high=100 * interval.high)
-    row.update(p=p, test=test)
-    row["mdd_80"] = 100 * paired_mdd(len(shared), (only_a + only_b) / len(shared))
+    result = paired_comparison(x, y, CONFIDENCE if confidence is None else confidence)
+    row.update(diff_ci95_low=100 * result.interval.low, diff_ci95_high=100 * result.interval.high)
+    row.update(p=result.p if result.p == result.p else None, test=result.test)
+    if binary:
+        mdd = paired_mdd_exact(len(shared), (only_a + only_b) / len(shared))
+        row["mdd_80"] = None if mdd is None else 100 * mdd
+        row["power"] = "" if mdd is not None else NO_POWER
+    else:
+        row["power"] = "not computed for per-puzzle means"
     return row
 
 
-def paired_test(x: Any, y: Any, binary: bool) -> tuple[Interval, float, str]:
-    """The paired interval and the p-value of the test it inverts: exact McNemar with its
-    inverted (Clopper-Pearson) interval for 0/1 outcomes; for per-puzzle means over epochs
-    the paired t test and its interval (the exact pair on rounded counts where every puzzle
-    differs alike, so no interval has zero width)."""
-    import numpy as np
+#: What a pair's power column says where even the largest difference falls short.
+NO_POWER = "no difference reaches 80% power at this n and discordance"
 
-    diff = x - y
-    if binary or np.all(diff == diff[0]):
-        only_a = int(round(float((x * (1 - y)).sum())))
-        only_b = int(round(float(((1 - x) * y).sum())))
-        interval = paired_exact(only_a, only_b, len(x))
-        return interval, mcnemar_exact(only_a, only_b), "exact McNemar"
-    from scipy.stats import ttest_rel
 
-    result = ttest_rel(x, y)
-    ci = result.confidence_interval(CONFIDENCE)
-    return Interval(float(ci.low), float(ci.high), "paired t"), float(result.pvalue), "paired t"
+def simultaneous(table: pd.DataFrame, pairs: list[tuple[pd.Series, pd.Series]]) -> pd.DataFrame:
+    """`table` with each tested pair's interval at 1 - 0.05 / m over the m tested pairs
+    (Bonferroni: the m intervals hold together; one that excludes 0 is a pair Holm marks)."""
+    tested = table["p"].notna() if "p" in table else None
+    if tested is None or not tested.any():
+        return table
+    level = 1 - ALPHA / int(tested.sum())
+    lows, highs = [], []
+    for keep, (a, b) in zip(tested, pairs, strict=True):
+        found = compare(a, b, level) if keep else None
+        lows.append(found["diff_ci95_low"] if found else None)
+        highs.append(found["diff_ci95_high"] if found else None)
+    return table.assign(diff_simultaneous_low=lows, diff_simultaneous_high=highs)
 
 
 def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
@@ -118,9 +126,9 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     detects with 80% power."""
     import pandas as pd
 
-    index = outcome_index(samples)
+    index = outcome_index(samples, runs)
     ids = samples.groupby(C.LOG)[C.ID].agg(set).to_dict() if len(samples) else {}
-    rows = []
+    rows, pairs = [], []
     for a, b, scope in candidate_pairs(eligible(runs)):
         ia, ib = index.get(a[C.LOG]), index.get(b[C.LOG])
         if ia is None or ib is None:
@@ -128,6 +136,7 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         found = compare(ia, ib)
         if found is None:
             continue
+        pairs.append((ia, ib))
         both_ran = len(ids.get(a[C.LOG], set()) & ids.get(b[C.LOG], set()))
         rows.append(
             {
@@ -145,25 +154,40 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
     columns += ["dropped_errors", "both", "only_a", "only_b", "neither", "accuracy_a"]
     columns += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
-    columns += ["test", "mdd_80"]
+    columns += ["diff_simultaneous_low", "diff_simultaneous_high", "test", "mdd_80", "power"]
     table = pd.DataFrame(rows)
     if len(table) and "p" in table:
         table["p_holm"] = holm(table["p"].astype(float).tolist())
-        table["reading"] = [reading(r) for _, r in table.iterrows()]
+        table = simultaneous(table, pairs)
+        tested = int(table["p"].notna().sum())
+        table["reading"] = [reading(r, tested) for _, r in table.iterrows()]
     columns += ["reading"]
     return table[[c for c in columns if c in table]] if len(table) else table
 
 
-def reading(row: Any) -> str | None:
-    """What a tested pair shows in words: a significant difference (Holm), or, where there is
-    none, the size of difference that cannot be excluded (mdd_80), never "no difference"."""
-    p = row.get("p_holm")
-    if p is None or p != p:
+def reading(row: Any, family: int = 1) -> str | None:
+    """What a tested pair shows in words, naming the test each claim rests on: a difference
+    Holm's adjustment over the `family` of tested pairs finds; one the pair's own test finds
+    but Holm's does not (its own interval excludes 0, its simultaneous one need not); or none,
+    with the size of difference that cannot be excluded (mdd_80), never "no difference"."""
+    p, adjusted = row.get("p"), row.get("p_holm")
+    if p is None or p != p or adjusted is None or adjusted != adjusted:
         return None
-    if p < 0.05:
-        return "significant (Holm p < 0.05)"
+    over = f"Holm over {family} pairs" if family > 1 else "one test"
+    if adjusted < ALPHA:
+        return f"differs ({over}: p_holm = {format_p(adjusted)})"
+    if p < ALPHA:
+        return (
+            f"differs on its own (p = {format_p(p)}, its interval excludes 0), not after "
+            f"{over} (p_holm = {format_p(adjusted)})"
+        )
+    mdd = row.get("mdd_80")
+    if mdd is None or mdd != mdd:
+        power = row.get("power") or NO_POWER
+        return f"no difference shown (p = {format_p(p)}); {power}"
     return (
-        f"not significant: a difference smaller than {row['mdd_80']:.1f} points cannot be excluded"
+        f"no difference shown (p = {format_p(p)}): a difference smaller than {mdd:.1f} points "
+        "cannot be excluded"
     )
 
 
@@ -175,12 +199,17 @@ SPLIT_SIZES = {"all 500 test puzzles": 500, "level 5 alone (89)": 89}
 
 
 def power_table() -> pd.DataFrame:
-    """The smallest paired difference (points) found with 80% power on the 500-puzzle test
-    split and on its level 5, by share of discordant puzzles (`stats.paired_mdd`)."""
+    """The smallest paired difference (points) found with 80% exact power on the 500-puzzle
+    test split and on its level 5, by share of discordant puzzles (`exact.paired_mdd_exact`
+    of the McNemar score test the table uses); none where no difference reaches 80%."""
     import pandas as pd
 
+    def mdd(n: int, d: float) -> float | None:
+        found = paired_mdd_exact(n, d)
+        return None if found is None else 100 * found
+
     rows = [
-        {"discordant (%)": 100 * d, **{k: 100 * paired_mdd(n, d) for k, n in SPLIT_SIZES.items()}}
+        {"discordant (%)": 100 * d, **{k: mdd(n, d) for k, n in SPLIT_SIZES.items()}}
         for d in DISCORDANCES
     ]
     return pd.DataFrame(rows)
@@ -193,8 +222,8 @@ def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame)
 
     if paired.empty or "p" not in paired or samples is None or "level" not in samples:
         return pd.DataFrame()
-    index = outcome_index(samples)
-    levels = samples.dropna(subset=[C.LEVEL]).groupby([C.LOG, C.ID])[C.LEVEL].first()
+    index = outcome_index(samples, runs)
+    levels = samples.dropna(subset=[C.LEVEL]).groupby([C.LOG, "id"])[C.LEVEL].first()
     known_logs = set(levels.index.get_level_values(0))
     logs = dict(zip(runs[C.RUN], runs[C.LOG], strict=False))
     rows = []
@@ -217,6 +246,6 @@ def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame)
         rows += found
     columns = ["run_a", "run_b", C.LEVEL, "n_shared", "both", "only_a", "only_b", "neither"]
     columns += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm_in_pair", "test"]
-    columns += ["mdd_80"]
+    columns += ["mdd_80", "power"]
     table = pd.DataFrame(rows)
     return table[[c for c in columns if c in table]] if len(table) else table

@@ -54,14 +54,15 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         else:
             ci = ci_fields(values, clusters=_types(run, group, values))
         errored = errored_of.get(run[C.LOG], 0)
-        solved = float(sum(values)) if len(values) else None
+        # every puzzle errored: 0 solved of the puzzles it ran, not an unknown count
+        solved = float(sum(values)) if len(values) else (0.0 if errored else None)
         row = {
             C.RUN: run[C.RUN],
             C.TASK: run[C.TASK],
             "version": run["task_version"],
             C.PROTOCOL: run[C.PROTOCOL],
             C.MODEL: run[C.MODEL],
-            "n": run_n(run),
+            "n": len(values) if len(values) else run_n(run),  # puzzles scored, not epochs
             "solved": solved,
             "errored": errored,
             "epochs": run["epochs"],

@@ -45,7 +45,7 @@ def difference(
 def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Per eligible run: its per-puzzle outcomes, grid hashes, and whether every puzzle it
     scored is one of the benchmark's test puzzles."""
-    index = outcome_index(samples)
+    index = outcome_index(samples, runs)  # each log's epochs reduced as it reduced them
     grids = (
         samples.groupby(C.LOG)["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
     )

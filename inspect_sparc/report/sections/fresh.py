@@ -79,11 +79,16 @@ def fresh_section(ctx: Context) -> Section | None:
         "Per model and protocol with a run on the benchmark's test puzzles (recognised by "
         "content: every grid is one of the 500 test-split grids; the largest such run, named "
         "in test_side) and runs on generated puzzles (source=generated:SEED; seeds pool, and a "
-        "puzzle met in several runs counts once, its runs as epochs): accuracy on each per "
-        "level, and the gap test - fresh with Newcombe's hybrid score 95% interval; overall, "
-        "the fresh set is re-weighted to the test split's level mix (each side's interval at "
-        "Kish's effective n), and gap_p is the Cochran-Mantel-Haenszel test stratified by "
-        "level. " + MEANING,
+        "puzzle met in several runs counts once, its runs as epochs), each log's epochs reduced "
+        "as it reduced them: accuracy on each per level, and the gap test - fresh with the p "
+        "of an exact test and the 95% interval that inverts it, so the two never disagree "
+        "(gap_test names it). Per level (a few fresh puzzles against about 100): the exact "
+        "unconditional test (Barnard's, pooled score) and the differences it keeps. Overall, "
+        "the fresh set is re-weighted to the test split's level mix, and gap_p is the exact "
+        "conditional test of a common odds ratio of 1 over levels, its interval the common "
+        "odds ratio's exact interval expressed as the re-weighted gap it implies. Per-puzzle "
+        "means (epochs averaged) get the gap alone: no interval keeps its coverage with so "
+        "few fresh puzzles, and gap_test says so. " + MEANING,
     )
     caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
     ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)

@@ -16,11 +16,9 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
+from inspect_sparc.report.exact import paired_mdd_exact
 from inspect_sparc.report.page import FOLD_ROWS, Section
-from inspect_sparc.report.stats import (
-    MIN_SHARED,
-    paired_mdd,
-)
+from inspect_sparc.report.stats import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -102,20 +100,25 @@ PAIRED_PAGE = [
     ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "dropped_errors", "both", "only_a"]
     + ["only_b", "neither"],
     ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "p", "p_holm", "test", "mdd_80"],
-    ["run_a", "run_b", "reading"],
+    ["run_a", "run_b", "diff_simultaneous_low", "diff_simultaneous_high", "power", "reading"],
 ]
 
 
 def power_text() -> str:
-    """What the paired test can see on the 500-puzzle split, by share of discordant puzzles."""
+    """What the paired test can see on the 500-puzzle split, by share of discordant puzzles
+    (exact power; none where no difference reaches 80%)."""
+
+    def mdd(n: int, d: float) -> str:
+        found = paired_mdd_exact(n, d)
+        return "none reaches 80% power" if found is None else f"{100 * found:.1f}"
+
     at_500 = ", ".join(
-        f"{100 * paired_mdd(500, d):.1f} points at {100 * d:.0f}% discordant puzzles"
-        for d in (0.05, 0.15, 0.30)
+        f"{mdd(500, d)} points at {100 * d:.0f}% discordant puzzles" for d in (0.05, 0.15, 0.30)
     )
-    at_89 = ", ".join(f"{100 * paired_mdd(89, d):.1f}" for d in (0.05, 0.15, 0.30))
+    at_89 = ", ".join(f"{mdd(89, d)} at {100 * d:.0f}%" for d in (0.05, 0.15, 0.30))
     return (
-        f"On the 500-puzzle test split the smallest difference found with 80% power is "
-        f"{at_500}; on level 5 alone (89 puzzles) {at_89} points."
+        f"On the 500-puzzle test split the smallest difference found with 80% power (exact, "
+        f"of the test used here) is {at_500}; on level 5 alone (89 puzzles) {at_89}."
     )
 
 
@@ -159,14 +162,20 @@ def paired_section(ctx: Context) -> Section | None:
         "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
         "source, split, subset) and per model across protocols. both / only_a / only_b / "
         "neither count the shared puzzles each run solved; dropped_errors counts puzzles both "
-        "ran but one lost to an error. The difference a - b (points) has the 95% interval that "
-        "inverts the test beside it, so the two never disagree: the exact McNemar test and "
-        "the Clopper-Pearson interval of the discordant split, scaled to a difference (the "
-        "paired t test and its interval where epochs make per-puzzle means). Pairs with fewer "
-        f"than {MIN_SHARED} shared puzzles are counted, not tested. " + family_text(paired) + " "
-        "mdd_80 is the smallest difference (points) the test detects with 80% power at the "
-        "pair's n and discordance: a pair without a significant difference shows only that a "
-        "difference smaller than mdd_80 cannot be excluded, and `reading` says so. "
+        "ran but one lost to an error. Each run's per-puzzle values are reduced over epochs as "
+        "its log reduced them (the value its row shows). The difference a - b (points) has the "
+        "95% interval that inverts the test beside it, so the two never disagree: for 0/1 "
+        "outcomes Tango's score interval and the McNemar score test (asymptotic, no continuity "
+        "correction), for per-puzzle means over epochs the paired t test and its interval. "
+        f"Pairs with fewer than {MIN_SHARED} shared puzzles are counted, not tested. "
+        + family_text(paired)
+        + " diff_simultaneous is the interval at 1 - 0.05/m over the m tested pairs "
+        "(Bonferroni): the intervals hold together, and one that excludes 0 is a pair Holm "
+        "marks; `reading` names the test behind each claim. mdd_80 is the smallest difference "
+        "(points) the test detects with 80% exact power at the pair's n and discordance (at "
+        "most the discordance; `power` says where no difference reaches it): a pair without a "
+        "significant difference shows only that a difference smaller than mdd_80 cannot be "
+        "excluded. "
         + power_text()
         + " Each tested pair is compared per level too, Holm-adjusted within the pair. Errored, "
         "cancelled and baseline runs are left out. "
