@@ -28,7 +28,7 @@ from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.train import rule_reward, sparc_reward
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from openai_stand_in import stand_in_server  # noqa: E402
+from openai_stand_in import stand_in_server
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("verifiers.v1")
