@@ -24,8 +24,9 @@ BENCHMARKS = (f"{ROOT}.evals.sparc", f"{ROOT}.evals.algopuzzlevqa")
 ALLOWED = {
     f"{ROOT}.core": (f"{ROOT}.core",),
     f"{ROOT}.train": (f"{ROOT}.core", f"{ROOT}.train"),
-    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.report", ROOT),
-    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.evals"),
+    f"{ROOT}.report": (f"{ROOT}.core", f"{ROOT}.published_runs", f"{ROOT}.report", ROOT),
+    f"{ROOT}.evals": (f"{ROOT}.core", f"{ROOT}.published_runs", f"{ROOT}.evals"),
+    f"{ROOT}.published_runs": (f"{ROOT}.core", f"{ROOT}.published_runs"),
 }
 
 
