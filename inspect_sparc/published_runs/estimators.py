@@ -56,7 +56,8 @@ def design_based(subset: Subset, values: np.ndarray) -> Estimate:
         spread = stratum_variance(y, values[bins == h % BINS])
         variance += share**2 * (1 - y.size / subset.population[h]) * spread / y.size
     binomial = estimate * (1 - estimate)
-    effective = float(total) if variance <= 0 else min(float(total), binomial / variance)
+    # no spread anywhere (nothing or everything solved): the plain Wilson interval of the subset
+    effective = float(values.size) if variance <= 0 else min(float(total), binomial / variance)
     low, high = wilson_bounds(estimate, max(effective, 1.0))
     return Estimate("design-based", float(estimate), low, high, int(values.size))
 

@@ -25,7 +25,7 @@ PairedTest = Callable[[int, int], float]
 
 def _row(counts: PairedCounts, interval: PairedInterval | None, test: PairedTest | None) -> dict:
     run = counts.published
-    whole = all(float(c).is_integer() for c in (counts.only_run, counts.only_published))
+    integral = all(float(c).is_integer() for c in (counts.only_run, counts.only_published))
     b, c = round(counts.only_run), round(counts.only_published)
     low = high = p = float("nan")
     if counts.n and interval is not None:
@@ -36,7 +36,7 @@ def _row(counts: PairedCounts, interval: PairedInterval | None, test: PairedTest
     notes = []
     if not counts.whole_split:
         notes.append("shared puzzles only")
-    if not whole:
+    if not integral:
         notes.append("epoch means: discordant counts rounded for the interval and test")
     return {
         "published_run": run.run_id,
