@@ -17,6 +17,25 @@ from inspect_sparc.published_runs.verdicts import load_verdicts
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+#: The columns of `paired_frame` (also when no published run matches: an empty frame).
+PAIRED_COLUMNS = (
+    "published_run",
+    "model",
+    "protocol",
+    "prompt",
+    "level",
+    "n_shared",
+    "run_accuracy",
+    "published_accuracy",
+    "difference",
+    "only_run",
+    "only_published",
+    "ci95_low",
+    "ci95_high",
+    "p_value",
+    "note",
+    "source",
+)
 #: interval(only_run, only_published, n) -> (low, high, ...) as fractions, e.g. stats.paired_exact
 PairedInterval = Callable[[int, int, int], Sequence[float]]
 #: test(only_run, only_published) -> p-value, e.g. stats.mcnemar_exact
@@ -73,7 +92,9 @@ def paired_frame(
     import pandas as pd
 
     rows = paired_against_published(run_verdicts, protocol, prompt)
-    return pd.DataFrame([_row(counts, interval, test) for counts in rows])
+    return pd.DataFrame(
+        [_row(counts, interval, test) for counts in rows], columns=list(PAIRED_COLUMNS)
+    )
 
 
 def _present(subset: Subset, run_verdicts: Mapping[str, float]) -> tuple[Subset, np.ndarray]:

@@ -16,6 +16,17 @@ from inspect_sparc.published_runs.verdicts import PublishedRun, Verdicts, load_v
 PROMPT_MATCH = {"paper": "default", "default": "default", "no-reason": "no-reason"}
 
 
+def published_protocol(task: str, traceback: bool = False, observation: str = "text") -> str | None:
+    """The published protocol (runs.csv) a run of our `task` pairs with: `sparc`/`sparc_hard`
+    single_shot; `sparc_gym` gym, gym_traceback or (image observation) gym_visual; None for the
+    tasks no published per-puzzle run matches (`sparc_visual`, `sparc_agent`)."""
+    if task in ("sparc", "sparc_hard"):
+        return "single_shot"
+    if task == "sparc_gym":
+        return "gym_visual" if observation == "image" else "gym_traceback" if traceback else "gym"
+    return None
+
+
 @dataclass(frozen=True)
 class PairedCounts:
     """One run against one published run on their shared puzzles of one level (None: all).

@@ -31,6 +31,7 @@ def test_paired_rows_carry_the_exact_interval_and_test():
     b, c = int(row.only_run), int(row.only_published)
     assert row.p_value == pytest.approx(binomtest(b, b + c, 0.5).pvalue)
     assert row.ci95_low < row.difference < row.ci95_high and row.note == ""
+    assert paired_frame(run_of(OLMO), "visual").columns.tolist() == frame.columns.tolist()
     itself = frame[frame.published_run == OLMO]
     assert (itself.difference == 0).all() and (itself.p_value == 1).all()
 

@@ -12,6 +12,7 @@ from inspect_sparc.published_runs.pairing import (
     matching_runs,
     pair_with,
     paired_against_published,
+    published_protocol,
     shared_puzzles,
 )
 from inspect_sparc.published_runs.verdicts import load_verdicts
@@ -80,3 +81,17 @@ def test_every_published_run_of_the_protocol_and_prompt_gets_its_rows():
     rows = paired_against_published(column(GPT_OSS), "gym_traceback")
     assert len(rows) == 6 * len(matching_runs("gym_traceback")) == 6 * 8
     assert len(shared_puzzles([GPT_OSS, SHORT_RUN])) == 257
+
+
+def test_our_tasks_pair_with_the_published_protocol_they_reproduce():
+    assert published_protocol("sparc") == published_protocol("sparc_hard") == "single_shot"
+    assert published_protocol("sparc_gym") == "gym"
+    assert published_protocol("sparc_gym", traceback=True) == "gym_traceback"
+    assert published_protocol("sparc_gym", observation="image") == "gym_visual"
+    assert published_protocol("sparc_agent") is None and published_protocol("sparc_visual") is None
+    assert {r.protocol for r in load_verdicts().runs} >= {
+        "single_shot",
+        "gym",
+        "gym_traceback",
+        "gym_visual",
+    }
