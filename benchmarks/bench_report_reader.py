@@ -31,7 +31,8 @@ def timed(label: str, run) -> float:
 def main(log_dir: Path) -> None:
     from inspect_ai.analysis import samples_df
 
-    from inspect_sparc.report.frame import runs_frame, samples_frame
+    from inspect_sparc.report.read.runs import runs_frame
+    from inspect_sparc.report.read.samples import samples_frame
 
     logs = sorted(str(p) for p in log_dir.glob("*.eval"))
     samples_df(logs[:1], quiet=True)  # imports and file cache warm for every reader

@@ -25,6 +25,6 @@ def test_import_inspect_sparc_loads_no_inspect():
 
 def test_the_names_module_loads_no_inspect():
     # the report reads metric and value-key names from here without loading Inspect
-    code = "import sys, inspect_sparc.core.names; print('inspect_ai' in sys.modules)"
+    code = "import sys, inspect_sparc.contract.scores; print('inspect_ai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_sparc.core.names import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
+from inspect_sparc.contract.scores import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
 
 
 def value_of(score: SampleScore, key: str) -> float:

@@ -22,7 +22,7 @@ from inspect_ai.scorer import (
     value_to_float,
 )
 
-from inspect_sparc.core.names import EPOCHS_REDUCER
+from inspect_sparc.contract.scores import EPOCHS_REDUCER
 
 
 @score_reducer(name=EPOCHS_REDUCER)

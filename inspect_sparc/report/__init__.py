@@ -15,15 +15,15 @@ __all__ = ["build_report", "runs_frame", "samples_frame"]
 
 
 def samples_frame(logs: Any, **kwargs: Any) -> pd.DataFrame:
-    """One row per sample and epoch of every log of our tasks under `logs` (see `frame`)."""
-    from inspect_sparc.report.frame import samples_frame as frame
+    """One row per sample and epoch of every log of our tasks under `logs` (see `read.samples`)."""
+    from inspect_sparc.report.read.samples import samples_frame as frame
 
     return frame(logs, **kwargs)
 
 
 def runs_frame(logs: Any, **kwargs: Any) -> pd.DataFrame:
-    """One row per log: header, settings and the log's own metrics (see `frame`)."""
-    from inspect_sparc.report.frame import runs_frame as frame
+    """One row per log: header, settings and the log's own metrics (see `read.runs`)."""
+    from inspect_sparc.report.read.runs import runs_frame as frame
 
     return frame(logs, **kwargs)
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
-from inspect_sparc.report.frame import runs_frame, samples_frame
-from inspect_sparc.report.logs import LogEntry, read_headers
+from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read.logs import LogEntry, read_headers
+from inspect_sparc.report.read.runs import runs_frame
+from inspect_sparc.report.read.samples import samples_frame
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -135,7 +136,7 @@ def read_entries(
         logs, progress=(lambda i, n: progress("headers", i, n)) if progress else None
     )
     if rescore:
-        from inspect_sparc.report.rescore import rescore_logs
+        from inspect_sparc.report.read.rescore import rescore_logs
 
         foreign = [e for e in entries if not e.ours]
         rescored, lines = rescore_logs(entries, out / "rescored")

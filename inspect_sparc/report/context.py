@@ -1,5 +1,5 @@
 """What a section is built from and writes to: the `Context` every section builder reads (the
-frames, the shipped published rows, the tables other sections share) and its two writers, and
+frames, the shipped published rows, the analysis tables two sections share) and its two writers, and
 the `Spec` that registers a section in `contents.SECTIONS`.
 
 A builder takes the `Context` and returns its `Section`, or None when the logs hold nothing it
@@ -32,14 +32,22 @@ class Context:
     out: Path
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     figures: dict[str, Path] = field(default_factory=dict)
-    shared_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
-    def shared(self, name: str, make: Callable[[Context], pd.DataFrame]) -> pd.DataFrame:
-        """The table `name`, made once by `make` and kept: a table two sections read (the
-        results table, the paired comparisons) is computed once."""
-        if name not in self.shared_tables:
-            self.shared_tables[name] = make(self)
-        return self.shared_tables[name]
+    @cached_property
+    def results(self) -> pd.DataFrame:
+        """The results table (`analysis.results`), made once: the results and the tokens
+        sections read it."""
+        from inspect_sparc.report.analysis.results import results_table
+
+        return results_table(self.runs, self.samples)
+
+    @cached_property
+    def paired(self) -> pd.DataFrame:
+        """The paired comparisons (`analysis.paired`), made once: the paired and the protocol
+        deltas sections read them."""
+        from inspect_sparc.report.analysis.paired import paired_table
+
+        return paired_table(self.runs, self.samples)
 
     @cached_property
     def pub_sparc(self) -> pd.DataFrame | None:

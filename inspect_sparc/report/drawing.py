@@ -106,7 +106,7 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     """`rows` (one per run, by its `run` label) ordered as the ranked chart and the terminal
     summary are: the run's accuracy, highest first (ties and unknown accuracy keep their order,
     unknown last). For figures only: the tables keep the logs' order."""
-    from inspect_sparc.report.keys import ACCURACY
+    from inspect_sparc.contract.scores import ACCURACY
 
     if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is
         return rows

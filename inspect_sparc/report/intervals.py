@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.contract import scores as K
 from inspect_sparc.report.stats import clustered_rate, rate_interval
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -5,13 +5,17 @@
   0 over a finite n.
 - `newcombe`: the difference of two independent proportions, Newcombe's hybrid score
   interval (method 10, 1998): each side's Wilson limits combined (MOVER).
-- `paired_exact`: the paired difference (a - b) with the interval that inverts the exact
-  McNemar test: the Clopper-Pearson interval of the discordant split, scaled to a difference,
-  so it excludes 0 exactly when the exact McNemar p is below 0.05.
+- `paired_difference`: the paired difference (a - b) of 0/1 outcomes with Tango's score
+  interval (1998), which inverts the score test whose value at a difference of 0 is the
+  asymptotic McNemar statistic (b - c) / sqrt(b + c): the interval excludes 0 exactly when that
+  test's p is below 0.05. `paired_means`: the paired t interval and test of per-puzzle means
+  (epochs averaged), never called McNemar.
+- `paired_exact`: the older interval (Clopper-Pearson of the discordant split scaled by the
+  observed discordance); kept for comparison only: its coverage falls to 32% (issue figures).
 - `cmh`: the Cochran-Mantel-Haenszel test of two sets stratified by level (the fresh gap).
 - `holm`: Holm's step-down adjustment of a family of p-values (Holm 1979).
-- `paired_mdd`: the smallest paired difference an exact-McNemar-sized test finds with 80% power
-  at a given n and discordance (the normal approximation of Connor 1987).
+- `paired_mdd`: the normal approximation of Connor (1987) without its -delta^2 term; the
+  report's power is exact (`exact.paired_power`, `exact.paired_mdd_exact`).
 - `bootstrap_ratio`: a seeded percentile bootstrap over puzzles of a ratio of sums (tokens
   per solved puzzle).
 - `clustered_rate`: a rate whose units come in clusters (AlgoPuzzleVQA: 100 instances per
@@ -21,13 +25,17 @@
   summed over puzzles, with the puzzle as cluster (steps of one episode are not independent).
 - `median_interval`: the order-statistic (binomial) interval of a median over puzzles.
 - `variance_parts`: within- and between-puzzle variance of the mean with epochs (Miller 2024).
+- `stratified_rate`: the rate over instances of fixed strata (AlgoPuzzleVQA's 18 puzzle types),
+  for new instances of the same types: the stratified variance (each type's own binomial).
+- `format_p`, `format_interval`: p-values with significant digits (never "0.0"), intervals
+  with enough digits that one excluding 0 never prints an end of 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -187,6 +195,108 @@ def paired_exact(only_a: int, only_b: int, n: int) -> Interval:
     ci = binomtest(int(only_a), d).proportion_ci(CONFIDENCE, method="exact")
     scale = d / n
     return Interval(scale * (2 * ci.low - 1), scale * (2 * ci.high - 1), EXACT_PAIRED)
+
+
+TANGO = "Tango score"
+MCNEMAR_SCORE = "McNemar (asymptotic score, no continuity correction)"
+PAIRED_T = "paired t over per-puzzle means"
+
+
+class PairedResult(NamedTuple):
+    """A paired difference a - b (fraction), its 95% interval, the p of the test the interval
+    inverts (so the two never disagree about 0), and that test's name."""
+
+    difference: float
+    interval: Interval
+    p: float
+    test: str
+
+
+def tango_statistic(only_a: Any, only_b: Any, n: Any, delta: Any) -> np.ndarray:
+    """Tango's (1998) score statistic of H0: p(a only) - p(b only) = delta in paired 0/1
+    outcomes (vectorised): (b - c - n delta) / sqrt(n (2 p21 + delta (1 - delta))), p21 the
+    constrained maximum-likelihood estimate of p(b only). At delta = 0 it is McNemar's
+    (b - c) / sqrt(b + c); 0 where the variance is 0 (no discordant pair at delta = 0)."""
+    b, c, m, d = (np.asarray(v, dtype=float) for v in (only_a, only_b, n, delta))
+    a2 = np.where(m > 0, 2 * m, 1.0)
+    b1 = -b - c + (2 * m - b + c) * d
+    c0 = -c * d * (1 - d)
+    p21 = (-b1 + np.sqrt(np.maximum(b1 * b1 - 4 * a2 * c0, 0.0))) / (2 * a2)
+    variance = m * (2 * p21 + d * (1 - d))
+    safe = np.where(variance > 0, variance, 1.0)
+    return np.where(variance > 0, (b - c - m * d) / np.sqrt(safe), 0.0)
+
+
+def mcnemar_score(only_a: int, only_b: int) -> float:
+    """The asymptotic McNemar test without continuity correction: two-sided normal p of
+    (b - c) / sqrt(b + c) (1.0 without a discordant pair); the test Tango's interval inverts."""
+    from scipy.stats import norm
+
+    discordant = int(only_a) + int(only_b)
+    if discordant == 0:
+        return 1.0
+    return float(2 * norm.sf(abs(int(only_a) - int(only_b)) / np.sqrt(discordant)))
+
+
+def tango_interval(only_a: int, only_b: int, n: int, confidence: float = CONFIDENCE) -> Interval:
+    """Tango's score interval of the paired difference (only_a - only_b) / n: the differences
+    whose score statistic is within +-z, found by root finding (`scipy.optimize.brentq`; the
+    statistic falls as delta grows). Unconditional: it allows for the discordance's own
+    uncertainty, so it reaches past the observed difference when one run wins every
+    discordant puzzle (the conditional interval could not). At `confidence` 1 - 0.05 / m the
+    m pairs' intervals hold together (Bonferroni): one that excludes 0 is a difference Holm's
+    adjustment over those m pairs finds too (Holm rejects all Bonferroni does, and more)."""
+    from scipy.optimize import brentq
+
+    if n <= 0:
+        return Interval(float("nan"), float("nan"), TANGO)
+    b, c, z = int(only_a), int(only_b), z_value(confidence)
+    estimate = (b - c) / n
+    edge = 1 - 1e-12
+
+    def shifted(delta: float, target: float) -> float:
+        return float(tango_statistic(b, c, n, delta)) - target
+
+    low = -1.0 if estimate <= -edge else brentq(shifted, -edge, estimate, args=(z,), xtol=1e-12)
+    high = 1.0 if estimate >= edge else brentq(shifted, estimate, edge, args=(-z,), xtol=1e-12)
+    return Interval(float(low), float(high), TANGO)
+
+
+def paired_difference(
+    only_a: int, only_b: int, n: int, confidence: float = CONFIDENCE
+) -> PairedResult:
+    """The paired difference of 0/1 outcomes on n shared puzzles (only_a: solved by a alone):
+    Tango's score interval and the p of the score test it inverts (asymptotic McNemar), so
+    the interval excludes 0 exactly when p < 0.05."""
+    if n <= 0:
+        return PairedResult(float("nan"), NAN, float("nan"), "")
+    return PairedResult(
+        (int(only_a) - int(only_b)) / n,
+        tango_interval(only_a, only_b, n, confidence),
+        mcnemar_score(only_a, only_b),
+        MCNEMAR_SCORE,
+    )
+
+
+def paired_means(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> PairedResult:
+    """The paired difference of per-puzzle values that are not all 0/1 (epochs averaged): the
+    paired t test over puzzles and the t interval it inverts (`scipy.stats.ttest_rel`). No
+    test where every puzzle differs by the same amount (a t interval would be zero-wide)."""
+    from scipy.stats import ttest_rel
+
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if a.size == 0:
+        return PairedResult(float("nan"), NAN, float("nan"), "")
+    diff = a - b
+    if a.size < 2 or np.ptp(diff) == 0:
+        why = "none: every puzzle differs by the same amount, so a t interval has no width"
+        return PairedResult(float(diff.mean()), NAN, float("nan"), why)
+    result = ttest_rel(a, b)
+    ci = result.confidence_interval(confidence)
+    interval = Interval(float(ci.low), float(ci.high), PAIRED_T)
+    return PairedResult(float(diff.mean()), interval, float(result.pvalue), PAIRED_T)
 
 
 def paired_mdd(n: int, discordance: float, confidence: float = CONFIDENCE) -> float:
@@ -357,3 +467,101 @@ def significant_digits(value: float, digits: int = 3) -> float:
     from math import floor, log10
 
     return round(value, digits - 1 - floor(log10(abs(value))))
+
+
+#: The level the page's p-values are read against (a p is never rounded across it).
+ALPHA = round(1 - CONFIDENCE, 12)
+
+
+def format_p(p: float | None, digits: int = 2) -> str:
+    """A p-value as text with `digits` significant digits, never as a rate: 0.049, 0.5,
+    3.2e-05; more digits where rounding would carry it across `ALPHA` (0.0496, not 0.05);
+    "" for none, "<1e-300" below floating point's reach."""
+    if p is None or p != p:
+        return ""
+    p = float(p)
+    if p <= 0:
+        return "<1e-300"
+    for shown in range(digits, 16):
+        text = f"{p:.{shown}g}" if p >= 1e-3 else f"{p:.{shown - 1}e}"
+        value = float(text)
+        if (value < ALPHA) == (p < ALPHA) and (value != ALPHA or p == ALPHA):
+            return text
+    return repr(p)
+
+
+def format_interval(low: float, high: float, digits: int = 1, scale: float = 100.0) -> str:
+    """An interval as "low to high" (times `scale`: points), to `digits` decimals, or more
+    where an interval that excludes 0 would print an end of 0 (1.8 with 0.04 to 3.5, never
+    0.0 to 3.5): rounding never hides which side of 0 it is on. "" for none."""
+    if low is None or high is None or low != low or high != high:
+        return ""
+    lo, hi = scale * float(low), scale * float(high)
+    excludes = lo > 0 or hi < 0
+    for shown in range(digits, 13):
+        texts = [f"{v:.{shown}f}" for v in (lo, hi)]
+        if not excludes or all(float(t) != 0 for t in texts):
+            return f"{texts[0]} to {texts[1]}"
+    return f"{lo:.3g} to {hi:.3g}"
+
+
+STRATIFIED_TYPES = "Wilson, stratified by puzzle type (new instances of these types)"
+
+
+def stratified_se(values: Sequence[float], strata: Sequence[object]) -> float:
+    """Standard error of the mean of `values` over units in fixed strata (AlgoPuzzleVQA: its
+    puzzle types), for new units of the same strata: sqrt(sum_h w_h^2 p_h (1 - p_h) / n_h),
+    w_h = n_h / n, p_h the stratum's mean (each type's own binomial, no spread between types:
+    what statsmodels' OLS on type dummies with HC0 errors gives for the weighted mean)."""
+    import pandas as pd
+
+    data = pd.Series(np.asarray(values, dtype=float))
+    groups = data.groupby(np.asarray(strata, dtype=object))
+    means, sizes = groups.mean(), groups.size()
+    spread = groups.apply(lambda g: float(((g - g.mean()) ** 2).mean()))
+    weights = sizes / sizes.sum()
+    return (
+        float(np.sqrt(float((weights**2 * spread / sizes).sum()))) if len(means) else float("nan")
+    )
+
+
+def stratified_rate(values: Sequence[float], strata: Sequence[object]) -> Interval:
+    """Wilson interval of a rate over units in fixed strata, for new units of the same strata
+    (AlgoPuzzleVQA: new instances of its 18 puzzle types, where `clustered_rate` answers new
+    types): n multiplied by the binomial variance over the stratified one (at most 1 in the
+    other direction: never wider than plain Wilson). Each stratum's proportion is taken at
+    its Wilson centre in the variance, so a type solved every time still adds uncertainty and
+    the width never falls to 0."""
+    import pandas as pd
+
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        return Interval(float("nan"), float("nan"), STRATIFIED_TYPES)
+    z2 = z_value() ** 2
+    groups = pd.Series(data).groupby(np.asarray(strata, dtype=object))
+    sums, sizes = groups.sum(), groups.size()
+    centres = (sums + z2 / 2) / (sizes + z2)
+    weights = sizes / sizes.sum()
+    variance = float((weights**2 * centres * (1 - centres) / sizes).sum())
+    overall = (data.sum() + z2 / 2) / (data.size + z2)
+    deff = min(1.0, variance / (overall * (1 - overall) / data.size))
+    plain = wilson(float(data.sum()) / deff, data.size / deff)
+    return Interval(plain.low, plain.high, STRATIFIED_TYPES)
+
+
+def is_binary(*values: Any) -> bool:
+    """True where every value given is 0 or 1 (outcomes, or epochs reduced by max or min)."""
+    return all(bool(np.isin(np.asarray(v, dtype=float), (0.0, 1.0)).all()) for v in values)
+
+
+def paired_comparison(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> PairedResult:
+    """The paired comparison of two runs' per-puzzle values on the same puzzles, the test
+    named by what the values are: 0/1 outcomes get Tango's interval and the McNemar score
+    test (`paired_difference`), per-puzzle means the paired t (`paired_means`)."""
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not is_binary(a, b):
+        return paired_means(a, b, confidence)
+    only_a, only_b = int((a * (1 - b)).sum()), int(((1 - a) * b).sum())
+    return paired_difference(only_a, only_b, int(a.size), confidence)

@@ -9,7 +9,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.solver import SolverSpec
 
 from inspect_sparc import sparc
-from inspect_sparc.core.names import EPOCHS_REDUCER
+from inspect_sparc.contract.scores import EPOCHS_REDUCER
 
 
 def run(task, log_dir):

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inspect_sparc.report.frame import (
-    RULE_COLUMNS,
-    SETTINGS,
-)
+from inspect_sparc.contract.registry import SETTINGS
+from inspect_sparc.report.read.puzzles import RULE_COLUMNS
 
 
 def run_rows(**differ) -> pd.DataFrame:

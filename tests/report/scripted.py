@@ -88,3 +88,42 @@ def scripted_runs(
         path = folder / f"{name}.eval"
         scripted_log(base, outcomes[name], path, model=prefix + name, started=started)
     return outcomes
+
+
+def epochs_log(
+    base: Any,
+    solved: dict[tuple[str, int], int],
+    path: Path,
+    *,
+    model: str,
+    started: str,
+    reducer: str = "max",
+) -> Path:
+    """Write a copy of `base` (a log with epochs) whose sample (id, epoch) is solved as `solved`
+    says (missing: unsolved), reduced over epochs by `reducer` (`max` or `mean`): the header's
+    reducer and its accuracy and level metrics set as Inspect sets them."""
+    from inspect_ai.log import write_eval_log
+
+    log = base.model_copy(deep=True)
+    log.eval.model = model
+    log.eval.run_id = log.eval.eval_id = f"{model}-{path.stem}"
+    log.stats.started_at = started
+    values: dict[str, list[int]] = defaultdict(list)
+    levels: dict[str, int] = {}
+    for sample in log.samples:
+        value = solved.get((str(sample.id), sample.epoch), 0)
+        score = next(iter(sample.scores.values()))
+        score.value = {**score.value, "correct": value}
+        values[str(sample.id)].append(value)
+        levels[str(sample.id)] = sample.metadata["level"]
+    reduce = max if reducer == "max" else (lambda v: sum(v) / len(v))
+    per_puzzle = {i: reduce(v) for i, v in values.items()}
+    metrics = log.results.scores[0].metrics
+    metrics["accuracy"].value = sum(per_puzzle.values()) / len(per_puzzle)
+    for level in set(levels.values()):
+        at = [per_puzzle[i] for i, lv in levels.items() if lv == level]
+        metrics[f"level_{level}"].value = sum(at) / len(at)
+    log.eval.config.epochs_reducer = [reducer]
+    log.results.scores[0].reducer = reducer
+    write_eval_log(log, str(path))
+    return path

@@ -169,7 +169,8 @@ def test_heat_maps_rank_runs_and_keep_cell_text_legible(board):
 def test_matrix_text_of_16_runs_stays_legible():
     import pandas as pd
 
-    from inspect_sparc.report.sections.paired import WITHIN, paired_matrix
+    from inspect_sparc.report.analysis.paired import WITHIN
+    from inspect_sparc.report.sections.paired import paired_matrix
 
     runs = [f"{PREFIX}frac-{k:02d} | single_shot" for k in range(16)]
     rows = [

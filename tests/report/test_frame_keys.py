@@ -6,8 +6,9 @@ from types import SimpleNamespace
 
 from inspect_ai.scorer import Score
 
-from inspect_sparc.report.frame import protocol_of, score_values
-from inspect_sparc.report.logs import short_task
+from inspect_sparc.report.read.logs import short_task
+from inspect_sparc.report.read.runs import protocol_of
+from inspect_sparc.report.read.samples import score_values
 
 
 def sample_with(value: dict) -> SimpleNamespace:

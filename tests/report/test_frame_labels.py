@@ -9,11 +9,9 @@ import pandas as pd
 import pytest
 from report_rows import run_rows
 
-from inspect_sparc.report.frame import (
-    answer_points,
-    label_runs,
-)
-from inspect_sparc.report.logs import find_logs
+from inspect_sparc.report.read.logs import find_logs
+from inspect_sparc.report.read.runs import label_runs
+from inspect_sparc.report.read.samples import answer_points
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.report.frame import BREAK_RULES, RULE_COLUMNS, rule_kinds
+from inspect_sparc.report.read.puzzles import RULE_COLUMNS, rule_kinds
+from inspect_sparc.report.read.samples import BREAK_RULES
 
 SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 from report_rows import baseline_run
 
-from inspect_sparc.report.sections.baselines import baselines_table
-from inspect_sparc.report.sections.results import results_table
+from inspect_sparc.report.analysis.baselines import baselines_table
+from inspect_sparc.report.analysis.results import results_table
 
 
 def test_baselines_count_samples_as_results_does():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from inspect_sparc.report.sections.deltas import delta_table
+from inspect_sparc.report.analysis.deltas import delta_table
 
 
 def test_deltas_pair_only_runs_on_the_same_puzzles():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from report_rows import baseline_run
 
-from inspect_sparc.report.sections.endings import behaviour_table, endings_table
+from inspect_sparc.report.analysis.endings import behaviour_table, endings_table
 
 
 def agent_run(**metrics) -> dict:

@@ -1,15 +1,16 @@
 """Paired comparisons on real logs with scripted per-puzzle outcomes (`scripted.py`): the 2x2
-counts, the exact McNemar p and the interval that inverts it, Holm over the family, the
-smallest detectable difference, and no test below the minimum of shared puzzles; checked
-against statsmodels and scipy."""
+counts, the McNemar score p and Tango's interval that inverts it, Holm over the family with the
+simultaneous intervals, the smallest detectable difference by exact power, the value each log
+reduced (max), and no test below the minimum of shared puzzles; checked against statsmodels,
+scipy and the oracles of `oracles.py`."""
 
 from __future__ import annotations
 
 import pytest
-from scripted import scripted_log, scripted_runs
+from oracles import score_test_power, tango_score
+from scripted import epochs_log, scripted_log, scripted_runs
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
-proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
 
 
@@ -34,7 +35,9 @@ def row_of(paired, a, b):
     return row
 
 
-def test_each_cell_the_exact_test_and_the_interval_that_inverts_it(scripted):
+def test_each_cell_the_score_test_and_the_interval_that_inverts_it(scripted):
+    from scipy.stats import norm
+
     report, outcomes = scripted
     a, b = outcomes["A"], outcomes["B"]
     row = row_of(report.tables["paired"], "A", "B")
@@ -52,13 +55,14 @@ def test_each_cell_the_exact_test_and_the_interval_that_inverts_it(scripted):
     assert row["n_shared"] == row["n_a"] == row["n_b"] == 10 and row["dropped_errors"] == 0
     assert row["difference"] == pytest.approx(100 * (only_a - only_b) / 10)
     table = [[both, only_a], [only_b, neither]]
-    assert row["p"] == pytest.approx(mcnemar(table, exact=True).pvalue)
-    # the interval: Clopper-Pearson of the discordant split, scaled to a difference
-    low, high = proportion_confint(only_a, only_a + only_b, alpha=0.05, method="beta")
-    scale = (only_a + only_b) / 10
-    assert row["diff_ci95_low"] == pytest.approx(100 * scale * (2 * low - 1))
-    assert row["diff_ci95_high"] == pytest.approx(100 * scale * (2 * high - 1))
-    assert row["test"] == "exact McNemar"
+    assert row["p"] == pytest.approx(mcnemar(table, exact=False, correction=False).pvalue)
+    # Tango's interval: its ends are where the score statistic meets -+z
+    z = norm.ppf(0.975)
+    assert tango_score(only_a, only_b, 10, row["diff_ci95_low"] / 100) == pytest.approx(z, rel=1e-5)
+    assert tango_score(only_a, only_b, 10, row["diff_ci95_high"] / 100) == pytest.approx(
+        -z, rel=1e-5
+    )
+    assert row["test"].startswith("McNemar (asymptotic score")
 
 
 def test_interval_and_p_never_contradict_each_other(scripted):
@@ -80,12 +84,22 @@ def test_holm_over_the_family_and_the_page_names_it(scripted):
 
 
 def test_minimum_detectable_difference_at_the_pairs_n_and_discordance(scripted):
-    from scipy.stats import norm
-
     row = row_of(scripted[0].tables["paired"], "A", "B")
-    discordance = (row["only_a"] + row["only_b"]) / row["n_shared"]
-    z = norm.ppf(0.975) + norm.ppf(0.8)
-    assert row["mdd_80"] == pytest.approx(100 * z * (discordance / row["n_shared"]) ** 0.5)
+    n = row["n_shared"]
+    discordance = (row["only_a"] + row["only_b"]) / n
+    mdd = row["mdd_80"] / 100
+    assert 0 < mdd <= discordance
+    assert score_test_power(n, discordance, mdd) == pytest.approx(0.80, abs=1e-4)
+    assert score_test_power(n, discordance, 0.95 * mdd) < 0.80
+
+
+def test_simultaneous_intervals_agree_with_holm(scripted):
+    paired = scripted[0].tables["paired"].dropna(subset=["p"])
+    for _, row in paired.iterrows():
+        low, high = row["diff_simultaneous_low"], row["diff_simultaneous_high"]
+        assert low <= row["diff_ci95_low"] and high >= row["diff_ci95_high"]
+        if low > 0 or high < 0:
+            assert row["p_holm"] < 0.05
 
 
 def test_a_pair_below_the_minimum_of_shared_puzzles_is_counted_not_tested(base, tmp_path):
@@ -129,7 +143,7 @@ def test_errored_puzzles_are_counted_out_of_a_pair(base, tmp_path):
 
 
 def test_every_log_the_report_reads_has_counts_that_agree(report_logs, report, scripted):
-    from inspect_sparc.report import keys as K
+    from inspect_sparc.contract import scores as K
     from inspect_sparc.report.intervals import check_counts, puzzle_values
 
     for rep in (report, scripted[0]):
@@ -157,29 +171,41 @@ def test_a_pair_without_significance_reads_as_what_cannot_be_excluded(scripted):
     for row in report.tables["paired"].to_dict("records"):
         if row.get("p_holm") is None or row["p_holm"] != row["p_holm"]:
             assert row.get("reading") is None or row["reading"] != row["reading"]
-        elif row["p_holm"] >= 0.05:
+        elif row["p"] >= 0.05 and row["mdd_80"] == row["mdd_80"]:
             expected = f"smaller than {row['mdd_80']:.1f} points cannot be excluded"
-            assert expected in row["reading"]
+            assert row["reading"].startswith("no difference shown") and expected in row["reading"]
+        elif row["p"] >= 0.05:
+            assert "no difference reaches 80% power" in row["reading"]
+        elif row["p_holm"] >= 0.05:  # its own test finds it, Holm's does not: both named
+            assert (
+                row["reading"].startswith("differs on its own")
+                and "not after Holm" in row["reading"]
+            )
         else:
-            assert row["reading"].startswith("significant")
+            assert row["reading"].startswith("differs (Holm over")
     assert "paired_power" in report.tables
     levels = report.tables["paired_levels"]  # 2 puzzles per level: counted, never tested
     assert levels["test"].str.startswith("none: fewer than").all() and "p" not in levels
 
 
-def test_power_table_gives_the_issues_ranges():
-    from inspect_sparc.report.sections.paired import power_table
+def test_power_table_is_exact_capped_and_says_where_nothing_reaches_80_percent(scripted):
+    from inspect_sparc.report.analysis.paired import DISCORDANCES, power_table
 
     table = power_table()
     at_500, at_89 = table["all 500 test puzzles"], table["level 5 alone (89)"]
-    assert round(at_500.min(), 1) == 2.8 and round(at_500.max(), 1) == 6.9
-    assert round(at_89.min(), 1) == 6.6 and round(at_89.max(), 0) == 16
+    assert (at_500 <= table["discordant (%)"]).all()
+    assert round(at_500.min(), 1) == 2.7 and round(at_500.max(), 1) == 6.8
+    # level 5 at 5% discordance: even one run winning every discordant puzzle falls short
+    assert at_89.isna().tolist() == [d == 0.05 for d in DISCORDANCES]
+    assert (at_89.dropna() <= table["discordant (%)"][at_89.notna()]).all()
+    page = scripted[0].index.read_text(encoding="utf-8")
+    assert "none reaches 80% power at 5%" in page
 
 
 def test_paired_per_level_with_holm_within_the_pair():
     import pandas as pd
 
-    from inspect_sparc.report.sections.paired import level_pairs
+    from inspect_sparc.report.analysis.paired import level_pairs
 
     # per level 20 puzzles: (only_a, only_b) discordant splits, the rest solved by both
     splits = {1: (8, 0), 2: (5, 1), 3: (2, 2)}
@@ -196,7 +222,54 @@ def test_paired_per_level_with_holm_within_the_pair():
     paired = pd.DataFrame([{"run_a": "A", "run_b": "B", "p": 0.01}])
     table = level_pairs(runs, samples, paired)
     assert list(table["level"]) == [1, 2, 3]
-    raw = [mcnemar([[20 - a - b, a], [b, 0]], exact=True).pvalue for a, b in splits.values()]
+    raw = [
+        mcnemar([[20 - a - b, a], [b, 0]], exact=False, correction=False).pvalue
+        for a, b in splits.values()
+    ]
     assert list(table["p"]) == pytest.approx(raw)
     assert list(table["p_holm_in_pair"]) == pytest.approx(multipletests(raw, method="holm")[1])
     assert list(table["only_a"]) == [8, 5, 2] and list(table["only_b"]) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("reducer", ["max", "mean"])
+def test_the_pair_compares_the_values_each_log_reduced(report_logs, tmp_path, reducer):
+    # A solves puzzles 0-2 in epoch 1 and 3-5 in epoch 2, B puzzle 0 in both: reduced by max
+    # the pair is 0/1 outcomes (McNemar, 1/5/0/4); by the mean, per-puzzle means (paired t)
+    from inspect_ai.log import read_eval_log
+
+    from inspect_sparc.report import build_report
+
+    _, logs, _ = report_logs
+    two = next(
+        log.location
+        for log in logs
+        if log.eval.task.endswith("/sparc")
+        and log.eval.model == "mockllm/model"
+        and log.eval.config.epochs == 2
+    )
+    base = read_eval_log(two)
+    ids = sorted({str(s.id) for s in base.samples})
+    a = {(i, 1): 1 for i in ids[:3]} | {(i, 2): 1 for i in ids[3:6]}
+    b = {(ids[0], 1): 1, (ids[0], 2): 1}
+    for name, solved, minute in (("A", a, 0), ("B", b, 1)):
+        started = f"2026-01-01T00:0{minute}:00+00:00"
+        path = tmp_path / f"{name}.eval"
+        epochs_log(base, solved, path, model=f"m/{name}", started=started, reducer=reducer)
+    report = build_report(tmp_path, tmp_path / "out")
+    assert not any(line["problem"] for line in report.summary)
+    row = row_of(report.tables["paired"], "A", "B")
+    if reducer == "max":
+        assert (row["both"], row["only_a"], row["only_b"], row["neither"]) == (1, 5, 0, 4)
+        assert row["difference"] == pytest.approx(50.0)
+        table = [[1, 5], [0, 4]]
+        assert row["p"] == pytest.approx(mcnemar(table, exact=False, correction=False).pvalue)
+        assert row["test"].startswith("McNemar")
+    else:
+        from scipy.stats import ttest_rel
+
+        x = [0.5] * 6 + [0.0] * 4
+        y = [1.0] + [0.0] * 9
+        assert row["difference"] == pytest.approx(100 * (sum(x) - sum(y)) / 10)
+        assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
+        assert row["test"] == "paired t over per-puzzle means"
+        assert row.get("only_a") is None or row["only_a"] != row["only_a"]  # no 2x2 of means

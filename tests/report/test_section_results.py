@@ -83,7 +83,7 @@ def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_
     import numpy as np
     import pandas as pd
 
-    from inspect_sparc.report.sections.results import epochs_variance
+    from inspect_sparc.report.analysis.results import epochs_variance
 
     rows = [
         {"log": "x.eval", "id": str(i), "epoch": e, "correct": float(v)}

@@ -5,11 +5,9 @@ from __future__ import annotations
 import io
 from types import SimpleNamespace
 
-from inspect_sparc.core.names import EPOCHS_REDUCER
-from inspect_sparc.report.frame import (
-    metrics_of,
-)
-from inspect_sparc.report.sections.results import reducer_text
+from inspect_sparc.contract.scores import EPOCHS_REDUCER
+from inspect_sparc.report.analysis.results import reducer_text
+from inspect_sparc.report.read.runs import metrics_of
 
 
 def test_with_several_reducers_the_mean_metrics_are_taken_and_named():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 from report_rows import sample_rows
 
-from inspect_sparc.report.sections.results import path_lengths
-from inspect_sparc.report.sections.rules import rule_table
-from inspect_sparc.report.sections.tokens import tokens_by_level
+from inspect_sparc.report.analysis.results import path_lengths
+from inspect_sparc.report.analysis.rules import rule_table
+from inspect_sparc.report.analysis.tokens import tokens_by_level
 
 
 def test_tables_group_by_log_not_by_label():

@@ -69,8 +69,8 @@ def test_a_run_on_test_puzzles_is_compared_with_each_published_row(base, tmp_pat
 
 def test_a_run_whose_grids_are_unknown_is_not_set_against_published_rows(base, tmp_path):
     from inspect_sparc.report import build_report
+    from inspect_sparc.report.analysis.unpaired import published_table
     from inspect_sparc.report.published import published_results
-    from inspect_sparc.report.sections.unpaired import published_table
 
     path = scripted_log(base, outcomes(base, 6), tmp_path / "o.eval", model="openai/o4-mini")
     report = build_report(path, tmp_path / "out")
@@ -92,7 +92,8 @@ def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_
 def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_rows():
     import pandas as pd
 
-    from inspect_sparc.report.sections.unpaired import PAGE_ROWS, page_rows, same_model
+    from inspect_sparc.report.analysis.unpaired import same_model
+    from inspect_sparc.report.sections.unpaired import PAGE_ROWS, page_rows
 
     assert same_model("openai/gpt-oss-120b", "GPT-OSS 120B")
     assert same_model("openai/o4-mini-2025-04-16", "o4-mini")

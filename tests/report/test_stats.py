@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import tango_score
 
 from inspect_sparc.report import stats
 
@@ -279,3 +280,137 @@ def test_mean_interval_of_counts_never_reaches_below_zero():
     assert stats.mean_interval(counts).low < 0
     clipped = stats.mean_interval(counts, lowest=0.0)
     assert clipped.low == 0.0 and clipped.high == stats.mean_interval(counts).high
+
+
+@pytest.mark.parametrize(
+    ("b", "c", "n", "delta"),
+    [(9, 2, 25, 0.1), (9, 2, 25, 0.5), (15, 0, 25, 0.7), (13, 4, 500, -0.01), (3, 30, 100, -0.4)],
+)
+def test_tango_statistic_is_the_constrained_likelihood_score(b, c, n, delta):
+    assert float(stats.tango_statistic(b, c, n, delta)) == pytest.approx(
+        tango_score(b, c, n, delta), rel=1e-6
+    )
+
+
+@pytest.mark.parametrize(("b", "c"), [(9, 2), (13, 4), (15, 0), (12, 12), (0, 3)])
+def test_mcnemar_score_is_statsmodels_asymptotic_mcnemar_and_tango_at_zero(b, c):
+    result = mcnemar([[40, b], [c, 400]], exact=False, correction=False)
+    assert stats.mcnemar_score(b, c) == pytest.approx(result.pvalue, rel=1e-9)
+    assert float(stats.tango_statistic(b, c, 40 + b + c + 400, 0.0)) ** 2 == pytest.approx(
+        result.statistic
+    )
+
+
+def test_tango_interval_ends_are_where_the_statistic_meets_z():
+    z = stats.z_value()
+    for b, c, n in [(9, 2, 25), (13, 4, 500), (0, 0, 30), (3, 11, 100)]:
+        interval = stats.tango_interval(b, c, n)
+        assert float(stats.tango_statistic(b, c, n, interval.low)) == pytest.approx(z, abs=1e-6)
+        assert float(stats.tango_statistic(b, c, n, interval.high)) == pytest.approx(-z, abs=1e-6)
+
+
+def test_tango_interval_reaches_past_the_observed_difference_when_one_run_wins_all():
+    # issue: 15 vs 0 discordant of 25 printed 33.8 to 60.0 (the conditional interval stops at
+    # the observed 60: the discordance taken as known)
+    result = stats.paired_difference(15, 0, 25)
+    assert result.difference == 0.6
+    assert result.interval.high > 0.7 and result.interval.low > 0.3
+    everything = stats.paired_difference(25, 0, 25)
+    assert everything.interval.high == 1.0 and everything.interval.low < 1.0
+
+
+@pytest.mark.parametrize("n", [10, 25, 40])
+def test_paired_interval_excludes_zero_exactly_when_its_p_is_below_005(n):
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            result = stats.paired_difference(b, c, n)
+            excludes = result.interval.low > 0 or result.interval.high < 0
+            assert excludes == (result.p < 0.05), (b, c, n)
+            assert result.interval.high - result.interval.low > 0
+
+
+def test_tango_statistic_falls_as_the_difference_grows():
+    # the interval is the set {|Z| < z} only because Z is monotone in delta
+    deltas = np.linspace(-0.999, 0.999, 999)
+    for b, c, n in [(9, 2, 25), (0, 0, 30), (40, 3, 100), (0, 25, 25)]:
+        assert np.all(np.diff(stats.tango_statistic(b, c, n, deltas)) < 0)
+
+
+def test_paired_means_is_the_t_test_over_puzzles_of_statsmodels():
+    weightstats = pytest.importorskip("statsmodels.stats.weightstats")
+    rng = np.random.default_rng(3)
+    x, y = rng.integers(0, 3, 40) / 2, rng.integers(0, 3, 40) / 2  # 2 epochs: 0, 0.5, 1
+    result = stats.paired_means(x, y)
+    described = weightstats.DescrStatsW(x - y)
+    assert (result.interval.low, result.interval.high) == pytest.approx(
+        described.tconfint_mean(0.05)
+    )
+    assert result.p == pytest.approx(described.ttest_mean(0)[1])
+    assert "McNemar" not in result.test
+    same = stats.paired_means([0.5, 1.0, 0.5], [0.0, 0.5, 0.0])
+    assert np.isnan(same.interval.low) and same.test.startswith("none: ")
+
+
+def test_p_values_keep_significant_digits_and_never_round_across_005():
+    assert stats.format_p(0.049) == "0.049"
+    assert stats.format_p(3.2e-05) == "3.2e-05"
+    assert stats.format_p(0.0496) == "0.0496"  # not 0.05: it is below
+    assert stats.format_p(0.0502) == "0.0502"  # the issue's gap p, not 0.05
+    assert stats.format_p(1.0) == "1"
+    assert stats.format_p(float("nan")) == ""
+    for p in np.geomspace(1e-12, 1, 400):
+        text = stats.format_p(p)
+        assert float(text) > 0 and (float(text) < 0.05) == (p < 0.05)
+
+
+def test_an_interval_that_excludes_zero_never_prints_an_end_of_zero():
+    # issue: 13 vs 4 of 500 printed "1.8 (0.0-2.9)" beside p 0.049
+    result = stats.paired_difference(13, 4, 500)
+    assert result.interval.low > 0
+    low, high = stats.format_interval(result.interval.low, result.interval.high).split(" to ")
+    assert float(low) > 0 and float(high) > 0
+    assert stats.format_interval(-0.668, -0.0004) == "-66.80 to -0.04"
+    assert stats.format_interval(-0.1, 0.2) == "-10.0 to 20.0"  # holds 0: one decimal
+    assert stats.format_interval(0.0, 0.133) == "0.0 to 13.3"  # an end at 0 itself
+
+
+@pytest.mark.parametrize(("model", "setup"), [("GPT-4V", "CoT"), ("GPT-4V", "eCoT")])
+def test_stratified_se_is_statsmodels_type_dummies_with_hc0(model, setup):
+    sm = pytest.importorskip("statsmodels.api")
+    y, types = published_outcomes(model, setup)
+    names, codes = np.unique(types, return_inverse=True)
+    dummies = np.eye(len(names))[codes]
+    fit = sm.OLS(y, dummies).fit(cov_type="HC0")
+    weights = np.bincount(codes) / y.size
+    expected = float(np.sqrt(weights @ fit.cov_params() @ weights))
+    assert stats.stratified_se(y, types) == pytest.approx(expected, rel=1e-9)
+    # new instances of the same types: narrower than plain Wilson, never zero-wide
+    interval, plain = stats.stratified_rate(y, types), stats.wilson(y.sum(), y.size)
+    assert 0 < interval.high - interval.low <= plain.high - plain.low
+
+
+def test_simultaneous_paired_intervals_agree_with_holm():
+    # at 1 - 0.05/m an interval excludes 0 exactly when p < 0.05/m (Bonferroni), and every
+    # such pair is one Holm's adjustment over the m pairs marks too
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        m = int(rng.integers(2, 12))
+        pairs = [(int(rng.integers(0, 30)), int(rng.integers(0, 30))) for _ in range(m)]
+        p = [stats.mcnemar_score(b, c) for b, c in pairs]
+        adjusted = stats.holm(p)  # equal to statsmodels: test_holm_equals_statsmodels
+        for (b, c), raw, holm_p in zip(pairs, p, adjusted, strict=True):
+            interval = stats.tango_interval(b, c, 200, confidence=1 - 0.05 / m)
+            excludes = interval.low > 0 or interval.high < 0
+            assert excludes == (raw < 0.05 / m)
+            assert not excludes or holm_p < 0.05
+
+
+def test_paired_comparison_names_its_test_by_what_the_values_are():
+    rng = np.random.default_rng(12)
+    x, y = rng.integers(0, 2, 50).astype(float), rng.integers(0, 2, 50).astype(float)
+    binary = stats.paired_comparison(x, y)
+    only_a, only_b = int((x * (1 - y)).sum()), int(((1 - x) * y).sum())
+    assert binary == stats.paired_difference(only_a, only_b, 50)
+    assert "McNemar" in binary.test
+    means = stats.paired_comparison(x * 0.5 + 0.25 * y, y)  # not 0/1: epoch means
+    assert means.test == stats.PAIRED_T and "McNemar" not in means.test

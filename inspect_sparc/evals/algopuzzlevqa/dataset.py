@@ -9,7 +9,7 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
-from inspect_sparc.core.ontology import puzzle_categories
+from inspect_sparc.contract.ontology import puzzle_categories
 from inspect_sparc.core.ordering import round_robin
 from inspect_sparc.evals.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.core.names import CORRECT, FOLLOW_UP
+from inspect_sparc.contract.scores import CORRECT, FOLLOW_UP
 from inspect_sparc.evals.algopuzzlevqa.answer import check_extraction, read_answer
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.evals.algopuzzlevqa.solvers import FIRST_LETTER_KEY, FOLLOW_UP_KEY

@@ -14,16 +14,7 @@ from collections.abc import Sequence
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.baselines import chance_of_solving
-from inspect_sparc.core.gym import (
-    DEAD_END,
-    REACHED_END,
-    STEP_LIMIT,
-    GymEnv,
-    moves_text,
-)
-from inspect_sparc.core.names import (
+from inspect_sparc.contract.scores import (
     BACKTRACKS,
     BREAK_KEYS,
     CHANCE,
@@ -35,6 +26,15 @@ from inspect_sparc.core.names import (
     STEP_SHARES,
     STEPS,
     UNPARSEABLE,
+)
+from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.baselines import chance_of_solving
+from inspect_sparc.core.gym import (
+    DEAD_END,
+    REACHED_END,
+    STEP_LIMIT,
+    GymEnv,
+    moves_text,
 )
 from inspect_sparc.core.puzzle import Point, Puzzle
 from inspect_sparc.core.rules import Violation, check, format_point

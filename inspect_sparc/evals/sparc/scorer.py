@@ -14,15 +14,15 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.core.analysis import is_solved, reference_analysis
-from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.names import (
+from inspect_sparc.contract.scores import (
     BREAK_KEYS,
     BREAK_METRICS,
     CORRECT,
     INVALID_PATH,
     INVALID_PATH_RATE,
 )
+from inspect_sparc.core.analysis import is_solved, reference_analysis
+from inspect_sparc.core.answer import extract_path, format_path
 from inspect_sparc.core.picture import answer_drawing, answer_image, data_uri, encode_answer
 from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
 from inspect_sparc.core.render import render

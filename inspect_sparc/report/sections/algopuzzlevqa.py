@@ -4,9 +4,9 @@ and 3."""
 from __future__ import annotations
 
 from itertools import cycle
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     MARKERS,
@@ -16,53 +16,11 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
-from inspect_sparc.report.tabulate import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def algopuzzlevqa_table(
-    runs: pd.DataFrame, samples: pd.DataFrame | None = None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Accuracy (%) per puzzle and per ontology category, per AlgoPuzzleVQA run (the log's
-    `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
-    samples (a sample counts towards every category its puzzle has; a category's and the
-    average's interval is clustered by puzzle type, `stats.clustered_rate`)."""
-    import pandas as pd
-
-    algo = runs[runs["task"] == "algopuzzlevqa"]
-    puzzles = sorted(set(published("algopuzzlevqa")["puzzle"]) - {"average"})
-    outcomes = puzzle_values(samples, [K.CORRECT])
-    by_log = per_log(outcomes)
-    by_puzzle, by_category = [], []
-    for _, run in algo.iterrows():
-        row = {"run": run["run"], "setup": ALGOPUZZLEVQA_SETUP.get(run.get("prompt"), "")}
-        group = by_log.get(run["log"])
-        cells: dict[str, Any] = {}
-        for name in puzzles:
-            cells[name] = pct(run.get(name))
-            if group is not None:
-                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], name))
-        cells["average"] = pct(run[K.ACCURACY])
-        if group is not None:  # clustered by type: 100 instances per type
-            cells.update(ci_fields(group[K.CORRECT], "average", group["puzzle"]))
-        by_puzzle.append({**row, **cells})
-        groups: dict[str, Any] = {}
-        for k, v in run.items():
-            if isinstance(k, str) and k.startswith(K.CATEGORY_PREFIXES) and known(v):
-                groups[k] = pct(v)
-                if group is not None:
-                    lists = group["categories"].fillna("").str.split(",")
-                    having = lists.map(lambda c, k=k: k in c)
-                    kept = group.loc[having]
-                    groups.update(ci_fields(kept[K.CORRECT], k, kept["puzzle"]))
-        by_category.append({**row, **groups})
-    return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
 
 
 @styled

@@ -3,43 +3,17 @@ intervals, as a table and a heat map."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.report.analysis.breaks import breaks_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
-from inspect_sparc.report.frame import BREAK_RULES, SPARC_TASKS
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.tabulate import pct, per_log
+from inspect_sparc.report.read.samples import BREAK_RULES
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Share of answers (%) breaking each rule, per SPaRC run, from the logs' `breaks_*`,
-    each with its 95% interval from the samples' `breaks_*` values."""
-    import pandas as pd
-
-    keys = [K.breaks_key(rule) for rule in BREAK_RULES]
-    outcomes = puzzle_values(samples, keys)
-    by_log = per_log(outcomes)
-    rows = []
-    for _, run in runs[runs["task"].isin(SPARC_TASKS)].iterrows():
-        values = {rule: pct(run.get(K.breaks_key(rule))) for rule in BREAK_RULES}
-        if all(v is None for v in values.values()):
-            continue
-        row: dict[str, Any] = {"run": run["run"], "protocol": run["protocol"], **values}
-        group = by_log.get(run["log"])
-        if group is not None:
-            for rule in BREAK_RULES:
-                ci = ci_fields(group[K.breaks_key(rule)], rule)
-                row["n"] = ci.pop(f"n_{rule}")
-                row.update(ci)
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def breaks_heatmap(breaks: pd.DataFrame, runs: pd.DataFrame | None = None) -> Figure | None:

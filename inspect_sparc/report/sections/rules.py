@@ -3,47 +3,17 @@ Spatial-Gym rule tables, beside their published rows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.report.analysis.rules import rule_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import heatmap, most_accurate_first
-from inspect_sparc.report.frame import RULE_COLUMNS, SPARC_TASKS
-from inspect_sparc.report.intervals import ci_fields
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.tabulate import sample_means
+from inspect_sparc.report.read.puzzles import RULE_COLUMNS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) over the puzzles that contain each rule kind, per SPaRC run (as the
-    Spatial-Gym rule tables), with the number of puzzles behind each cell."""
-    import pandas as pd
-
-    sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
-    if sparc.empty:
-        return pd.DataFrame()
-    flags = [f"has_{k}" for k in RULE_COLUMNS]
-    per_sample = sample_means(sparc, ["protocol", "model", *flags], [K.CORRECT])
-    rows = []
-    for _, group in per_sample.groupby("log", sort=False):
-        scored = group.dropna(subset=[K.CORRECT])
-        if scored.empty:  # an errored run: no sample scored, nothing to show per rule
-            continue
-        row: dict[str, Any] = {
-            "run": group["run"].iloc[0],
-            "protocol": group["protocol"].iloc[0],
-            "model": group["model"].iloc[0],
-        }
-        for kind in RULE_COLUMNS:
-            having = scored[scored[f"has_{kind}"] == True]  # noqa: E712 - pandas mask
-            row[kind] = 100 * having[K.CORRECT].mean() if len(having) else None
-            row.update(ci_fields(having[K.CORRECT], kind))
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def rule_heatmap(

@@ -1,12 +1,12 @@
-"""Tokens: mean output (and reasoning) tokens per sample by level, and accuracy against
-output tokens."""
+"""Tokens on the page: mean output (and reasoning) tokens per sample by level (`analysis.tokens`),
+and accuracy against output tokens."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report import keys as K
+from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     error_extents,
@@ -16,46 +16,11 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.frame import SPARC_TASKS
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.sections.results import results_of
-from inspect_sparc.report.stats import mean_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
-    """Mean output (and reasoning) tokens per sample by level, per model run with tokens: each
-    puzzle's epochs averaged first, then the puzzles, with the output tokens' t interval over
-    puzzles (`output_tokens_ci95_low/high`); accuracy over the same puzzles."""
-    import pandas as pd
-
-    sparc = samples[samples["task"].isin(SPARC_TASKS)] if not samples.empty else samples
-    if sparc.empty or sparc["output_tokens"].isna().all():
-        return pd.DataFrame()
-    sparc = sparc[sparc["output_tokens"].notna()]
-    cols = ["output_tokens", "reasoning_tokens", K.CORRECT]
-    sparc = sparc.assign(**{c: float("nan") for c in cols if c not in sparc})
-    keys = ["log", "run", "protocol", "level"]
-    puzzles = sparc.groupby([*keys, "id"], sort=False)[cols].mean()
-    table = puzzles.groupby(level=keys, sort=False)[cols].mean()
-    bounds = puzzles.groupby(level=keys, sort=False)["output_tokens"].apply(_bounds)
-    table = table.join(pd.DataFrame(bounds.tolist(), index=bounds.index, columns=CI_COLUMNS))
-    table = table.reset_index().sort_values(["log", "level"], kind="stable")
-    table[K.CORRECT] = 100 * table[K.CORRECT]
-    return table.rename(columns={K.CORRECT: "accuracy"}).reset_index(drop=True)
-
-
-#: The interval columns of `tokens_by_level` (the output tokens' t interval over puzzles).
-CI_COLUMNS = ["output_tokens_ci95_low", "output_tokens_ci95_high"]
-
-
-def _bounds(values: pd.Series) -> tuple[float, float]:
-    """The t interval over puzzles of a level's per-puzzle mean tokens (NaN where none)."""
-    interval = mean_interval(values.to_numpy(), lowest=0.0)
-    return interval.low, interval.high
 
 
 @styled
@@ -132,7 +97,7 @@ def tokens_section(ctx: Context) -> Section | None:
         return None
     s = Section("tokens", "Tokens")
     caption = "Output tokens by level; accuracy against tokens"
-    ctx.add_figure(s, tokens_figure(tokens, results_of(ctx)), "tokens", caption)
+    ctx.add_figure(s, tokens_figure(tokens, ctx.results), "tokens", caption)
     ctx.add_table(s, tokens, "tokens_by_level", "Mean tokens per sample by level")
     return s
 

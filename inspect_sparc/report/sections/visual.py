@@ -4,42 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report import keys as K
+from inspect_sparc.report.analysis.visual import visual_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import dot_chart
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.published import visual_settings, with_wilson
-from inspect_sparc.report.tabulate import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Accuracy (%) of image runs by plot type and prompt, from the logs, with n and the 95%
-    interval from the samples."""
-    import pandas as pd
-
-    outcomes = puzzle_values(samples, [K.CORRECT])
-    by_log = per_log(outcomes)
-    rows = []
-    for _, run in runs[runs["protocol"].isin(["visual", "gym_visual"])].iterrows():
-        group = by_log.get(run["log"])
-        values = group[K.CORRECT] if group is not None and known(run[K.ACCURACY]) else []
-        rows.append(
-            {
-                "run": run["run"],
-                "protocol": run["protocol"],
-                "model": run["model"],
-                "plot": run["plot"],
-                "prompt": run["prompt"],
-                "accuracy": pct(run[K.ACCURACY]),
-                **ci_fields(values),
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:

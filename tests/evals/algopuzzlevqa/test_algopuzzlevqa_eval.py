@@ -10,7 +10,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ContentImage, ContentText, get_model
 
-from inspect_sparc.core.ontology import CATEGORIES
+from inspect_sparc.contract.ontology import CATEGORIES
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 from inspect_sparc.evals.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa

@@ -14,7 +14,7 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from inspect_sparc.core.names import (
+from inspect_sparc.contract.scores import (
     MALFORMED_TOOL_CALL_RATE,
     MALFORMED_TOOL_CALLS,
     MALFORMED_TOOL_CALLS_PER_EPISODE,

@@ -1,4 +1,4 @@
-"""The names of the score-value keys and metrics of every task, defined once.
+"""The names of the score-value keys, score metadata keys and metrics of every task, defined once.
 
 Scorers write these keys into the dict `Score.value`, metrics read them and log under the metric
 names, and the report (`inspect_sparc.report`) finds its columns by the same names. Renaming one
@@ -9,6 +9,7 @@ development.md`). Pure: no Inspect import, so the report can read it without loa
 
 from __future__ import annotations
 
+from inspect_sparc.contract.ontology import CATEGORIES
 from inspect_sparc.core.gym import DEAD_END, REACHED_END, STEP_LIMIT
 from inspect_sparc.core.rules import RULES
 
@@ -79,6 +80,23 @@ MALFORMED_TOOL_CALLS_PER_EPISODE = "malformed_tool_calls_per_episode"
 MALFORMED_TOOL_CALL_RATE = "malformed_tool_call_rate"
 
 
+#: `breaks_<rule>`: share of answers breaking a rule (also the per-sample value keys).
+BREAKS_PREFIX = next(key.removesuffix(rule) for rule, key in BREAK_KEYS.items())
+#: AlgoPuzzleVQA: `<puzzle>` per puzzle, `<family>_<category>` per ontology category.
+CATEGORY_PREFIXES = tuple(sorted({name.split("_", 1)[0] + "_" for name in CATEGORIES}))
+
+# Per-sample score metadata (`Score.metadata`: the episode scorers' explanation, not values).
+#: How an episode ended (one of the ending keys, or `CUT`).
+ENDED = "ended"
+#: Points in the answered path.
+PATH_LENGTH = "path_length"
+
+
 def level_metric(level: int) -> str:
     """The accuracy metric of one level: `level_3`."""
     return LEVEL_METRIC.format(group=level)
+
+
+def breaks_key(rule: str) -> str:
+    """The metric (and value key) of one broken rule: `breaks_gap`."""
+    return BREAK_KEYS.get(rule, f"{BREAKS_PREFIX}{rule}")

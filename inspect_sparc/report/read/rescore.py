@@ -3,29 +3,52 @@ an older version), through Inspect's own `score`, one log in memory at a time.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.report.logs import LogEntry, short_task
+from inspect_sparc.report.read.logs import LogEntry, short_task
 
-#: Each scorer of the package by registry name, and the one module that defines it: `--rescore`
-#: imports that module only (never a task module, never the whole package's registry).
-SCORER_MODULES = {
-    "sparc_scorer": "inspect_sparc.evals.sparc.scorer",
-    "gym_scorer": "inspect_sparc.evals.sparc.gym.scorer",
-    "agent_scorer": "inspect_sparc.evals.sparc.agent.scorer",
-    "algopuzzlevqa_scorer": "inspect_sparc.evals.algopuzzlevqa.scorer",
+
+def _sparc_scorer() -> Any:
+    from inspect_sparc.evals.sparc.scorer import sparc_scorer
+
+    return sparc_scorer
+
+
+def _gym_scorer() -> Any:
+    from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
+
+    return gym_scorer
+
+
+def _agent_scorer() -> Any:
+    from inspect_sparc.evals.sparc.agent.scorer import agent_scorer
+
+    return agent_scorer
+
+
+def _algopuzzlevqa_scorer() -> Any:
+    from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
+
+    return algopuzzlevqa_scorer
+
+
+#: Each scorer of the package by registry name -> its factory, imported from the one module
+#: that defines it only when asked for (never a task module, never the whole registry): the
+#: one place the report reaches the evals' code (`tests/test_layers.py` names it).
+SCORERS: dict[str, Callable[[], Any]] = {
+    "sparc_scorer": _sparc_scorer,
+    "gym_scorer": _gym_scorer,
+    "agent_scorer": _agent_scorer,
+    "algopuzzlevqa_scorer": _algopuzzlevqa_scorer,
 }
 
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
     """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), imported from
     the one module that defines it (a KeyError for a scorer the package does not have)."""
-    from importlib import import_module
-
-    short = short_task(name)
-    module = import_module(SCORER_MODULES[short])
-    return getattr(module, short)(**(params or {}))
+    return SCORERS[short_task(name)]()(**(params or {}))
 
 
 def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], list[str]]:

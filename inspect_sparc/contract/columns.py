@@ -1,0 +1,24 @@
+"""Column names of the report's frames that more than one module reads (the run frame's and the
+sample frame's identity columns, and the columns named after score metadata)."""
+
+from __future__ import annotations
+
+from inspect_sparc.contract import scores
+
+#: The log file a row comes from: what tables and figures group runs by.
+LOG = "log"
+#: A run's display label (unique per log; never grouped by).
+RUN = "run"
+#: The task's registry name without the package prefix.
+TASK = "task"
+MODEL = "model"
+#: The paper protocol a run follows (`single_shot`, `gym`, ..., `algopuzzlevqa`).
+PROTOCOL = "protocol"
+#: A sample's id and epoch.
+ID = "id"
+EPOCH = "epoch"
+LEVEL = "level"
+#: How an episode ended (the sample frame's copy of the score metadata `scores.ENDED`).
+ENDED = scores.ENDED
+#: Points in the answered path (score metadata, or counted from the answer).
+PATH_LENGTH = scores.PATH_LENGTH

@@ -1,0 +1,141 @@
+"""The fresh-puzzle gap: a model's accuracy on the public test split against fresh puzzles
+from the generator (`source=generated:SEED`, calibrated to the split level by level).
+
+The test side is a run on the benchmark's test puzzles, recognised by content (the shipped
+test-grid hashes), the largest where there are several. Per level, and overall with the fresh
+set re-weighted to the test split's level mix (so a different level mix cannot make a gap),
+with Newcombe's score interval and a Cochran-Mantel-Haenszel p stratified by level. Runs of
+several seeds pool into one fresh set; a puzzle met in several runs is one unit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.contract import scores as K
+from inspect_sparc.core.sources import GENERATED
+from inspect_sparc.report.analysis.outcomes import eligible
+from inspect_sparc.report.stats import cmh, stratified_difference
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+#: Settings a test run and a fresh run must share (besides the model) to be compared.
+SAME = ("task", "protocol", "prompt", "max_steps", "observation", "plot", "extraction")
+
+
+OVERALL = "all (fresh re-weighted to the test mix)"
+
+
+def is_fresh(source: Any) -> bool:
+    """True for a run on generated puzzles."""
+    return str(source).startswith(GENERATED)
+
+
+def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """The runs on the benchmark's test puzzles, recognised by content: every puzzle's grid is
+    one of the 500 shipped test-grid hashes (a run on generated puzzles, or on a local file of
+    them, never is), with `n_puzzles` each."""
+    if "test_grid" not in samples:
+        return runs.iloc[0:0].assign(n_puzzles=0)
+    scored = samples.dropna(subset=[K.CORRECT])
+    per_log = scored.groupby("log")["test_grid"].agg(
+        lambda v: bool(v.notna().all() and v.astype(bool).all())
+    )
+    counts = scored.groupby("log")["id"].nunique()
+    test_logs = {str(log) for log, ok in per_log.items() if ok}
+    chosen = runs[runs["log"].isin(test_logs) & ~runs["source"].map(is_fresh)]
+    return chosen.assign(n_puzzles=chosen["log"].map(counts).fillna(0).astype(int))
+
+
+def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
+    """The largest test-side run (the latest of equals), and a line saying which and why."""
+    ordered = tests.sort_values(["n_puzzles", "started_at"], kind="stable")
+    chosen = ordered.iloc[-1]
+    why = f"{chosen['n_puzzles']} test puzzles"
+    if len(tests) > 1:
+        why = f"the largest of {len(tests)} runs on test puzzles ({why})"
+    return chosen, why
+
+
+def puzzle_key(samples: pd.DataFrame) -> pd.Series:
+    """What makes two samples the same puzzle, whichever log they come from: the grid's hash
+    where known, else the source and id."""
+    fallback = samples["source"].astype(str) + "/" + samples["id"].astype(str)
+    if "grid" not in samples:
+        return fallback
+    return samples["grid"].where(samples["grid"].notna(), fallback)
+
+
+def level_values(samples: pd.DataFrame, logs: list[str]) -> dict[int, list[float]]:
+    """Per level: each puzzle's outcome over the given logs, one value per puzzle (the same
+    puzzle in several logs is one unit: its runs are epochs, all averaged)."""
+    chosen = samples[samples["log"].isin(logs)].dropna(subset=[K.CORRECT])
+    chosen = chosen.assign(_puzzle=puzzle_key(chosen))
+    per = chosen.groupby("_puzzle", sort=False).agg(
+        level=("level", "first"), correct=(K.CORRECT, "mean")
+    )
+    return {int(lv): g["correct"].tolist() for lv, g in per.groupby("level") if lv == lv}
+
+
+def gap_rows(
+    test: Any, why: str, fresh: pd.DataFrame, samples: pd.DataFrame
+) -> list[dict[str, Any]]:
+    """Per level and overall: test accuracy, fresh accuracy (seeds pooled, each puzzle once),
+    the gap with its Newcombe interval and the CMH p-value (stratified by level overall)."""
+    mine = level_values(samples, [test["log"]])
+    theirs = level_values(samples, list(fresh["log"]))
+    levels = sorted(set(mine) & set(theirs))
+    base = {
+        "model": test["model"],
+        "protocol": test["protocol"],
+        "test_run": test["run"],
+        "test_side": why,
+        "fresh_runs": "; ".join(fresh["run"]),
+        "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
+    }
+    rows: list[dict[str, Any]] = []
+    if not levels:  # the runs share no level: nothing to compare, not a row of zeros
+        return rows
+    parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
+    for level, strata in [*parts, (OVERALL, levels)]:
+        first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
+        a, b, interval = stratified_difference(first, second)
+        rows.append(
+            {
+                **base,
+                "level": level,
+                "n_test": sum(len(mine[lv]) for lv in strata),
+                "test_accuracy": 100 * a,
+                "n_fresh": sum(len(theirs[lv]) for lv in strata),
+                "fresh_accuracy": 100 * b,
+                "gap": 100 * (a - b),
+                "gap_ci95_low": 100 * interval.low,
+                "gap_ci95_high": 100 * interval.high,
+                "gap_p": cmh(first, second)[1],
+            }
+        )
+    return rows
+
+
+def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """The gap for every model with runs on the test puzzles and on generated puzzles under
+    the same protocol settings (the largest test-side run; every fresh run pooled)."""
+    import pandas as pd
+
+    runs = eligible(runs)
+    if runs.empty or samples is None or samples.empty:
+        return pd.DataFrame()
+    keys = [k for k in SAME if k in runs]
+    runs = runs.assign(_key=[tuple(str(r.get(k)) for k in keys) for _, r in runs.iterrows()])
+    tests_all = test_side(runs, samples)
+    rows: list[dict[str, Any]] = []
+    for _, group in runs.groupby(["model", "_key"], sort=False):
+        fresh = group[group["source"].map(is_fresh)]
+        tests = tests_all[tests_all["log"].isin(set(group["log"]))]
+        if fresh.empty or tests.empty:
+            continue
+        test, why = pick_test_run(tests)
+        rows += gap_rows(test, why, fresh, samples)
+    return pd.DataFrame(rows)

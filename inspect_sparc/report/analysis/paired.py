@@ -1,0 +1,250 @@
+"""Paired comparisons of runs on the same puzzles: the 2x2 table, the difference with a paired
+interval that agrees with the test beside it (Tango's score interval and the McNemar score test
+it inverts for 0/1 outcomes; the paired t where epochs make per-puzzle means), each run's
+per-puzzle values reduced over epochs as its log reduced them (the value its row shows),
+Holm-adjusted p over the family of pairs with the simultaneous (Bonferroni) interval beside
+it, the smallest difference each pair detects with 80% exact power, and each tested pair again
+per level.
+
+Each run's per-puzzle outcome is indexed by puzzle id once (`outcomes.outcome_index`); a pair
+is then an index join, so the cost grows with runs x runs x puzzles, never samples x samples.
+Pairs are formed within a protocol (same task, protocol, source, split and subset) and, per
+model, across protocols on the same puzzles (single shot against gym against agent).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
+from inspect_sparc.report.exact import paired_mdd_exact
+from inspect_sparc.report.stats import (
+    ALPHA,
+    CONFIDENCE,
+    MIN_SHARED,
+    format_p,
+    holm,
+    is_binary,
+    paired_comparison,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+#: Settings that decide which puzzles a run saw (runs compared must share them).
+PUZZLE_SETTINGS = ("source", "split", "subset")
+
+
+WITHIN = "within protocol"
+
+
+ACROSS = "across protocols (same model)"
+
+
+def _puzzle_key(run: Any) -> tuple[str, ...]:
+    return tuple(str(run.get(k)) for k in PUZZLE_SETTINGS)
+
+
+def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
+    """(run a, run b, scope) for every pair within a protocol and, per model, across
+    protocols; runs in started order, so a is the earlier."""
+    pairs: list[tuple[Any, Any, str]] = []
+    records = [row for _, row in runs.iterrows()]
+    for a, b in combinations(records, 2):
+        if _puzzle_key(a) != _puzzle_key(b):
+            continue
+        if a["task"] == b["task"] and a["protocol"] == b["protocol"]:
+            pairs.append((a, b, WITHIN))
+        elif a["model"] == b["model"] and a["protocol"] != b["protocol"]:
+            pairs.append((a, b, ACROSS))
+    return pairs
+
+
+def compare(a: pd.Series, b: pd.Series, confidence: float | None = None) -> dict[str, Any] | None:
+    """The comparison of two runs' per-puzzle values on the puzzles both scored (None: none
+    shared): counts, the difference, and with at least `MIN_SHARED` shared puzzles the
+    interval and the test it inverts (`stats.paired_comparison`: named by what the values
+    are), and for 0/1 outcomes the smallest difference found with 80% exact power (none where
+    no difference reaches it). With `confidence`, the interval at that level instead."""
+    shared = a.index.intersection(b.index)
+    if len(shared) == 0:
+        return None
+    x, y = a.loc[shared].to_numpy(float), b.loc[shared].to_numpy(float)
+    binary = is_binary(x, y)
+    only_a, only_b = float((x * (1 - y)).sum()), float(((1 - x) * y).sum())
+    row: dict[str, Any] = {
+        "n_shared": len(shared),
+        "accuracy_a": 100 * x.mean(),
+        "accuracy_b": 100 * y.mean(),
+        "difference": 100 * (x.mean() - y.mean()),
+    }
+    if binary:
+        row.update(both=int((x * y).sum()), only_a=int(only_a), only_b=int(only_b))
+        row["neither"] = int(((1 - x) * (1 - y)).sum())
+    if len(shared) < MIN_SHARED:
+        row["test"] = f"none: fewer than {MIN_SHARED} shared puzzles"
+        return row
+    result = paired_comparison(x, y, CONFIDENCE if confidence is None else confidence)
+    row.update(diff_ci95_low=100 * result.interval.low, diff_ci95_high=100 * result.interval.high)
+    row.update(p=result.p if result.p == result.p else None, test=result.test)
+    if binary:
+        mdd = paired_mdd_exact(len(shared), (only_a + only_b) / len(shared))
+        row["mdd_80"] = None if mdd is None else 100 * mdd
+        row["power"] = "" if mdd is not None else NO_POWER
+    else:
+        row["power"] = "not computed for per-puzzle means"
+    return row
+
+
+#: What a pair's power column says where even the largest difference falls short.
+NO_POWER = "no difference reaches 80% power at this n and discordance"
+
+
+def simultaneous(table: pd.DataFrame, pairs: list[tuple[pd.Series, pd.Series]]) -> pd.DataFrame:
+    """`table` with each tested pair's interval at 1 - 0.05 / m over the m tested pairs
+    (Bonferroni: the m intervals hold together; one that excludes 0 is a pair Holm marks)."""
+    tested = table["p"].notna() if "p" in table else None
+    if tested is None or not tested.any():
+        return table
+    level = 1 - ALPHA / int(tested.sum())
+    lows, highs = [], []
+    for keep, (a, b) in zip(tested, pairs, strict=True):
+        found = compare(a, b, level) if keep else None
+        lows.append(found["diff_ci95_low"] if found else None)
+        highs.append(found["diff_ci95_high"] if found else None)
+    return table.assign(diff_simultaneous_low=lows, diff_simultaneous_high=highs)
+
+
+def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """One row per pair of runs sharing puzzles: scope, the runs, how many puzzles each
+    scored, share, and lost to errors, the 2x2 table, accuracy of each on the shared puzzles,
+    the difference a - b in points with the interval of the test beside it, its p and the
+    Holm-adjusted p over every tested pair (the family), and the smallest difference the test
+    detects with 80% power."""
+    import pandas as pd
+
+    index = outcome_index(samples, runs)
+    ids = samples.groupby("log")["id"].agg(set).to_dict() if len(samples) else {}
+    rows, pairs = [], []
+    for a, b, scope in candidate_pairs(eligible(runs)):
+        ia, ib = index.get(a["log"]), index.get(b["log"])
+        if ia is None or ib is None:
+            continue
+        found = compare(ia, ib)
+        if found is None:
+            continue
+        pairs.append((ia, ib))
+        both_ran = len(ids.get(a["log"], set()) & ids.get(b["log"], set()))
+        rows.append(
+            {
+                "scope": scope,
+                "run_a": a["run"],
+                "run_b": b["run"],
+                "protocol_a": a["protocol"],
+                "protocol_b": b["protocol"],
+                "n_a": len(ia),
+                "n_b": len(ib),
+                "dropped_errors": both_ran - found["n_shared"],
+                **found,
+            }
+        )
+    columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
+    columns += ["dropped_errors", "both", "only_a", "only_b", "neither", "accuracy_a"]
+    columns += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
+    columns += ["diff_simultaneous_low", "diff_simultaneous_high", "test", "mdd_80", "power"]
+    table = pd.DataFrame(rows)
+    if len(table) and "p" in table:
+        table["p_holm"] = holm(table["p"].astype(float).tolist())
+        table = simultaneous(table, pairs)
+        tested = int(table["p"].notna().sum())
+        table["reading"] = [reading(r, tested) for _, r in table.iterrows()]
+    columns += ["reading"]
+    return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def reading(row: Any, family: int = 1) -> str | None:
+    """What a tested pair shows in words, naming the test each claim rests on: a difference
+    Holm's adjustment over the `family` of tested pairs finds; one the pair's own test finds
+    but Holm's does not (its own interval excludes 0, its simultaneous one need not); or none,
+    with the size of difference that cannot be excluded (mdd_80), never "no difference"."""
+    p, adjusted = row.get("p"), row.get("p_holm")
+    if p is None or p != p or adjusted is None or adjusted != adjusted:
+        return None
+    over = f"Holm over {family} pairs" if family > 1 else "one test"
+    if adjusted < ALPHA:
+        return f"differs ({over}: p_holm = {format_p(adjusted)})"
+    if p < ALPHA:
+        return (
+            f"differs on its own (p = {format_p(p)}, its interval excludes 0), not after "
+            f"{over} (p_holm = {format_p(adjusted)})"
+        )
+    mdd = row.get("mdd_80")
+    if mdd is None or mdd != mdd:
+        power = row.get("power") or NO_POWER
+        return f"no difference shown (p = {format_p(p)}); {power}"
+    return (
+        f"no difference shown (p = {format_p(p)}): a difference smaller than {mdd:.1f} points "
+        "cannot be excluded"
+    )
+
+
+#: Shares of discordant puzzles the power table shows, and the split's sizes (all; level 5).
+DISCORDANCES = (0.05, 0.10, 0.15, 0.20, 0.30)
+
+
+SPLIT_SIZES = {"all 500 test puzzles": 500, "level 5 alone (89)": 89}
+
+
+def power_table() -> pd.DataFrame:
+    """The smallest paired difference (points) found with 80% exact power on the 500-puzzle
+    test split and on its level 5, by share of discordant puzzles (`exact.paired_mdd_exact`
+    of the McNemar score test the table uses); none where no difference reaches 80%."""
+    import pandas as pd
+
+    def mdd(n: int, d: float) -> float | None:
+        found = paired_mdd_exact(n, d)
+        return None if found is None else 100 * found
+
+    rows = [
+        {"discordant (%)": 100 * d, **{k: mdd(n, d) for k, n in SPLIT_SIZES.items()}}
+        for d in DISCORDANCES
+    ]
+    return pd.DataFrame(rows)
+
+
+def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
+    """Each tested pair again per level (the samples' own level): counts, difference, the
+    interval and test of `compare`, and Holm's adjustment within the pair (over its levels)."""
+    import pandas as pd
+
+    if paired.empty or "p" not in paired or samples is None or "level" not in samples:
+        return pd.DataFrame()
+    index = outcome_index(samples, runs)
+    levels = samples.dropna(subset=["level"]).groupby(["log", "id"])["level"].first()
+    known_logs = set(levels.index.get_level_values(0))
+    logs = dict(zip(runs["run"], runs["log"], strict=False))
+    rows = []
+    for _, pair in paired.dropna(subset=["p"]).iterrows():
+        a, b = index.get(logs.get(pair["run_a"], "")), index.get(logs.get(pair["run_b"], ""))
+        if a is None or b is None or logs[pair["run_a"]] not in known_logs:
+            continue
+        level_of = levels.loc[logs[pair["run_a"]]]
+        found = []
+        for level in sorted(set(level_of.reindex(a.index).dropna().astype(int))):
+            ids = level_of.index[level_of == level]
+            row = compare(a[a.index.isin(ids)], b[b.index.isin(ids)])
+            if row is not None:
+                found.append(
+                    {"run_a": pair["run_a"], "run_b": pair["run_b"], "level": level, **row}
+                )
+        tested = [r for r in found if r.get("p") is not None]
+        for r, adjusted in zip(tested, holm([float(r["p"]) for r in tested]), strict=True):
+            r["p_holm_in_pair"] = adjusted
+        rows += found
+    columns = ["run_a", "run_b", "level", "n_shared", "both", "only_a", "only_b", "neither"]
+    columns += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm_in_pair", "test"]
+    columns += ["mdd_80", "power"]
+    table = pd.DataFrame(rows)
+    return table[[c for c in columns if c in table]] if len(table) else table

@@ -1,0 +1,225 @@
+"""Results per run: n, solved, accuracy with its interval (of the value shown), levels, steps or
+path length, invalid paths, tokens (per sample, per solved puzzle) and time; and, with epochs,
+the accuracy's standard error split into its between- and within-puzzle parts."""
+
+from __future__ import annotations
+
+from math import isclose
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.contract import scores as K
+from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.report.intervals import (
+    REDUCERS,
+    ci_fields,
+    puzzle_values,
+    reduced_values,
+    shown_reducer,
+)
+from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, variance_parts, wilson
+from inspect_sparc.report.tabulate import known, pct, per_log, run_n, sample_means
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson over puzzles,
+    of the value shown; counts from the samples), levels 1-5, mean path length or steps, invalid
+    paths, mean output and reasoning tokens (each with its interval), time, status."""
+    import pandas as pd
+
+    outcomes = puzzle_values(samples, [K.CORRECT])
+    by_log = per_log(outcomes)
+    path_means = path_lengths(samples)
+    errored_of = errored_puzzles(samples)
+    rows = []
+    for _, run in runs.iterrows():
+        acc = run.get(K.ACCURACY)
+        per = run.get("samples") or None
+        steps = run.get(K.MEAN_STEPS)
+        group = by_log.get(run["log"])
+        values: Any = []
+        if group is not None and known(acc):
+            values = group.set_index("id")[K.CORRECT].dropna()
+        reducer = shown_reducer(run)
+        if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
+            values = reduced_values(samples, run["log"], reducer)
+        if values is None:  # a reducer the report cannot apply: no interval, and why
+            ci: dict[str, Any] = {"ci95_low": None, "ci95_high": None}
+            ci["interval"] = f"none: the {reducer} reducer has no per-puzzle interval here"
+            values = []
+        else:
+            ci = ci_fields(values, clusters=_types(run, group, values))
+        errored = errored_of.get(run["log"], 0)
+        solved = float(sum(values)) if len(values) else None
+        row = {
+            "run": run["run"],
+            "task": run["task"],
+            "version": run["task_version"],
+            "protocol": run["protocol"],
+            "model": run["model"],
+            "n": run_n(run),
+            "solved": solved,
+            "errored": errored,
+            "epochs": run["epochs"],
+            "reducer": reducer_text(run),
+            "accuracy": pct(acc),
+            "ci95_low": ci["ci95_low"],
+            "ci95_high": ci["ci95_high"],
+            "interval": ci["interval"],
+            **errors_as_failures(solved, len(values), errored),
+            **tokens_per_solved(samples, run["log"], values),
+            **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
+            "mean_steps": steps if known(steps) else None,
+            "mean_path_length": None if known(steps) else path_means.get(run["log"]),
+            "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
+            **invalid_path_interval(samples, run),
+            **tokens_per_sample(samples, run, "output_tokens", per),
+            **tokens_per_sample(samples, run, "reasoning_tokens", per),
+            "time_s": run.get("time_s"),
+            "status": run["status"],
+            "notes": run.get("notes") or "",
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
+    """Per log: puzzles with no scored epoch (every attempt errored), left out of n."""
+    if samples is None or samples.empty:
+        return {}
+    scored = samples[K.CORRECT].notna() if K.CORRECT in samples else False
+    per = samples.assign(_scored=scored).groupby(["log", "id"])["_scored"].any()
+    return {str(log): int((~g).sum()) for log, g in per.groupby(level=0)}
+
+
+def errors_as_failures(solved: float | None, n: int, errored: int) -> dict[str, Any]:
+    """The accuracy with errored puzzles counted as failures, and its Wilson interval."""
+    total = n + errored
+    if solved is None or total == 0:
+        return {"errors_as_failures": None}
+    interval = wilson(solved, total)
+    return {
+        "errors_as_failures": 100 * solved / total,
+        "errors_as_failures_ci95_low": 100 * interval.low,
+        "errors_as_failures_ci95_high": 100 * interval.high,
+    }
+
+
+def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> dict[str, Any]:
+    """Output tokens per solved puzzle (the cost of a solve), with a bootstrap interval over
+    puzzles of the ratio (tokens and outcome resampled together)."""
+    if samples is None or samples.empty or not len(solved) or "output_tokens" not in samples:
+        return {}
+    rows = samples[samples["log"] == log]
+    tokens = rows.groupby("id", sort=False)["output_tokens"].mean()
+    outcome = solved if hasattr(solved, "index") else None
+    if outcome is None or tokens.isna().all():
+        return {}
+    both = tokens.to_frame("tokens").join(outcome.rename("solved"), how="inner").dropna()
+    if both.empty or both["solved"].sum() <= 0:
+        return {"tokens_per_solved": None}
+    interval = bootstrap_ratio(both["tokens"].to_numpy(), both["solved"].to_numpy())
+    return {
+        "tokens_per_solved": float(both["tokens"].sum() / both["solved"].sum()),
+        "tokens_per_solved_ci95_low": interval.low,
+        "tokens_per_solved_ci95_high": interval.high,
+    }
+
+
+def invalid_path_interval(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
+    """The 95% interval of the log's `invalid_path_rate` (Wilson over puzzles, each puzzle's
+    epochs reduced as the log reduced them), only where the samples give the value shown."""
+    shown = pct(run.get(K.INVALID_PATH_RATE))
+    if shown is None or samples is None or samples.empty or K.INVALID_PATH not in samples:
+        return {}
+    values = reduced_values(samples, run["log"], shown_reducer(run), K.INVALID_PATH)
+    if values is None or not len(values.dropna()):
+        return {}
+    if not isclose(100 * float(values.mean()), shown, abs_tol=1e-6):
+        return {}  # the samples hold another number than the log's metric: no interval
+    ci = ci_fields(values, "invalid_path_rate")
+    return {key: value for key, value in ci.items() if "ci95" in key}
+
+
+def tokens_per_sample(
+    samples: pd.DataFrame | None, run: Any, column: str, per: Any
+) -> dict[str, Any]:
+    """Mean `column` tokens per sample (the run's usage over its samples) and, where the
+    samples' own usage gives the same mean, its t interval over per-puzzle means (each
+    puzzle's epochs averaged first: the puzzle is the unit)."""
+    name = f"{column}_per_sample"
+    shown = _per(run.get(column), per)
+    out: dict[str, Any] = {name: shown}
+    if shown is None or samples is None or samples.empty or column not in samples:
+        return out
+    rows = samples[samples["log"] == run["log"]].dropna(subset=[column])
+    means = rows.groupby("id", sort=False)[column].mean()
+    if means.empty or not isclose(float(means.mean()), shown, rel_tol=1e-9, abs_tol=1e-9):
+        return out  # usage outside the samples (a scorer's model): not the value shown
+    interval = mean_interval(means.to_numpy(), lowest=0.0)
+    return {**out, f"{name}_ci95_low": interval.low, f"{name}_ci95_high": interval.high}
+
+
+def reducer_text(run: Any) -> str | None:
+    """The epochs reducer(s), and which one's metrics the table shows when there are several."""
+    reducer = run.get("epochs_reducer")
+    shown = run.get("metrics_reducer")
+    if reducer and "," in str(reducer) and isinstance(shown, str):
+        return f"{reducer} (metrics: {shown})"
+    return reducer
+
+
+def _per(total: Any, count: Any) -> float | None:
+    return float(total) / float(count) if known(total) and known(count) and count else None
+
+
+def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
+    """Mean points in the extracted path, over answers with a path (the papers' "Avg. Path
+    Length"), per single-shot log: each sample's epochs averaged first, then the samples."""
+    if samples is None or samples.empty or "path_length" not in samples:
+        return {}
+    shot = samples[samples["protocol"].isin(["single_shot", "visual"])]
+    shot = shot[shot["path_length"].fillna(0) > 0]
+    if shot.empty:
+        return {}
+    per_sample = sample_means(shot, [], ["path_length"])
+    return per_sample.groupby("log")["path_length"].mean().to_dict()
+
+
+def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.DataFrame:
+    """Per run with epochs > 1: the standard error of its accuracy split into the between-
+    puzzle part (more puzzles shrink it) and the within-puzzle part (more epochs shrink it),
+    in points (Miller 2024, `stats.variance_parts`), and which of the two would help more."""
+    import pandas as pd
+
+    rows = []
+    if samples is None or samples.empty or K.CORRECT not in samples:
+        return pd.DataFrame()
+    for _, run in runs[pd.to_numeric(runs["epochs"], errors="coerce") > 1].iterrows():
+        mine = samples[samples["log"] == run["log"]].dropna(subset=[K.CORRECT])
+        lists = [g.astype(float).tolist() for _, g in mine.groupby("id")[K.CORRECT]]
+        between, within = variance_parts(lists)
+        if between != between:
+            continue
+        more = "more puzzles" if between >= within else "more epochs"
+        rows.append(
+            {
+                "run": run["run"],
+                "puzzles": len(lists),
+                "epochs": int(run["epochs"]),
+                "se_between": 100 * between**0.5,
+                "se_within": 100 * within**0.5,
+                "narrows_most": more,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
+    """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
+    instances per type), or None for SPaRC, whose puzzles are the units."""
+    if run["task"] != "algopuzzlevqa" or group is None or not len(values):
+        return None
+    return group.drop_duplicates("id").set_index("id")["puzzle"].reindex(values.index).to_numpy()

@@ -1,0 +1,286 @@
+"""Logs -> the run frame: one row per readable log of the package's tasks (its header's
+identity, settings, size, tokens, time and the log's own metrics) and a display label per run.
+
+Built on Inspect's own log reading: a log's header only (`header_only`), never its samples.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import scores as K
+from inspect_sparc.contract.registry import FILTERS, SETTINGS
+from inspect_sparc.report.read.logs import TASKS, LogEntry, read_headers, short_task
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from inspect_ai.log import EvalLog
+
+#: SPaRC tasks (scored as SPaRC: levels, rules, paths).
+SPARC_TASKS = frozenset(TASKS) - {"algopuzzlevqa"}
+#: Settings that tell runs of one model and task apart in their labels when they differ.
+DISTINGUISHING = (
+    "source",
+    "split",
+    "subset",
+    "levels",
+    "puzzles",
+    "extraction",
+    "prevent_direct_answer",
+    "max_image_size",
+    "plot",
+)
+#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`).
+ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
+#: Solvers that answer without a model, shown as baselines.
+BASELINE_SOLVERS = {
+    R.SEARCH_SOLVER: "search (exact)",
+    R.GYM_ASTAR: "A* baseline",
+    R.GYM_RANDOM: "random baseline",
+    R.AGENT_ASTAR: "A* baseline",
+    R.AGENT_RANDOM: "random baseline",
+}
+
+
+def settings_of(header: EvalLog) -> dict[str, Any]:
+    """The protocol settings of a run: task arguments over the task's own metadata."""
+    spec = header.eval
+    merged: dict[str, Any] = {}
+    merged.update(spec.metadata or {})
+    merged.update({k: v for k, v in (spec.task_args or {}).items() if v is not None})
+    settings = {key: merged.get(key) for key in SETTINGS}
+    for arg, column in FILTERS.items():
+        value = merged.get(arg)
+        settings[column] = ",".join(map(str, value)) if isinstance(value, list) else value
+    return settings
+
+
+def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
+    """The paper protocol a run follows: single_shot, gym, gym_traceback, gym_visual, visual,
+    agent or algopuzzlevqa (the published tables are keyed the same way)."""
+    if task in ("sparc", "sparc_hard"):
+        return "single_shot"
+    if task == "sparc_visual":
+        return "visual"
+    if task == "sparc_gym":
+        if settings.get("observation") == "image":
+            return "gym_visual"
+        return "gym_traceback" if settings.get("traceback") else "gym"
+    if task == "sparc_agent":
+        return "agent"
+    return task
+
+
+def model_of(header: EvalLog) -> tuple[str, bool]:
+    """The model shown for a run, and whether it is a no-model baseline (named by its solver)."""
+    spec = header.eval
+    solver = short_task(spec.solver or "")
+    if solver in BASELINE_SOLVERS:
+        return BASELINE_SOLVERS[solver], True
+    return spec.model, False
+
+
+#: The epochs reducers that take the mean: Inspect's and the SPaRC tasks' (the same values).
+MEAN_REDUCERS = ("mean", K.EPOCHS_REDUCER)
+
+
+def metrics_of(header: EvalLog) -> dict[str, float]:
+    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare.
+
+    With several epoch reducers (`--epochs-reducer max,mean`) a scorer has one set of metrics
+    per reducer: the mean set (Inspect's `mean` or the SPaRC tasks' `inspect_sparc/mean`) is
+    taken where there is one (the reducer the tables counted from samples use), else the first;
+    `metrics_reducer` says which."""
+    values: dict[str, float] = {}
+    results = header.results
+    if results is None:
+        return values
+    chosen: dict[str, Any] = {}
+    for score in results.scores:
+        if score.name not in chosen or (
+            score.reducer in MEAN_REDUCERS and chosen[score.name].reducer not in MEAN_REDUCERS
+        ):
+            chosen[score.name] = score
+    for i, score in enumerate(chosen.values()):
+        for name, metric in score.metrics.items():
+            key = name if i == 0 else f"{score.name}/{name}"
+            values.setdefault(key, metric.value)
+    if chosen:
+        values["metrics_reducer"] = next(iter(chosen.values())).reducer or "mean"  # type: ignore[assignment]
+    return values
+
+
+def seconds_between(start: str | None, end: str | None) -> float | None:
+    """Wall time of a run from the header's ISO stamps."""
+    from datetime import datetime
+
+    if not start or not end:
+        return None
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
+def run_row(entry: LogEntry) -> dict[str, Any]:
+    """One run's row: identity, settings, size, tokens, time and every metric of its log."""
+    header = entry.header
+    assert header is not None
+    spec = header.eval
+    settings = settings_of(header)
+    model, baseline = model_of(header)
+    usage = header.stats.model_usage or {}
+    results = header.results
+    row: dict[str, Any] = {
+        "log": entry.path,
+        "run_id": spec.run_id,
+        "eval_id": spec.eval_id,
+        "task": entry.task,
+        "task_version": str(spec.task_version),
+        "model": model,
+        "baseline": baseline,
+        "solver": short_task(spec.solver) if spec.solver and not baseline else None,
+        "protocol": protocol_of(entry.task or "", settings),
+        **settings,
+        "epochs": spec.config.epochs or 1,
+        "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
+        "status": header.status,
+        "complete": header.status == "success",
+        "samples": results.completed_samples if results else None,
+        "total_samples": results.total_samples if results else None,
+        "input_tokens": sum(u.input_tokens for u in usage.values()) if usage else None,
+        "output_tokens": sum(u.output_tokens for u in usage.values()) if usage else None,
+        "reasoning_tokens": sum_known(u.reasoning_tokens for u in usage.values()),
+        "time_s": seconds_between(header.stats.started_at, header.stats.completed_at),
+        "started_at": header.stats.started_at,
+        "notes": "; ".join(entry.notes),
+    }
+    row.update(metrics_of(header))
+    return row
+
+
+def sum_known(values: Iterable[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """Add `run`, a label for display (tables and figures group by `log`, never by it): model,
+    protocol and non-default settings, the settings that differ between runs of one model and
+    task (source, split, subset, levels ...), `xN` for epochs, and `#k` whenever the text
+    would otherwise repeat (repeated runs are labelled, never merged)."""
+    runs = runs.sort_values(["started_at", "log"], kind="stable").reset_index(drop=True)
+    varying: dict[tuple[str, str], list[str]] = {}
+    if "status" not in runs:
+        runs = runs.assign(status="success")
+    complete = runs[runs["status"] == "success"]  # a failed run's settings never relabel others
+    for (model, task), group in complete.groupby(["model", "task"], dropna=False, sort=False):
+        varying[(str(model), str(task))] = [
+            key
+            for key in DISTINGUISHING
+            if key in group and group[key].map(_setting_text).nunique(dropna=False) > 1
+        ]
+    texts = []
+    for _, row in runs.iterrows():
+        parts = [str(row["model"]), setting_label(row)]
+        label = " | ".join(p for p in parts if p)
+        solver = row.get("solver")
+        if isinstance(solver, str) and solver:  # not the task's own solver: say which
+            label += f" solver={solver}"
+        for key in varying.get((str(row["model"]), str(row["task"])), []):
+            text = _setting_text(row.get(key))
+            label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
+        if row["epochs"] and int(row["epochs"]) > 1:
+            label += f" x{int(row['epochs'])} epochs"
+        if row["status"] != "success":  # numbered apart: a failed run never renumbers others
+            label += f" [{row['status']}]"
+        texts.append(label)
+    from collections import Counter
+
+    counts = Counter(texts)
+    seen: Counter[str] = Counter()
+    labels = []
+    for text in texts:
+        seen[text] += 1
+        labels.append(f"{text} #{seen[text]}" if counts[text] > 1 else text)
+    runs.insert(0, "run", labels)
+    return runs
+
+
+def _setting_text(value: Any) -> str:
+    """A setting as label text: a path by its file name, missing as `-`."""
+    if value is None or _isnan(value):
+        return "-"
+    text = str(value)
+    return Path(text).name if ("/" in text or os.sep in text) else text
+
+
+def setting_label(row: Mapping[str, Any]) -> str:
+    """Short text for a run's protocol and non-default settings."""
+    parts = [str(row["protocol"])]
+    if row.get("task") == "sparc_hard":
+        parts.append("hard")
+    prompt = row.get("prompt")
+    if prompt not in (None, "paper", "describe"):
+        parts.append(f"prompt={prompt}")
+    if row.get("protocol") in ("visual", "gym_visual") and row.get("plot") not in (
+        None,
+        "original",
+    ):
+        parts.append(f"plot={row['plot']}")
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
+    steps = row.get("max_steps")
+    if steps is not None and not _isnan(steps) and int(steps) != DEFAULT_MAX_STEPS:
+        parts.append(f"max_steps={int(steps)}")
+    return " ".join(parts)
+
+
+def _isnan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def runs_frame(
+    logs: str | Path | Iterable[str | Path] | list[LogEntry],
+) -> pd.DataFrame:
+    """One row per readable log of our tasks: header, settings, the log's metrics, a label."""
+    import pandas as pd
+
+    if isinstance(logs, list) and all(isinstance(e, LogEntry) for e in logs) and logs:
+        entries = [e for e in logs if isinstance(e, LogEntry)]
+    else:
+        entries = read_headers(logs)[0]  # type: ignore[arg-type]
+    rows = [run_row(e) for e in entries if e.ours]
+    if not rows:
+        return pd.DataFrame(columns=["run", "log", "task", "model", "protocol"])
+    frame = pd.DataFrame(rows)
+    for column in ALWAYS_METRICS:  # an errored run's header has no results, so no metrics
+        if column not in frame:
+            frame[column] = float("nan")
+    return label_runs(frame)
+
+
+#: Metric columns every run frame has (missing where no log computed them).
+ALWAYS_METRICS = (K.ACCURACY, K.STDERR)
+
+
+def complete_mask(runs: pd.DataFrame) -> pd.Series:
+    """True for runs that finished (frames built by hand may lack the column: all finished)."""
+    if "complete" in runs:
+        return runs["complete"].astype(bool)
+    if "status" in runs:
+        return runs["status"] == "success"
+    return runs.index.to_series().map(lambda _: True).astype(bool)
+
+
+def run_steps(run: Mapping[str, Any]) -> tuple[int, bool]:
+    """The step limit and traceback the baselines of a run are computed at: the run's own
+    (the gym default limit for a protocol without steps)."""
+    from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
+
+    steps = run.get("max_steps")
+    steps = DEFAULT_MAX_STEPS if steps is None or _isnan(steps) else int(steps)
+    traceback = run.get("traceback")
+    return steps, bool(traceback) and not _isnan(traceback)
