@@ -64,25 +64,50 @@ def matching_runs(
     ]
 
 
+@dataclass(frozen=True)
+class SharedPuzzles:
+    """The puzzles a run and one published run both ran, in the split's order: their ids and
+    levels, the run's values (0/1 or a mean in [0, 1]) and the published 0/1 verdicts."""
+
+    ids: tuple[str, ...]
+    levels: np.ndarray
+    run: np.ndarray
+    published: np.ndarray
+    whole_split: bool
+
+
+def shared_puzzles_with(
+    run_verdicts: Mapping[str, float], published: PublishedRun, verdicts: Verdicts | None = None
+) -> SharedPuzzles:
+    """`run_verdicts` (puzzle id -> 0/1 or a value in [0, 1]; ids outside the test split are
+    ignored) and one published run on the puzzles both ran (`whole_split`: the run has every
+    test puzzle)."""
+    verdicts = verdicts or load_verdicts()
+    theirs = verdicts.row(published.run_id)
+    index = {pid: i for i, pid in enumerate(verdicts.puzzle_ids)}
+    at = np.array(sorted(index[p] for p in run_verdicts if p in index), dtype=int)
+    ids = [verdicts.puzzle_ids[i] for i in at]
+    ours = np.array([float(run_verdicts[p]) for p in ids], dtype=float)
+    if np.any((ours < 0) | (ours > 1)):
+        raise ValueError("a run's verdicts must lie in [0, 1]")
+    whole = at.size == len(verdicts.puzzle_ids)
+    shared = ~np.isnan(theirs[at])
+    at, ours = at[shared], ours[shared]
+    return SharedPuzzles(
+        tuple(verdicts.puzzle_ids[i] for i in at), verdicts.levels[at], ours, theirs[at], whole
+    )
+
+
 def pair_with(
     run_verdicts: Mapping[str, float], published: PublishedRun, verdicts: Verdicts | None = None
 ) -> list[PairedCounts]:
     """`run_verdicts` (puzzle id -> 0/1 or a value in [0, 1]; ids outside the test split are
     ignored) against one published run: the overall row, then one row per level."""
-    verdicts = verdicts or load_verdicts()
-    theirs = verdicts.row(published.run_id)
-    index = {pid: i for i, pid in enumerate(verdicts.puzzle_ids)}
-    at = np.array([index[p] for p in run_verdicts if p in index], dtype=int)
-    ours = np.array([float(run_verdicts[p]) for p in run_verdicts if p in index], dtype=float)
-    if np.any((ours < 0) | (ours > 1)):
-        raise ValueError("a run's verdicts must lie in [0, 1]")
-    shared = ~np.isnan(theirs[at])
-    at, ours = at[shared], ours[shared]
-    whole = at.size == len(verdicts.puzzle_ids)
+    shared = shared_puzzles_with(run_verdicts, published, verdicts)
     rows = []
     for level in (None, *LEVELS):
-        keep = np.ones(at.size, bool) if level is None else verdicts.levels[at] == level
-        x, y = ours[keep], theirs[at[keep]]
+        keep = np.ones(shared.run.size, bool) if level is None else shared.levels == level
+        x, y = shared.run[keep], shared.published[keep]
         rows.append(
             PairedCounts(
                 published=published,
@@ -92,7 +117,7 @@ def pair_with(
                 published_solved=int(y.sum()),
                 only_run=float((x * (1 - y)).sum()),
                 only_published=float(((1 - x) * y).sum()),
-                whole_split=whole,
+                whole_split=shared.whole_split,
             )
         )
     return rows

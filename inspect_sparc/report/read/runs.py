@@ -57,6 +57,9 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
     for arg, column in FILTERS.items():
         value = merged.get(arg)
         settings[column] = ",".join(map(str, value)) if isinstance(value, list) else value
+    chosen = spec.metadata or {}
+    if chosen.get("puzzles_version") is not None:  # `-T puzzles=`: a shipped subset, by name
+        settings["puzzles"] = chosen.get("puzzles")
     return settings
 
 
