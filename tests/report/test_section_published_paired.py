@@ -217,3 +217,25 @@ def test_the_pair_compares_the_values_the_log_reduced(report_logs, tmp_path, red
     else:
         assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
         assert row["test"] == "paired t over per-puzzle means"
+
+
+def test_the_page_shortens_a_long_table_and_no_published_keeps_only_the_estimates(
+    scripted, tmp_path
+):
+    from inspect_sparc.report.context import Context
+    from inspect_sparc.report.sections.published_paired import page_rows, published_paired_section
+
+    report, _ = scripted
+    table = report.tables["published_paired"]
+    assert len(table) > 40  # three runs against 32 published runs: the page shows fewer
+    page = report.index.read_text(encoding="utf-8")
+    assert f"(all {len(table)} rows in the CSV)" in page
+    assert not table["same_model"].any()  # no run is of a published model: two per run
+    shown, _ = page_rows(table)
+    assert shown["run"].value_counts().tolist() == [2, 2, 2]
+    for run, rows in shown.groupby("run"):  # the two nearest in accuracy on shared puzzles
+        gaps = (table["accuracy_published"] - table["accuracy_run"]).abs()[table["run"] == run]
+        assert sorted(gaps[rows.index]) == sorted(gaps)[:2]
+    ctx = Context(report.runs, report.samples, published=False, out=tmp_path)
+    section = published_paired_section(ctx)
+    assert section is not None and set(ctx.tables) == {"subset_estimate"}

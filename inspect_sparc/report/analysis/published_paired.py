@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading
+from inspect_sparc.report.analysis.unpaired import same_model
 from inspect_sparc.report.stats import holm
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -119,6 +120,7 @@ def published_paired(
             source = f"{published.source_repo}@{published.commit[:7]} {published.path}"
             row.update(note=_note(shared, len(mine), len(split)), source=source)
             row.update(published_run=published.run_id, protocol=protocol)
+            row["same_model"] = same_model(str(run["model"]), published.model)
             rows.append(row)
             found = (_pair_row(run, published, shared, lv) for lv in sorted(set(shared.levels)))
             in_pair = [r for r in found if r is not None]
@@ -140,10 +142,10 @@ def _holm(rows: list[dict]) -> None:
 
 
 #: The columns of the two tables, in order (those no row has are left out).
-OVERALL = ["run", "published", "published_run", "protocol", "n_shared", "both", "only_run"]
-OVERALL += ["only_published", "neither", "accuracy_run", "accuracy_published", "difference"]
-OVERALL += ["diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test", "mdd_80", "power"]
-OVERALL += ["reading", "note", "source"]
+OVERALL = ["run", "published", "published_run", "protocol", "same_model", "n_shared", "both"]
+OVERALL += ["only_run", "only_published", "neither", "accuracy_run", "accuracy_published"]
+OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test", "mdd_80"]
+OVERALL += ["power", "reading", "note", "source"]
 LEVELS = ["run", "published", "level", "n_shared", "both", "only_run", "only_published"]
 LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test"]
 LEVELS += ["mdd_80", "power"]

@@ -22,6 +22,24 @@ OVERALL_PAGE = [
 ]
 
 
+def page_rows(overall: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """What the page shows of a long table (None: all of it): for each run, its rows against
+    published runs of its own model where it has any, else the two nearest in accuracy on the
+    shared puzzles (the CSV has every row)."""
+    import pandas as pd
+
+    if len(overall) <= FOLD_ROWS:
+        return None, ""
+    gap = (overall["accuracy_published"] - overall["accuracy_run"]).abs()
+    ranked = overall.assign(_gap=gap).sort_values("_gap", kind="stable")
+    kept = [
+        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
+        for _, rows in ranked.groupby("run", sort=False)
+    ]
+    shown = pd.concat(kept).drop(columns="_gap").sort_index()
+    return shown, "each run's rows against its own model, or else the two nearest in accuracy"
+
+
 def outcome_text(overall: pd.DataFrame) -> str:
     """How many of the tested pairs differ, and which way (the short account of a long table)."""
     if "p_holm" not in overall:
@@ -41,11 +59,11 @@ def subset_text(estimates: pd.DataFrame) -> str:
     if estimates.empty:
         return ""
     return (
-        " A run on a shipped subset of the test split (`-T puzzles=informative:N`) estimates "
+        " A run on a shipped subset of the test split (-T puzzles=informative:N) estimates "
         "its accuracy on all 500 puzzles two ways, side by side: design-based (stratified "
         "Horvitz-Thompson over the subset's strata, Wilson at the effective n; unbiased "
         "whatever the model) and model-based (the run's ability on the 2PL model fitted to "
-        "the published runs; narrower, but it extrapolates for a model far above them). "
+        "the published runs; often narrower, but it extrapolates for a model far above them). "
         "Where they disagree, trust the design-based row."
     )
 
@@ -54,8 +72,11 @@ def published_paired_section(ctx: Context) -> Section | None:
     """Runs on test puzzles against each published run of their protocol, on the same puzzles."""
     import pandas as pd
 
-    shown = ctx.published  # `--no-published`: no published run, only the subset's estimates
-    overall, levels = published_paired(ctx.runs, ctx.samples) if shown else (pd.DataFrame(),) * 2
+    # `--no-published`: no published run, only the subset's estimates
+    with_published = ctx.published
+    overall, levels = (
+        published_paired(ctx.runs, ctx.samples) if with_published else (pd.DataFrame(),) * 2
+    )
     estimates = subset_estimates(ctx.runs, ctx.samples)
     if overall.empty and estimates.empty:
         return None
@@ -85,8 +106,11 @@ def published_paired_section(ctx: Context) -> Section | None:
         ),
     )
     caption = "Paired against the published runs: run - published (points) on shared puzzles"
+    shown, which = page_rows(overall)
+    if shown is not None:
+        caption += f"; the page shows {which} (all {len(overall)} rows in the CSV)"
     parts = [[c for c in part if c in overall] for part in OVERALL_PAGE]
-    ctx.add_table(s, overall, "published_paired", caption, page=parts)
+    ctx.add_table(s, overall, "published_paired", caption, page=parts, shown_as=shown)
     caption = "Paired against the published runs per level (Holm within each pair)"
     narrow = levels.drop(columns=["power"], errors="ignore")
     ctx.add_table(s, levels, "published_paired_levels", caption, shown_as=narrow)
