@@ -42,5 +42,6 @@ SETTINGS = (
     "max_image_size",
 )
 #: Task arguments that choose the puzzles -> the report's column for them (a sample's own
-#: `level` and `puzzle` columns are the sample's).
-FILTERS = {"level": "levels", "puzzle": "puzzles"}
+#: `level` and `puzzle` columns are the sample's): AlgoPuzzleVQA's `puzzle` (puzzle types) and
+#: SPaRC's `puzzles` (a shipped subset, e.g. informative:100) share the `puzzles` column.
+FILTERS = {"level": "levels", "puzzle": "puzzles", "puzzles": "puzzles"}

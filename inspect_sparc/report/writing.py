@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
 COUNT_COLUMNS = frozenset(
     {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
     | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
+    | {"only_run", "only_published"}
 )
 P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
 #: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,

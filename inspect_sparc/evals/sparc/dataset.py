@@ -102,3 +102,37 @@ def samples_dataset(
     if levels is not None:
         name += "_level" + "".join(map(str, levels))
     return MemoryDataset(round_robin_by_level(samples), name=name, location=source)
+
+
+def puzzles_metadata(puzzles: str, split: str, subset: str) -> dict[str, Any]:
+    """The task metadata of `-T puzzles=` (checked before any record is loaded): nothing for
+    "all"; for a shipped subset its name and version (the report finds its weights by name)."""
+    from inspect_sparc.published_runs.shipped import SUBSETS_VERSION, check_subset_name
+
+    if puzzles == "all":
+        return {}
+    check_subset_name(puzzles)
+    if (split, subset) != ("test", "all"):
+        raise ValueError(f"puzzles={puzzles} is a subset of the test split of config all")
+    return {"puzzles": puzzles, "puzzles_version": SUBSETS_VERSION}
+
+
+def select_puzzles(dataset: MemoryDataset, puzzles: str) -> MemoryDataset:
+    """`dataset` itself for "all"; else only the subset's puzzles (round-robin by level), each
+    sample's metadata holding its Horvitz-Thompson weight as `subset_weight`. All the subset's
+    puzzles must be there (no level filter, a source of the whole test split)."""
+    from inspect_sparc.published_runs.shipped import subset_puzzles
+
+    if puzzles == "all":
+        return dataset
+    weights = subset_puzzles(puzzles)
+    kept = [sample for sample in dataset if sample.id in weights]
+    if len(kept) < len(weights):
+        raise ValueError(
+            f"puzzles={puzzles}: the dataset has {len(kept)} of its {len(weights)} puzzles "
+            "(it needs the whole test split: no level filter, a source of all 500 puzzles)"
+        )
+    for sample in kept:
+        sample.metadata = {**(sample.metadata or {}), "subset_weight": weights[str(sample.id)]}
+    name = f"{dataset.name}_{puzzles.replace(':', '')}"
+    return MemoryDataset(round_robin_by_level(kept), name=name, location=dataset.location)

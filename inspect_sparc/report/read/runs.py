@@ -57,6 +57,8 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
     settings = {key: merged.get(key) for key in SETTINGS}
     for arg, column in FILTERS.items():
         value = merged.get(arg)
+        if value is None and settings.get(column) is not None:
+            continue  # two tasks' arguments fill one column: the one this task has wins
         settings[column] = ",".join(map(str, value)) if isinstance(value, list) else value
     return settings
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
-from inspect_ai import eval
+from inspect_ai import Task, eval
 from inspect_ai.solver import SolverSpec
 
 from inspect_sparc import sparc, sparc_agent, sparc_gym
@@ -20,7 +21,11 @@ BASELINES = {  # solver -> the task it belongs to
     "agent_astar": "sparc_agent",
     "agent_random": "sparc_agent",
 }
-TASKS = {"sparc": sparc, "sparc_gym": sparc_gym, "sparc_agent": sparc_agent}
+TASKS: dict[str, Callable[..., Task]] = {
+    "sparc": sparc,
+    "sparc_gym": sparc_gym,
+    "sparc_agent": sparc_agent,
+}
 
 
 def run(task_name: str, solver: str, log_dir) -> object:

@@ -30,6 +30,7 @@ from inspect_sparc.evals.sparc.agent.agent import sparc_react
 from inspect_sparc.evals.sparc.agent.prompts import intro_text, state_text
 from inspect_sparc.evals.sparc.agent.scorer import agent_metrics, agent_scorer
 from inspect_sparc.evals.sparc.agent.tools import start_episode
+from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
 #: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
@@ -69,6 +70,7 @@ def sparc_agent(
     max_steps: int = DEFAULT_MAX_STEPS,
     observation: ObservationKind = "text",
     plot: str = "original",
+    puzzles: str = "all",
 ) -> Task:
     """SPaRC played by an agent through tools, keeping its conversation (new; no paper numbers).
 
@@ -86,6 +88,9 @@ def sparc_agent(
         observation: "text" (tool replies carry the grid as text) or "image" (the picture of
             the puzzle with the path so far, and the visual gym rules).
         plot: The renderer's plot type for `observation=image` (as `sparc_gym`).
+        puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
+            whose report estimates the full-split accuracy: "informative:50",
+            "informative:100" or "informative:200" (docs/published_runs.md).
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
     return sparc_task(
@@ -94,9 +99,13 @@ def sparc_agent(
             "protocol": "agent",
             **source_metadata(prompt, source, split, subset),
             **settings.task_metadata(),
+            **puzzles_metadata(puzzles, split, subset),
         },
-        dataset=episode_dataset(
-            source, split, subset, level, settings, agent_input, observation_always=True
+        dataset=select_puzzles(
+            episode_dataset(
+                source, split, subset, level, settings, agent_input, observation_always=True
+            ),
+            puzzles,
         ),
         setup=start_episode(),
         solver=sparc_react(),

@@ -25,6 +25,7 @@ from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
+from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles
 from inspect_sparc.evals.sparc.episode_scorer import episode_metrics
 from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
@@ -52,6 +53,7 @@ def sparc_gym(
     max_steps: int = DEFAULT_MAX_STEPS,
     observation: ObservationKind = "text",
     plot: str = "original",
+    puzzles: str = "all",
 ) -> Task:
     """SPaRC solved one move per model call (the Spatial-Gym protocol of `sparc-puzzle --gym`).
 
@@ -67,12 +69,21 @@ def sparc_gym(
         observation: "text" (the grid as text, `--gym`) or "image" (`--gym --visual`: the
             puzzle image with the path so far, the visual gym prompts).
         plot: The renderer's plot type for `observation=image` (as `sparc_visual`).
+        puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
+            whose report estimates the full-split accuracy: "informative:50",
+            "informative:100" or "informative:200" (docs/published_runs.md).
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
     return sparc_task(
         "sparc_gym",
-        {**source_metadata(prompt, source, split, subset), **settings.task_metadata()},
-        dataset=episode_dataset(source, split, subset, level, settings, gym_input),
+        {
+            **source_metadata(prompt, source, split, subset),
+            **settings.task_metadata(),
+            **puzzles_metadata(puzzles, split, subset),
+        },
+        dataset=select_puzzles(
+            episode_dataset(source, split, subset, level, settings, gym_input), puzzles
+        ),
         solver=gym_agent(observation),
         scorer=gym_scorer(),
         metrics=episode_metrics(settings.traceback),

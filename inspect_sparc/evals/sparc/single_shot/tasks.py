@@ -7,6 +7,7 @@ the reference implementation (`sparc-puzzle` 0.7.0).
 
     inspect eval inspect_sparc/sparc --model openai/gpt-4.1-mini
     inspect eval inspect_sparc/sparc -T level=5 --model openai/gpt-4.1-mini
+    inspect eval inspect_sparc/sparc -T puzzles=informative:100 --model openai/gpt-4.1-mini
     inspect eval inspect_sparc/sparc_hard --model openai/gpt-4.1-mini
     inspect eval inspect_sparc/sparc -T source=sample --model openai/gpt-4.1-mini
     inspect eval inspect_sparc/sparc -T source=./sparc_test.jsonl --model openai/gpt-4.1-mini
@@ -23,7 +24,7 @@ from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import sparc_dataset
+from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles, sparc_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 
@@ -40,6 +41,7 @@ def sparc(
     source: str = "modelscope",
     split: Literal["test", "train"] = "test",
     subset: str = "all",
+    puzzles: str = "all",
 ) -> Task:
     """SPaRC puzzles (500 in the test split), accuracy overall and per level.
 
@@ -53,11 +55,19 @@ def sparc(
         split: "test" (the benchmark) or "train".
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
             (published on Hugging Face).
+        puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
+            whose report estimates the full-split accuracy: "informative:50",
+            "informative:100" or "informative:200" (docs/published_runs.md).
     """
     return sparc_task(
         "sparc",
-        source_metadata(prompt, source, split, subset),
-        dataset=sparc_dataset(source, split, subset, parse_levels(level), prompt),
+        {
+            **source_metadata(prompt, source, split, subset),
+            **puzzles_metadata(puzzles, split, subset),
+        },
+        dataset=select_puzzles(
+            sparc_dataset(source, split, subset, parse_levels(level), prompt), puzzles
+        ),
         solver=generate(),
         scorer=sparc_scorer(),
     )

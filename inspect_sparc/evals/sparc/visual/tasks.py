@@ -25,7 +25,12 @@ from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.core.sources import load_records
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import record_to_sample, samples_dataset
+from inspect_sparc.evals.sparc.dataset import (
+    puzzles_metadata,
+    record_to_sample,
+    samples_dataset,
+    select_puzzles,
+)
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 from inspect_sparc.evals.sparc.visual.prompts import (
@@ -75,6 +80,7 @@ def sparc_visual(
     source: str = "modelscope",
     split: Literal["test", "train"] = "test",
     subset: str = "all",
+    puzzles: str = "all",
 ) -> Task:
     """SPaRC with the puzzle as an image (the reference's `--visual`), scored as `sparc`.
 
@@ -88,16 +94,23 @@ def sparc_visual(
         source: "modelscope", "huggingface", "sample" or a path to a file of records (as `sparc`).
         split: "test" (the benchmark) or "train".
         subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars".
+        puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
+            whose report estimates the full-split accuracy: "informative:50",
+            "informative:100" or "informative:200" (docs/published_runs.md).
     """
     check_visual_prompt_kind(prompt)
     check_plot_type(plot)
     # the plot right after the prompt (`source_metadata` keeps the prompt first), then what
     # drew the images
     metadata = {"prompt": prompt, "plot": plot, **source_metadata(prompt, source, split, subset)}
+    metadata.update(puzzles_metadata(puzzles, split, subset))
+    levels = parse_levels(level)
     return sparc_task(
         "sparc_visual",
         {**metadata, **renderer_info()},
-        dataset=sparc_visual_dataset(source, split, subset, parse_levels(level), prompt),
+        dataset=select_puzzles(
+            sparc_visual_dataset(source, split, subset, levels, prompt), puzzles
+        ),
         solver=[prepend_puzzle_image(plot), generate()],
         scorer=sparc_scorer(),
     )

@@ -1,0 +1,123 @@
+"""Two estimates of a run's full-split accuracy from its verdicts on a stratified subset:
+design-based (Horvitz-Thompson, valid for any model) and model-based (2PL IRT fitted on the
+published runs, tighter for models like them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from inspect_sparc.published_runs.irt import ItemModel, ability
+from inspect_sparc.published_runs.subsets import BINS, Subset
+
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """An estimate of full-split accuracy (fraction) with its 95% interval."""
+
+    method: str
+    value: float
+    low: float
+    high: float
+    n: int
+    note: str = ""
+
+
+def _z() -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+def wilson_bounds(p: float, n: float) -> tuple[float, float]:
+    """Wilson score bounds of a rate p over n (n may be an effective, non-integer size)."""
+    z = _z()
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+
+
+def design_based(subset: Subset, values: np.ndarray) -> Estimate:
+    """Stratified Horvitz-Thompson estimate from a run's `values` (in [0, 1]) on the subset's
+    puzzles (in `subset.chosen` order), with the stratified variance (finite population
+    correction) turned into a Wilson interval at the effective sample size p(1-p)/variance (at
+    most N). A stratum whose sample is all solved or all failed would claim no spread: it takes
+    the variance of its collapsed group instead (its difficulty bin, all levels together)."""
+    strata, bins = subset.strata[subset.chosen], subset.strata[subset.chosen] % BINS
+    total = subset.population.sum()
+    estimate, variance = 0.0, 0.0
+    for h in np.unique(strata):
+        y = values[strata == h]
+        share = subset.population[h] / total
+        estimate += share * y.mean()
+        spread = stratum_variance(y, values[bins == h % BINS])
+        variance += share**2 * (1 - y.size / subset.population[h]) * spread / y.size
+    binomial = estimate * (1 - estimate)
+    # no spread anywhere (nothing or everything solved): the plain Wilson interval of the subset
+    effective = float(values.size) if variance <= 0 else min(float(total), binomial / variance)
+    low, high = wilson_bounds(estimate, max(effective, 1.0))
+    return Estimate("design-based", float(estimate), low, high, int(values.size))
+
+
+def stratum_variance(y: np.ndarray, pooled: np.ndarray) -> float:
+    """The sample variance of one stratum's values, or, where they are all alike, that of
+    `pooled` (the collapsed strata; 0 when those are all alike too)."""
+    for sample in (y, pooled):
+        if sample.size > 1 and np.ptp(sample) > 0:
+            return float(sample.var(ddof=1))
+    return 0.0
+
+
+def model_based(model: ItemModel, subset: Subset, values: np.ndarray) -> Estimate:
+    """The run's solved puzzles of the subset, plus for every other placed puzzle its IRT chance
+    at the run's MAP ability, plus for the puzzles no published run solved (not placed) the
+    stratified mean of the subset's own such puzzles. The variance adds the unsampled placed
+    puzzles' Bernoulli spread, the ability's posterior variance (delta method) and the unplaced
+    part's design variance; a normal interval, clipped to [what the subset solved, 1]."""
+    chosen, total = subset.chosen, model.a.size
+    theta, theta_variance = ability(model, chosen, values)
+    unsampled = np.ones(total, bool)
+    unsampled[chosen] = False
+    others = np.flatnonzero(unsampled & model.placed)
+    p = model.p(theta)[others]
+    slope = (model.a[others] * p * (1 - p)).sum() / total
+    estimate = (values.sum() + p.sum()) / total
+    variance = (p * (1 - p)).sum() / total**2 + slope**2 * theta_variance
+    rest, rest_variance = _unplaced_part(model, subset, values)
+    estimate += rest
+    variance += rest_variance
+    half = _z() * np.sqrt(variance)
+    floor = values.sum() / total  # what the subset already solved
+    note = ""
+    if values[~model.placed[chosen]].sum() > 0:
+        note = "solves puzzles no published run solved: beyond the published range"
+    return Estimate(
+        "model-based (2PL IRT)",
+        float(estimate),
+        float(max(floor, estimate - half)),
+        float(min(1.0, estimate + half)),
+        int(values.size),
+        note,
+    )
+
+
+def _unplaced_part(model: ItemModel, subset: Subset, values: np.ndarray) -> tuple[float, float]:
+    """Expected solved share (of the whole split) of the unplaced puzzles outside the subset,
+    from the sampled unplaced puzzles of each stratum, and its variance."""
+    total = model.a.size
+    unsampled = np.ones(total, bool)
+    unsampled[subset.chosen] = False
+    sampled_strata = subset.strata[subset.chosen]
+    unplaced = ~model.placed[subset.chosen]
+    rest, variance = 0.0, 0.0
+    for h in np.unique(subset.strata[~model.placed]):
+        y = values[unplaced & (sampled_strata == h)]
+        left = int((unsampled & ~model.placed & (subset.strata == h)).sum())
+        if not y.size or not left:
+            continue
+        rest += left * y.mean() / total
+        variance += (left / total) ** 2 * stratum_variance(y, values[unplaced]) / y.size
+    return rest, variance

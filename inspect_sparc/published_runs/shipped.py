@@ -1,0 +1,99 @@
+"""The fixed, versioned subsets (`informative:50/100/200`) and the fitted 2PL puzzles that the
+package ships (data/subsets.csv, data/irt_items.csv), how they are built, and how to read them.
+
+Changing what `build` writes changes which puzzles a subset run gets: bump SUBSETS_VERSION (and
+the versions of the tasks that take `puzzles=`) when it does."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from inspect_sparc.published_runs.irt import ItemModel, fit_2pl
+from inspect_sparc.published_runs.subsets import Subset, published_subset
+from inspect_sparc.published_runs.verdicts import DATA, Verdicts, load_verdicts
+
+SUBSETS_VERSION = 1
+SIZES = (50, 100, 200)
+SEED = 20260411
+KIND = "informative"
+NAMES = tuple(f"{KIND}:{size}" for size in SIZES)
+
+
+def build(out: Path, verdicts: Verdicts | None = None) -> None:
+    """Write subsets.csv (each puzzle's level and stratum, and its Horvitz-Thompson weight in
+    each subset it is in) and irt_items.csv + irt_model.json (the 2PL fit on all published runs)."""
+    verdicts = verdicts or load_verdicts()
+    subsets = [published_subset(size, verdicts, SEED + size) for size in SIZES]
+    with (out / "subsets.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["puzzle_id", "level", "stratum", *NAMES])
+        weights = []
+        for subset in subsets:
+            column = np.full(len(verdicts.puzzle_ids), np.nan)
+            column[subset.chosen] = subset.weights()
+            weights.append(column)
+        for i, pid in enumerate(verdicts.puzzle_ids):
+            cells = ["" if np.isnan(w[i]) else f"{w[i]:.6g}" for w in weights]
+            writer.writerow([pid, verdicts.levels[i], subsets[0].strata[i], *cells])
+    model = fit_2pl(verdicts.solved)
+    with (out / "irt_items.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["puzzle_id", "a", "b"])
+        for pid, a, b in zip(verdicts.puzzle_ids, model.a, model.b, strict=True):
+            writer.writerow(
+                [pid, "" if np.isnan(a) else f"{a:.4f}", "" if np.isnan(b) else f"{b:.4f}"]
+            )
+    meta = {
+        "version": SUBSETS_VERSION,
+        "seed": SEED,
+        "ability_mean": round(model.ability_mean, 4),
+        "ability_sd": round(model.ability_sd, 4),
+        "runs": [r.run_id for r in verdicts.runs],
+    }
+    (out / "irt_model.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(files(DATA).joinpath(name).read_text("utf-8"))))
+
+
+def check_subset_name(name: str) -> str:
+    """`name` if it is a shipped subset (`informative:100`), else ValueError naming them."""
+    if name not in NAMES:
+        raise ValueError(f"puzzles={name!r}: choose one of {', '.join(NAMES)} (or all)")
+    return name
+
+
+@cache
+def load_subset(name: str) -> Subset:
+    """A shipped subset, over the split's puzzles in verdicts order."""
+    check_subset_name(name)
+    rows = _rows("subsets.csv")
+    strata = np.array([int(r["stratum"]) for r in rows])
+    chosen = np.array([i for i, r in enumerate(rows) if r[name]], dtype=int)
+    population = np.bincount(strata, minlength=int(strata.max()) + 1)
+    sizes = np.bincount(strata[chosen], minlength=population.size)
+    return Subset(name, strata, population, sizes, chosen)
+
+
+def subset_puzzles(name: str) -> dict[str, float]:
+    """Puzzle id -> Horvitz-Thompson weight of a shipped subset (what a task run records)."""
+    check_subset_name(name)
+    return {r["puzzle_id"]: float(r[name]) for r in _rows("subsets.csv") if r[name]}
+
+
+@cache
+def load_item_model() -> ItemModel:
+    """The shipped 2PL fit (puzzles in verdicts order)."""
+    rows = _rows("irt_items.csv")
+    meta = json.loads(files(DATA).joinpath("irt_model.json").read_text("utf-8"))
+    a = np.array([float(r["a"]) if r["a"] else np.nan for r in rows])
+    b = np.array([float(r["b"]) if r["b"] else np.nan for r in rows])
+    return ItemModel(a, b, ~np.isnan(a), meta["ability_mean"], meta["ability_sd"])

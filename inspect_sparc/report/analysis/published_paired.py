@@ -1,0 +1,187 @@
+"""Each run on SPaRC test puzzles paired with every published run of its protocol on the same
+puzzle ids (`published_runs`: the authors' per-puzzle verdicts), overall and per level, with
+the paired family of the paired comparisons (`paired.compare`: Tango's interval beside the
+McNemar score test for 0/1 outcomes, the paired t for epoch means), each run's values reduced
+as its log reduced them; and a run on a shipped subset's two estimates of its full-split
+accuracy (design-based, model-based)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from inspect_sparc.report.analysis.fresh import test_side
+from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
+from inspect_sparc.report.analysis.paired import compare, reading
+from inspect_sparc.report.analysis.unpaired import same_model
+from inspect_sparc.report.stats import holm
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from inspect_sparc.published_runs.pairing import SharedPuzzles
+    from inspect_sparc.published_runs.verdicts import PublishedRun
+
+#: compare()'s names for a and b -> this table's (the run is a, the published run b).
+RENAMED = {
+    "accuracy_a": "accuracy_run",
+    "accuracy_b": "accuracy_published",
+    "only_a": "only_run",
+    "only_b": "only_published",
+}
+
+
+def _setting(run: Any, key: str) -> Any:
+    """A run's setting, None where missing (NaN in the frame)."""
+    value = run.get(key)
+    return None if value is None or value != value else value
+
+
+def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, str, Any]]:
+    """(run, its published protocol, its per-puzzle values) for each eligible run whose every
+    puzzle is a test puzzle by content and whose task a published per-puzzle run matches."""
+    from inspect_sparc.published_runs.pairing import published_protocol
+
+    on_test = set(test_side(runs, samples)["log"])
+    index = outcome_index(samples, runs)
+    found = []
+    for _, run in eligible(runs).iterrows():
+        protocol = published_protocol(
+            str(run["task"]),
+            bool(_setting(run, "traceback")),
+            str(_setting(run, "observation") or "text"),
+        )
+        values = index.get(run["log"])
+        if protocol is not None and run["log"] in on_test and values is not None:
+            found.append((run, protocol, values))
+    return found
+
+
+def _note(shared: SharedPuzzles, n_run: int, split: int) -> str:
+    """What a row's shared puzzles are, where they are not the whole split."""
+    notes = []
+    if not shared.whole_split:
+        notes.append(f"shared puzzles only: the run has {n_run} of the {split} test puzzles")
+    missing = n_run - len(shared.ids)
+    if missing:
+        notes.append(f"the published run has no verdict for {missing} of the run's puzzles")
+    return "; ".join(notes)
+
+
+def _pair_row(run: Any, published: PublishedRun, shared: SharedPuzzles, level: Any) -> dict | None:
+    """One run against one published run on their shared puzzles of `level` (None: all)."""
+    import pandas as pd
+
+    keep = slice(None) if level is None else shared.levels == level
+    ids = pd.Index(shared.ids)[keep]
+    found = compare(
+        pd.Series(shared.run[keep], index=ids), pd.Series(shared.published[keep], index=ids)
+    )
+    if found is None:
+        return None
+    head = {"run": run["run"], "published": published.model}
+    if level is not None:
+        head["level"] = int(level)
+    return {**head, **{RENAMED.get(k, k): v for k, v in found.items()}}
+
+
+def _direction(row: dict, text: str | None) -> str | None:
+    """`paired.reading`'s words with the side that is higher where it finds a difference."""
+    if text is None or not text.startswith("differs"):
+        return text
+    side = "run" if row["difference"] > 0 else "published run"
+    return f"{side} higher" + text[len("differs") :]
+
+
+def published_paired(
+    runs: pd.DataFrame, samples: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(overall, per level): one row per run and published run of its protocol and prompt on
+    their shared puzzles (counts, both accuracies, run - published in points with the interval
+    of the test beside it, p, Holm over the run's published runs, the smallest difference found
+    with 80% power, a reading, what the shared puzzles are, the source); per level the same
+    with Holm within the pair over its levels."""
+
+    from inspect_sparc.published_runs.pairing import matching_runs, shared_puzzles_with
+    from inspect_sparc.published_runs.verdicts import load_verdicts
+
+    verdicts = load_verdicts()
+    split = set(verdicts.puzzle_ids)
+    overall: list[dict] = []
+    levels: list[dict] = []
+    for run, protocol, values in paired_runs(runs, samples):
+        prompt = _setting(run, "prompt") or "default"
+        mine = {str(k): float(v) for k, v in values.items() if str(k) in split}
+        rows = []
+        for published in matching_runs(protocol, str(prompt), verdicts):
+            shared = shared_puzzles_with(mine, published, verdicts)
+            row = _pair_row(run, published, shared, None)
+            if row is None:
+                continue
+            source = f"{published.source_repo}@{published.commit[:7]} {published.path}"
+            row.update(note=_note(shared, len(mine), len(split)), source=source)
+            row.update(published_run=published.run_id, protocol=protocol)
+            row["same_model"] = same_model(str(run["model"]), published.model)
+            rows.append(row)
+            found = (_pair_row(run, published, shared, lv) for lv in sorted(set(shared.levels)))
+            in_pair = [r for r in found if r is not None]
+            _holm(in_pair)
+            levels += in_pair
+        _holm(rows)
+        tested = sum(r.get("p") is not None for r in rows)
+        for row in rows:
+            row["reading"] = _direction(row, reading(row, tested))
+        overall += rows
+    return _ordered(overall, OVERALL), _ordered(levels, LEVELS)
+
+
+def _holm(rows: list[dict]) -> None:
+    """Each tested row's Holm-adjusted p over `rows` (the family)."""
+    tested = [r for r in rows if r.get("p") is not None]
+    for row, adjusted in zip(tested, holm([float(r["p"]) for r in tested]), strict=True):
+        row["p_holm"] = adjusted
+
+
+#: The columns of the two tables, in order (those no row has are left out).
+OVERALL = ["run", "published", "published_run", "protocol", "same_model", "n_shared", "both"]
+OVERALL += ["only_run", "only_published", "neither", "accuracy_run", "accuracy_published"]
+OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test", "mdd_80"]
+OVERALL += ["power", "reading", "note", "source"]
+LEVELS = ["run", "published", "level", "n_shared", "both", "only_run", "only_published"]
+LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test"]
+LEVELS += ["mdd_80", "power"]
+
+
+def _ordered(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    table = pd.DataFrame(rows)
+    return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """For each eligible run on a shipped subset (`-T puzzles=informative:N`): its estimate of
+    the full-split accuracy and 95% interval (points) by both estimators side by side, from its
+    per-puzzle values reduced as its log reduced them."""
+    import pandas as pd
+
+    from inspect_sparc.published_runs.frames import subset_estimate_frame
+    from inspect_sparc.published_runs.shipped import check_subset_name
+
+    if "puzzles" not in runs:
+        return pd.DataFrame()
+    index = outcome_index(samples, runs)
+    tables = []
+    for _, run in eligible(runs).iterrows():
+        name, values = _setting(run, "puzzles"), index.get(run["log"])
+        if name is None or values is None:
+            continue
+        try:
+            check_subset_name(str(name))
+        except ValueError:
+            continue  # not a shipped subset (another task's puzzle filter)
+        found = subset_estimate_frame({str(k): float(v) for k, v in values.items()}, str(name))
+        renamed = {"puzzles": "n", "ci95_low": "estimate_ci95_low"}
+        found = found.rename(columns={**renamed, "ci95_high": "estimate_ci95_high"})
+        found.insert(0, "run", run["run"])
+        tables.append(found)
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()

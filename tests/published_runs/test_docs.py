@@ -1,0 +1,60 @@
+"""Every code block of docs/published_runs.md runs: the Python as written, the subset eval line
+on the bundled test split with a solver that needs no model, and (slow) the benchmark command,
+whose table must be the one the page shows."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+
+SPARC_TEST_SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "published_runs.md"
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.DOTALL)
+
+
+def test_the_python_example_runs_and_prints_the_paired_rows(capsys):
+    [code] = blocks("python")
+    exec(compile(code, str(PAGE), "exec"), {})
+    printed = capsys.readouterr().out
+    assert "GPT-OSS 120B" in printed and "n_shared" in printed
+
+
+def test_the_subset_eval_line_runs_the_subset(tmp_path):
+    [line] = [b.strip() for b in blocks("bash") if "puzzles=" in b]
+    words = shlex.split(line)
+    words[words.index("--model") + 1] = "mockllm/model"  # no key: the search solver answers
+    words += ["-T", f"source={SPARC_TEST_SPLIT}", "--solver", "inspect_sparc/search_solver"]
+    words += ["--log-dir", str(tmp_path), "--display", "none"]
+    subprocess.run(words, cwd=ROOT, check=True, capture_output=True)
+    [log_file] = tmp_path.glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.eval.task_args["puzzles"] == "informative:100"
+    assert log.eval.metadata["puzzles"] == "informative:100"
+    assert log.results is not None and log.results.total_samples == 100
+
+
+@pytest.mark.slow
+def test_the_benchmark_command_prints_the_table_on_the_page(tmp_path):
+    [line] = [b.strip() for b in blocks("bash") if "published_subset_loro" in b]
+    words = shlex.split(line)
+    assert words[0] == "python"
+    out = subprocess.run(
+        [sys.executable, *words[1:], "--out", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert out.strip() in PAGE.read_text(encoding="utf-8")
