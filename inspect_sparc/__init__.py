@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.runtime.lazy import lazy_exports
 
-__version__ = "0.7.1"
+__version__ = "0.8.0"
 
 #: Exported task -> the module that defines it.
 TASK_MODULES = {
