@@ -148,6 +148,7 @@ def plain_errors(task_function: F) -> F:
 
     @functools.wraps(task_function)
     def build(*args: Any, **kwargs: Any) -> Any:
+        warn_if_openai_too_old()
         try:
             return task_function(*args, **_declared(name, kwargs))
         except _Plain:
@@ -166,6 +167,34 @@ def plain_errors(task_function: F) -> F:
         parameters=[*signature.parameters.values(), others]
     )
     return build  # type: ignore[return-value]
+
+
+@functools.cache
+def warn_if_openai_too_old() -> None:
+    """One line when the installed `openai` is older than Inspect's OpenAI providers need (the
+    `train-verifiers` extra pins openai < 3): those models would fail, and with
+    `display="none"` without a word. Once a process, when the first task is built: Inspect is
+    loaded by then, and importing the package stays free of it."""
+    import importlib.metadata
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("openai") is None:
+        return
+    try:
+        from inspect_ai.model._providers.providers import validate_openai_client
+
+        validate_openai_client("Inspect's OpenAI providers")
+    except ImportError:
+        return
+    except Exception as error:  # noqa: BLE001 - Inspect's PrerequisiteError: the version
+        need = str(getattr(error, "message", error)).split("requires at least version ")[-1]
+        sys.stderr.write(
+            f"inspect-sparc: openai {importlib.metadata.version('openai')} is installed, but "
+            f"Inspect's openai/ and openai-api/ models need {need.split(' of ')[0]}: the "
+            "train-verifiers extra (verifiers 0.4) pins openai<3; evaluate from an environment "
+            "without it\n"
+        )
 
 
 #: The name of the catch-all parameter Inspect sees (never a real task argument).
