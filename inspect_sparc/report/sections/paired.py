@@ -138,13 +138,18 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     caption names a single one)."""
     from inspect_sparc.report.page import interval_text
 
+    if table.empty or "run_a" not in table:
+        return table
     page = ranked_pairs(table, rank).reset_index(drop=True)
     runs = list(dict.fromkeys([*page["run_a"], *page["run_b"]]))
     short = dict(zip(runs, fit_labels(distinct_labels(runs), PAIR_LABEL), strict=True))
     page["run_a"], page["run_b"] = page["run_a"].map(short), page["run_b"].map(short)
     counts = ["both", "only_a", "only_b", "neither"]
     if all(c in page for c in counts):
-        page[SOLVED_BY] = [" / ".join(f"{int(v)}" for v in row) for row in page[counts].to_numpy()]
+        page[SOLVED_BY] = [
+            " / ".join(f"{v:.0f}" if v == v else "–" for v in row)
+            for row in page[counts].astype(float).to_numpy()
+        ]
     low, high = "diff_simultaneous_low", "diff_simultaneous_high"
     if low in page and high in page:
         page["diff_simultaneous"] = [
@@ -163,9 +168,10 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
 
 
 def one_test(table: pd.DataFrame) -> str:
-    """` (test: ...)` where every tested pair of `table` used one test, else nothing."""
+    """`; every pair by ...` where every tested pair of `table` used one test (the table then
+    has no test column on the page), else nothing."""
     tests = table["test"].dropna().unique() if "test" in table else []
-    return f" (test: {tests[0]})" if len(tests) == 1 else ""
+    return f"; every pair tested by {tests[0]}" if len(tests) == 1 else ""
 
 
 def power_text() -> str:
@@ -227,8 +233,9 @@ def paired_section(ctx: Context) -> Section | None:
         outcome_text(paired, levels)
         + "Runs that share puzzles, compared puzzle by puzzle, within a protocol (same task, "
         "source, split, subset) and per model across protocols: one row per pair, in the "
-        "matrix's order (most accurate first), its reading on the row. Errored, cancelled and "
-        "baseline runs are left out."
+        "matrix's order (most accurate first), its reading on the row"
+        + one_test(paired)
+        + ". Errored, cancelled and baseline runs are left out."
         + (
             f" Tables of more than {FOLD_ROWS} rows are folded: click to open them."
             if max(len(paired), len(levels)) > FOLD_ROWS
@@ -257,7 +264,7 @@ def paired_section(ctx: Context) -> Section | None:
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     rank = pair_rank(paired)
-    caption = "Paired comparisons on shared puzzles" + one_test(paired)
+    caption = "Paired comparisons on shared puzzles"
     ctx.add_table(s, paired, "paired", caption, shown_as=pair_page(paired, rank))
     caption = "Paired comparisons per level (Holm within each pair, over its levels)"
     ctx.add_table(s, levels, "paired_levels", caption, shown_as=pair_page(levels, rank))
