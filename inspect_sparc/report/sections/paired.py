@@ -135,7 +135,7 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     """The page's shape of the pairs (or pairs by level): one row per pair in the matrix's
     order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
     simultaneous interval as text, the test's name only where the pairs' tests differ (the
-    caption names a single one)."""
+    section's lead names a single one)."""
     from inspect_sparc.report.page import interval_text
 
     if table.empty or "run_a" not in table:
