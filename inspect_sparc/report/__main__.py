@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(f"reading {stage}", total=total)
+                tasks[stage] = bar.add_task(STAGES.get(stage, stage), total=total)
             bar.update(tasks[stage], completed=done)
 
         try:
@@ -99,32 +99,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if len(report.runs) else 1
 
 
+#: What each stage of `build_report` is called on the progress bar.
+STAGES = {
+    "headers": "reading headers",
+    "samples": "reading samples",
+    "sections": "building sections",
+    "page": "writing the page",
+}
+
 #: The summary's width: it fits an 80-column terminal.
 WIDTH = 80
 
 
 def summary_table(results: Any) -> Any:
     """The runs as a table 80 columns wide, most accurate first: labels without what every run
-    shares, cut (never wrapped) to fit; numbers never split."""
+    shares, shortened in the middle where they share a long part so that they stay distinct
+    (`fit_labels`), never wrapped; numbers never split."""
     from rich.table import Table
 
-    from inspect_sparc.report.drawing import distinct_labels
+    from inspect_sparc.report.drawing import distinct_labels, fit_labels
 
+    headers = ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5")
     table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)
     table.add_column("run", overflow="ellipsis", no_wrap=True, ratio=1)
-    for column in ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5"):
+    for column in headers:
         table.add_column(column, no_wrap=True, justify="right")
     ordered = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
-    labels = distinct_labels([str(r) for r in ordered["run"]])
-    for label, (_, row) in zip(labels, ordered.iterrows(), strict=True):
-        table.add_row(
-            label,
+    rows = [
+        [
             _text(row["n"], "{:.0f}"),
             _text(row["accuracy"]),
             _interval(row["ci95_low"], row["ci95_high"]),
             *[_text(row[f"level_{lv}"], "{:.0f}") for lv in range(1, 6)],
-            style=None if row["status"] == "success" else "yellow",
-        )
+        ]
+        for _, row in ordered.iterrows()
+    ]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    room = WIDTH - sum(w + 2 for w in widths) - 2  # each column padded one space a side
+    labels = fit_labels(distinct_labels([str(r) for r in ordered["run"]]), max(room, 8))
+    for label, cells, status in zip(labels, rows, ordered["status"], strict=True):
+        table.add_row(label, *cells, style=None if status == "success" else "yellow")
     return table
 
 

@@ -69,7 +69,8 @@ def build_report(
     progress: Progress | None = None,
 ) -> Report:
     """Read every log of our tasks under `logs` and write `index.html`, `figures/` and
-    `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order). Never raises on
+    `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order), telling
+    `progress(stage, done, total)` how far reading and building are. Never raises on
     a bad log: it becomes a summary line; where no log of our tasks was read, nothing is
     written (`index` is None)."""
     from inspect_sparc.report.contents import build_sections
@@ -96,7 +97,11 @@ def build_report(
     if runs.empty:  # nothing of our tasks was read: no page to mistake for a report
         return report
     ctx = Context(runs, samples, published, out, report.tables, report.figures)
-    sections = build_sections(ctx)
+    sections = build_sections(
+        ctx, progress=(lambda i, n: progress("sections", i, n)) if progress else None
+    )
+    if progress:
+        progress("page", 0, 1)
     out.mkdir(parents=True, exist_ok=True)
     report.index = out / "index.html"
     page = render_page(
@@ -107,6 +112,8 @@ def build_report(
         rescored=rescore,
     )
     report.index.write_text(page, encoding="utf-8")
+    if progress:
+        progress("page", 1, 1)
     return report
 
 

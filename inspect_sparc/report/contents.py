@@ -3,6 +3,8 @@ module under `sections/` (table, figure, text, `SPEC`) and one line here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.page import Section
 from inspect_sparc.report.sections import (
@@ -41,13 +43,22 @@ SECTIONS: tuple[Spec, ...] = (
 )
 
 
-def build_sections(ctx: Context, specs: tuple[Spec, ...] = SECTIONS) -> list[Section]:
-    """Walk `specs` in order: each builder whose frames are not empty, each section it made."""
+def build_sections(
+    ctx: Context,
+    specs: tuple[Spec, ...] = SECTIONS,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Section]:
+    """Walk `specs` in order: each builder whose frames are not empty, each section it made;
+    `progress(done, total)` before the first and after each (the build is most of the time
+    a report takes)."""
     sections = []
-    for spec in specs:
-        if any(getattr(ctx, need).empty for need in spec.needs):
-            continue
-        section = spec.builder(ctx)
-        if section is not None:
-            sections.append(section)
+    if progress:
+        progress(0, len(specs))
+    for done, spec in enumerate(specs, start=1):
+        if not any(getattr(ctx, need).empty for need in spec.needs):
+            section = spec.builder(ctx)
+            if section is not None:
+                sections.append(section)
+        if progress:
+            progress(done, len(specs))
     return sections

@@ -104,10 +104,31 @@ def distinct_labels(labels: Sequence[str]) -> list[str]:
     return [k or label for k, label in zip(kept, labels, strict=True)]
 
 
+def fit_labels(labels: list[str], width: int) -> list[str]:
+    """`labels` at most `width` characters, still distinct where they were: a long label keeps
+    as much of its start as lets every label differ, then `…` and its end (the part runs
+    share, mostly in the middle, is what goes); the end alone where nothing else works."""
+    if all(len(label) <= width for label in labels):
+        return list(labels)
+
+    def cut(label: str, head: int) -> str:
+        if len(label) <= width:
+            return label
+        tail = width - 1 - head
+        return label[:head] + "…" + (label[-tail:] if tail else "")
+
+    wanted = len(set(labels))
+    for head in range(width - 1, -1, -1):
+        fitted = [cut(label, head) for label in labels]
+        if len(set(fitted)) == wanted:
+            return fitted
+    return fitted
+
+
 def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     """`rows` (one per run, by its `run` label) ordered as the ranked chart and the terminal
     summary are: the run's accuracy, highest first (ties and unknown accuracy keep their order,
-    unknown last). For figures only: the tables keep the logs' order."""
+    unknown last). Long frames (several rows per run) keep each run's rows together."""
     from inspect_sparc.contract.scores import ACCURACY
 
     if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is

@@ -20,11 +20,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass
 class Section:
-    """One part of the page: a title, a line of text, figures and tables."""
+    """One part of the page: a title, a line of text (what it shows, headline first), the
+    method behind it (folded on the page), figures and tables."""
 
     id: str
     title: str
     text: str = ""
+    method: str = ""
     figures: list[dict[str, str]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
 

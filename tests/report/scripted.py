@@ -84,7 +84,7 @@ def scripted_runs(
     outcomes = {}
     for k, (name, solved) in enumerate(solves.items()):
         outcomes[name] = {i: int(j in solved) for j, i in enumerate(ids)}
-        started = f"2026-01-01T00:0{k}:00+00:00"
+        started = f"2026-01-01T00:{k:02d}:00+00:00"
         path = folder / f"{name}.eval"
         scripted_log(base, outcomes[name], path, model=prefix + name, started=started)
     return outcomes

@@ -228,7 +228,8 @@ def test_the_folding_note_appears_only_where_a_table_is_folded(board, base, tmp_
         scripted_log(base, outcomes, tmp_path / f"{name}.eval", model=f"m/{name}")
     small = build_report(tmp_path, tmp_path / "report")
     page = small.index.read_text(encoding="utf-8")
-    assert "Paired comparisons" in page and note not in page and "<details" not in page
+    assert "Paired comparisons" in page and note not in page
+    assert '<details class="folded"' not in page
 
 
 def test_rows_without_a_known_accuracy_come_last_in_their_order():
@@ -240,3 +241,143 @@ def test_rows_without_a_known_accuracy_come_last_in_their_order():
     rows = pd.DataFrame({"run": ["x", "a", "b", "c", "d"], "value": range(5)})
     assert most_accurate_first(rows, runs)["run"].tolist() == ["c", "a", "d", "x", "b"]
     assert most_accurate_first(rows, runs.drop(columns="accuracy")).equals(rows)
+
+
+#: Sixteen runs whose names share a long middle (what a sweep of one model's settings makes),
+#: started in this order; run k solves the first (7k mod 11) of the 10 puzzles.
+LONG = "claude-sonnet-4-20250514-extended-thinking-budget-16384-temperature-1.0-seed-"
+SWEEP = {f"{LONG}{k:02d}": range((7 * k) % 11) for k in range(16)}
+#: Most accurate first, ties in the order the runs started (the oracle: the script itself).
+SWEEP_RANKED = sorted(SWEEP, key=lambda name: -len(SWEEP[name]))
+
+
+@pytest.fixture(scope="module")
+def board16(base, tmp_path_factory):
+    """The 16 runs' report, with every progress call `build_report` made."""
+    from inspect_sparc.report import build_report
+
+    folder = tmp_path_factory.mktemp("board16")
+    outcomes = scripted_runs(base, folder, SWEEP, prefix=PREFIX)
+    calls: list[tuple[str, int, int]] = []
+    report = build_report(
+        folder,
+        tmp_path_factory.mktemp("board16-report"),
+        progress=lambda stage, done, total: calls.append((stage, done, total)),
+    )
+    return report, outcomes, calls
+
+
+def page_table(page: str, caption: str) -> list[list[str]]:
+    """The cells (tags stripped) of each row of the page's table under `caption`."""
+    from html import unescape
+
+    if caption not in page:
+        return []
+    start = page.index(caption)
+    body = page[page.index("<tbody>", start) : page.index("</tbody>", start)]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", body, flags=re.S)
+    return [
+        [unescape(re.sub(r"<[^>]+>", "", cell)) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in rows
+    ]
+
+
+def seed(label: str) -> str:
+    """The run's number in a label of `SWEEP` (`...seed-07 | single_shot`, `claude-…07`)."""
+    return label.split(" |")[0][-2:]
+
+
+def test_results_come_first_and_the_list_of_logs_folds(board16):
+    report, _, _ = board16
+    page = report.index.read_text(encoding="utf-8")
+    head = page[: page.index('<h2 id="results"')]
+    logs = re.search(r'<details class="logs">(.*?)</details>', head, flags=re.S)
+    assert logs is not None and '<details class="logs" open' not in page
+    assert logs.group(1).count(".eval</code>") == 16  # every log, when opened
+    assert ".eval" not in head.replace(logs.group(0), "")  # nothing else before the results
+
+
+def test_levels_pairs_and_tokens_tables_list_runs_most_accurate_first(board16):
+    report, _, _ = board16
+    page = report.index.read_text(encoding="utf-8")
+    order = [name[-2:] for name in SWEEP_RANKED]
+    levels = page_table(page, "Accuracy (%) by level, 95% interval and n (")
+    assert [seed(row[0]) for row in levels] == order
+    tokens = page_table(page, "Mean tokens per sample by level")
+    if tokens:  # the scripted logs keep the base log's token counts
+        assert list(dict.fromkeys(seed(row[0]) for row in tokens)) == order
+    rank = {s: i for i, s in enumerate(order)}
+    pairs = page_table(page, "Paired comparisons on shared puzzles")
+    keys = [sorted((rank[seed(row[0])], rank[seed(row[1])])) for row in pairs]
+    assert keys == sorted(keys) and len(keys) == 16 * 15 // 2
+    levels = page_table(page, "Paired comparisons per level")
+    keys = [sorted((rank[seed(row[0])], rank[seed(row[1])])) for row in levels]
+    assert keys == sorted(keys)
+
+
+def test_one_row_per_pair_holds_its_counts_difference_and_reading(board16):
+    report, outcomes, _ = board16
+    page = report.index.read_text(encoding="utf-8")
+    rows = page_table(page, "Paired comparisons on shared puzzles")
+    header = page[page.index("Paired comparisons on shared puzzles") :]
+    header = re.sub(r"<[^>]+>", "", header[header.index("<thead>") : header.index("</thead>")])
+    assert "both / only_a / only_b / neither" in header and "reading" in header
+    csv = {
+        (seed(r["run_a"]), seed(r["run_b"])): r for r in report.tables["paired"].to_dict("records")
+    }
+    for row in rows:
+        a, b = seed(row[0]), seed(row[1])
+        x, y = outcomes[f"{LONG}{a}"], outcomes[f"{LONG}{b}"]
+        counts = [
+            sum(x[i] and y[i] for i in x),
+            sum(x[i] and not y[i] for i in x),
+            sum(y[i] and not x[i] for i in x),
+            sum(not x[i] and not y[i] for i in x),
+        ]
+        assert " / ".join(map(str, counts)) in row  # the script's own counts, on the pair's row
+        difference = 100 * (sum(x.values()) - sum(y.values())) / len(x)
+        assert any(cell.startswith(f"{difference:.1f}") for cell in row)
+        reading = csv[(a, b)]["reading"]
+        assert reading is None or reading == reading and reading in row
+
+
+def test_the_paired_section_leads_with_how_many_pairs_differ(board16):
+    report, _, _ = board16
+    page = report.index.read_text(encoding="utf-8")
+    paired = report.tables["paired"].dropna(subset=["p"])
+    differ = int((multipletests(paired["p"], method="holm")[1] < 0.05).sum())
+    section = page[page.index('<h2 id="paired"') :]
+    first = re.search(r"<p>(.*?)</p>", section, flags=re.S).group(1)
+    assert first.startswith(f"{differ} of {len(paired)} tested pairs differ (Holm p &lt; 0.05)")
+    assert len(first) < 600  # the method is folded below, not in the lead
+    assert '<details class="method">' in section[: section.index("<figure")]
+
+
+def test_terminal_summary_keeps_labels_distinct_when_names_share_a_long_part(board16):
+    from rich.console import Console
+
+    from inspect_sparc.report.__main__ import summary_table
+
+    report, _, _ = board16
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(summary_table(report.tables["results"]))
+    lines = [line for line in console.export_text().splitlines() if "…" in line or "seed" in line]
+    assert len(lines) == 16 and max(len(line) for line in lines) <= 80
+    labels = [line.split()[0] for line in lines]
+    assert len(set(labels)) == 16  # each run told apart by its end, not cut to one text
+    assert [seed(label) for label in labels] == [name[-2:] for name in SWEEP_RANKED]
+    assert all(label.startswith("claude-sonnet-4") for label in labels)  # the start stays
+
+
+def test_progress_covers_the_build_not_only_the_reading(board16):
+    from inspect_sparc.report.__main__ import STAGES
+    from inspect_sparc.report.contents import SECTIONS
+
+    _, _, calls = board16
+    stages = list(dict.fromkeys(stage for stage, _, _ in calls))
+    assert stages == ["headers", "samples", "sections", "page"]
+    assert set(stages) <= set(STAGES)  # each named on the bar
+    building = [(done, total) for stage, done, total in calls if stage == "sections"]
+    assert [done for done, _ in building] == list(range(len(SECTIONS) + 1))
+    assert {total for _, total in building} == {len(SECTIONS)}
+    assert calls[-1] == ("page", 1, 1)  # the bar is full only once the page is written

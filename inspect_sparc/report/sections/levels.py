@@ -93,6 +93,22 @@ def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
     return ranked.assign(run=ranked[C.RUN].map(short))
 
 
+def as_the_curves(levels: pd.DataFrame) -> pd.DataFrame:
+    """`levels` in the curves' order: protocol by protocol as the panels, each panel's runs as
+    its legend (`ranked_panel`), with their labels as the table shows them (whole)."""
+    import pandas as pd
+
+    protocols = [p for p in PROTOCOLS if p in set(levels[C.PROTOCOL])]
+    protocols += [p for p in dict.fromkeys(levels[C.PROTOCOL]) if p not in protocols]
+    order = [
+        log
+        for protocol in protocols
+        for log in dict.fromkeys(ranked_panel(levels[levels[C.PROTOCOL] == protocol])[C.LOG])
+    ]
+    rank = {log: i for i, log in enumerate(order)}
+    return pd.DataFrame(levels.sort_values(C.LOG, key=lambda c: c.map(rank), kind="stable"))
+
+
 @styled
 def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy by level with 95% error bars, your runs in colour (most accurate first in the
@@ -135,7 +151,7 @@ def levels_section(ctx: Context) -> Section | None:
     fig = difficulty_curves(levels, ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
     caption = "Accuracy (%) by level, 95% interval and n"
-    ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(levels))
+    ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(as_the_curves(levels)))
     return s
 
 

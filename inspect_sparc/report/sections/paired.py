@@ -12,6 +12,7 @@ from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     PROTOCOL_TITLES,
     distinct_labels,
+    fit_labels,
     new_figure,
     short_label,
     styled,
@@ -95,13 +96,82 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     return fig
 
 
-#: The paired table on the page: the counts, then the difference and the test.
-PAIRED_PAGE = [
-    ["run_a", "run_b", "scope", "n_a", "n_b", "n_shared", "dropped_errors", "both", "only_a"]
-    + ["only_b", "neither"],
-    ["run_a", "run_b", "accuracy_a", "accuracy_b", "difference", "p", "p_holm", "test", "mdd_80"],
-    ["run_a", "run_b", "diff_simultaneous_low", "diff_simultaneous_high", "power", "reading"],
-]
+#: The page's column of the four counts of a pair's shared puzzles.
+SOLVED_BY = "both / only_a / only_b / neither"
+
+#: A run's label in a pair's row, at most (the start and the end that tell runs apart).
+PAIR_LABEL = 40
+
+#: Columns of one pair's row on the page (the CSV has every column): who, on how many
+#: puzzles, the counts, the difference with its interval, Holm's p and the reading.
+PAIR_ROW = ["run_a", "run_b", "scope", "n_shared", "dropped_errors", SOLVED_BY, "accuracy_a"]
+PAIR_ROW += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "diff_simultaneous"]
+PAIR_ROW += ["p_holm", "mdd_80", "reading"]
+
+
+def pair_rank(paired: pd.DataFrame) -> dict[str, int]:
+    """Each run's place in the matrix's order (most accurate first on the shared puzzles)."""
+    return {run: i for i, run in enumerate(by_accuracy(paired))}
+
+
+def ranked_pairs(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
+    """`table`'s rows (pairs, or pairs by level) in the matrix's order: by the better-placed
+    run of the pair, then the other (each row keeps its a and b, so the sign of its
+    difference); per level in level order within a pair."""
+    first = [
+        min(rank.get(a, len(rank)), rank.get(b, len(rank)))
+        for a, b in zip(table["run_a"], table["run_b"], strict=True)
+    ]
+    second = [
+        max(rank.get(a, len(rank)), rank.get(b, len(rank)))
+        for a, b in zip(table["run_a"], table["run_b"], strict=True)
+    ]
+    keys = table.assign(_first=first, _second=second)
+    by = ["_first", "_second"] + ([C.LEVEL] if C.LEVEL in table else [])
+    return keys.sort_values(by, kind="stable").drop(columns=["_first", "_second"])
+
+
+def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
+    """The page's shape of the pairs (or pairs by level): one row per pair in the matrix's
+    order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
+    simultaneous interval as text, the test's name only where the pairs' tests differ (the
+    section's lead names a single one)."""
+    from inspect_sparc.report.page import interval_text
+
+    if table.empty or "run_a" not in table:
+        return table
+    page = ranked_pairs(table, rank).reset_index(drop=True)
+    runs = list(dict.fromkeys([*page["run_a"], *page["run_b"]]))
+    short = dict(zip(runs, fit_labels(distinct_labels(runs), PAIR_LABEL), strict=True))
+    page["run_a"], page["run_b"] = page["run_a"].map(short), page["run_b"].map(short)
+    counts = ["both", "only_a", "only_b", "neither"]
+    if all(c in page for c in counts):
+        page[SOLVED_BY] = [
+            " / ".join(f"{v:.0f}" if v == v else "–" for v in row)
+            for row in page[counts].astype(float).to_numpy()
+        ]
+    low, high = "diff_simultaneous_low", "diff_simultaneous_high"
+    if low in page and high in page:
+        page["diff_simultaneous"] = [
+            f"({interval_text(lo, hi, 'diff_simultaneous')})" if lo == lo and hi == hi else None
+            for lo, hi in zip(page[low].astype(float), page[high].astype(float), strict=True)
+        ]
+    if "dropped_errors" in page and not page["dropped_errors"].fillna(0).any():
+        page = page.drop(columns="dropped_errors")
+    kept = [c for c in PAIR_ROW if c in page]
+    if C.LEVEL in page:
+        kept.insert(2, C.LEVEL)
+        kept += [c for c in ("p", "p_holm_in_pair") if c in page]
+    if "test" in page and page["test"].dropna().nunique() > 1:
+        kept.append("test")
+    return page[kept]
+
+
+def one_test(table: pd.DataFrame) -> str:
+    """`; every pair by ...` where every tested pair of `table` used one test (the table then
+    has no test column on the page), else nothing."""
+    tests = table["test"].dropna().unique() if "test" in table else []
+    return f"; every pair tested by {tests[0]}" if len(tests) == 1 else ""
 
 
 def power_text() -> str:
@@ -151,7 +221,8 @@ def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
 
 
 def paired_section(ctx: Context) -> Section | None:
-    """Paired comparisons of runs on the same puzzles (within and across protocols)."""
+    """Paired comparisons of runs on the same puzzles (within and across protocols): what
+    differs first, the method folded below it."""
     paired = ctx.paired
     if paired.empty:
         return None
@@ -159,39 +230,44 @@ def paired_section(ctx: Context) -> Section | None:
     s = Section(
         "paired",
         "Paired comparisons",
-        "Runs that share puzzles, compared puzzle by puzzle: within a protocol (same task, "
-        "source, split, subset) and per model across protocols. both / only_a / only_b / "
-        "neither count the shared puzzles each run solved; dropped_errors counts puzzles both "
-        "ran but one lost to an error. Each run's per-puzzle values are reduced over epochs as "
-        "its log reduced them (the value its row shows). The difference a - b (points) has the "
-        "95% interval that inverts the test beside it, so the two never disagree: for 0/1 "
-        "outcomes Tango's score interval and the McNemar score test (asymptotic, no continuity "
-        "correction), for per-puzzle means over epochs the paired t test and its interval. "
+        outcome_text(paired, levels)
+        + "Runs that share puzzles, compared puzzle by puzzle, within a protocol (same task, "
+        "source, split, subset) and per model across protocols: one row per pair, in the "
+        "matrix's order (most accurate first), its reading on the row"
+        + one_test(paired)
+        + ". Errored, cancelled and baseline runs are left out."
+        + (
+            f" Tables of more than {FOLD_ROWS} rows are folded: click to open them."
+            if max(len(paired), len(levels)) > FOLD_ROWS
+            else ""
+        ),
+        method="both / only_a / only_b / neither count the shared puzzles each run solved; "
+        "dropped_errors (shown where not 0) counts puzzles both ran but one lost to an error. "
+        "Each run's per-puzzle values are reduced over epochs as its log reduced them (the "
+        "value its row shows). The difference a - b (points) has the 95% interval that "
+        "inverts the test beside it, so the two never disagree: for 0/1 outcomes Tango's score "
+        "interval and the McNemar score test (asymptotic, no continuity correction), for "
+        "per-puzzle means over epochs the paired t test and its interval. "
         f"Pairs with fewer than {MIN_SHARED} shared puzzles are counted, not tested. "
         + family_text(paired)
         + " diff_simultaneous is the interval at 1 - 0.05/m over the m tested pairs "
         "(Bonferroni): the intervals hold together, and one that excludes 0 is a pair Holm "
         "marks; `reading` names the test behind each claim. mdd_80 is the smallest difference "
         "(points) the test detects with 80% exact power at the pair's n and discordance (at "
-        "most the discordance; `power` says where no difference reaches it): a pair without a "
-        "significant difference shows only that a difference smaller than mdd_80 cannot be "
-        "excluded. "
+        "most the discordance; `power` in the CSV says where no difference reaches it): a pair "
+        "without a significant difference shows only that a difference smaller than mdd_80 "
+        "cannot be excluded. "
         + power_text()
-        + " Each tested pair is compared per level too, Holm-adjusted within the pair. Errored, "
-        "cancelled and baseline runs are left out. "
-        + outcome_text(paired, levels)
-        + (
-            f"Tables of more than {FOLD_ROWS} rows are folded: click to open them."
-            if max(len(paired), len(levels)) > FOLD_ROWS
-            else ""
-        ),
+        + " Each tested pair is compared per level too, Holm-adjusted within the pair. The CSV "
+        "holds every column (n_a, n_b, p, the simultaneous interval's ends, power).",
     )
     caption = "Paired differences, row minus column (* Holm-adjusted p < 0.05)"
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
-    parts = [[c for c in part if c in paired] for part in PAIRED_PAGE]
-    ctx.add_table(s, paired, "paired", "Paired comparisons on shared puzzles", page=parts)
+    rank = pair_rank(paired)
+    caption = "Paired comparisons on shared puzzles"
+    ctx.add_table(s, paired, "paired", caption, shown_as=pair_page(paired, rank))
     caption = "Paired comparisons per level (Holm within each pair, over its levels)"
-    ctx.add_table(s, levels, "paired_levels", caption)
+    ctx.add_table(s, levels, "paired_levels", caption, shown_as=pair_page(levels, rank))
     caption = "Power: smallest paired difference (points) found with 80% power, by discordance"
     ctx.add_table(s, power_table(), "paired_power", caption)
     return s

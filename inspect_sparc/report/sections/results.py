@@ -118,7 +118,11 @@ def results_section(ctx: Context) -> Section:
     """Results per run, and the published rows of the same protocols."""
     s = Section("results", "Results per run")
     s.text = (
-        "One row per log (model x task x settings); every table and figure keeps logs "
+        "One row per log (model x task x settings), each with n and its 95% interval; the "
+        "chart ranks your runs among the published models of their protocol."
+    )
+    s.method = (
+        "Every table and figure keeps logs "
         "apart, whatever their labels. Settings that differ between runs of one model and "
         "task (source, split, subset, levels ...) are named in the label, repeated labels "
         "are numbered (#k), epochs are shown (xN): nothing is merged; a failed run is marked "

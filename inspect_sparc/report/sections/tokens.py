@@ -11,6 +11,7 @@ from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.drawing import (
     error_extents,
+    most_accurate_first,
     new_figure,
     plot_runs,
     series_styles,
@@ -96,10 +97,15 @@ def tokens_section(ctx: Context) -> Section | None:
     tokens = tokens_by_level(ctx.samples)
     if tokens.empty:
         return None
+    # runs most accurate first, in the figure's legend and on the page's table alike (the
+    # CSV keeps the logs' order)
+    ranked = most_accurate_first(tokens, ctx.results)
     s = Section("tokens", "Tokens")
     caption = "Output tokens by level; accuracy against tokens"
-    ctx.add_figure(s, tokens_figure(tokens, ctx.results), "tokens", caption)
-    ctx.add_table(s, tokens, "tokens_by_level", "Mean tokens per sample by level")
+    ctx.add_figure(s, tokens_figure(ranked, ctx.results), "tokens", caption)
+    shown = ranked.drop(columns=[C.LOG], errors="ignore")
+    caption = "Mean tokens per sample by level"
+    ctx.add_table(s, tokens, "tokens_by_level", caption, shown_as=shown)
     return s
 
 
