@@ -21,6 +21,23 @@ def rolled_twice(grid: list) -> list:
     return [list(row) for row in grid[2:] + grid[:2]]
 
 
+def sparc_mock_log(report_logs: Any, epochs: int) -> Any:
+    """The suite's `sparc` log of `mockllm/model` run with `epochs` epochs, read whole: the base
+    that scripted logs are derived from."""
+    from inspect_ai.log import read_eval_log
+
+    _, logs, _ = report_logs
+    return read_eval_log(
+        next(
+            log.location
+            for log in logs
+            if log.eval.task.endswith("/sparc")
+            and log.eval.model == "mockllm/model"
+            and (log.eval.config.epochs or 1) == epochs
+        )
+    )
+
+
 def scripted_log(
     base: Any,
     outcomes: dict[str, int],

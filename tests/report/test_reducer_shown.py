@@ -6,24 +6,9 @@ with the reason). Real 2-epoch logs with scripted outcomes whose truth is known.
 from __future__ import annotations
 
 import pytest
-from scripted import epochs_log, rolled
+from scripted import epochs_log, rolled, sparc_mock_log
 
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
-
-
-def two_epochs_base(report_logs):
-    from inspect_ai.log import read_eval_log
-
-    _, logs, _ = report_logs
-    return read_eval_log(
-        next(
-            log.location
-            for log in logs
-            if log.eval.task.endswith("/sparc")
-            and log.eval.model == "mockllm/model"
-            and log.eval.config.epochs == 2
-        )
-    )
 
 
 @pytest.fixture(scope="module", params=["max", "mean"])
@@ -33,7 +18,7 @@ def reduced(request, report_logs, tmp_path_factory):
     from inspect_sparc.report import build_report
 
     reducer = request.param
-    base = two_epochs_base(report_logs)
+    base = sparc_mock_log(report_logs, 2)
     folder = tmp_path_factory.mktemp(f"reduced-{reducer}")
     ids = sorted({str(s.id) for s in base.samples})
     test = {(i, 1): 1 for i in ids[:2]} | {(i, 2): 1 for i in ids[2:6]}

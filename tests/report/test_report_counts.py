@@ -5,7 +5,7 @@ completed sample-epochs divided by the epochs), and a run whose every sample err
 from __future__ import annotations
 
 import pytest
-from scripted import epochs_log
+from scripted import epochs_log, sparc_mock_log
 
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 
@@ -15,16 +15,7 @@ def test_an_errored_epoch_leaves_its_puzzle_in_n(report_logs, tmp_path):
 
     from inspect_sparc.report import build_report
 
-    _, logs, _ = report_logs
-    base = read_eval_log(
-        next(
-            log.location
-            for log in logs
-            if log.eval.task.endswith("/sparc")
-            and log.eval.model == "mockllm/model"
-            and log.eval.config.epochs == 2
-        )
-    )
+    base = sparc_mock_log(report_logs, 2)
     ids = sorted({str(s.id) for s in base.samples})
     solved = {(i, e): 1 for i in ids[:4] for e in (1, 2)}
     errored = [(ids[0], 2), (ids[5], 1), (ids[6], 2)]  # one epoch of three puzzles

@@ -6,28 +6,15 @@ from __future__ import annotations
 
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
-from scripted import scripted_log
+from scripted import scripted_log, sparc_mock_log
 
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
-
-
-def log_of(report_logs, epochs: int):
-    _, logs, _ = report_logs
-    return read_eval_log(
-        next(
-            log.location
-            for log in logs
-            if log.eval.task.endswith("/sparc")
-            and log.eval.model == "mockllm/model"
-            and (log.eval.config.epochs or 1) == epochs
-        )
-    )
 
 
 def test_errored_puzzles_are_counted_and_shown_as_failures(report_logs, tmp_path):
     from inspect_sparc.report import build_report
 
-    base = log_of(report_logs, 1)
+    base = sparc_mock_log(report_logs, 1)
     ids = sorted(str(s.id) for s in base.samples)
     solved = {i: int(k < 6) for k, i in enumerate(ids)}
     scripted_log(base, solved, tmp_path / "e.eval", model="m/E", errored=ids[7:])
@@ -43,7 +30,7 @@ def test_errored_puzzles_are_counted_and_shown_as_failures(report_logs, tmp_path
 def test_a_max_reduced_score_has_the_interval_of_the_value_shown(report_logs, tmp_path):
     from inspect_sparc.report import build_report
 
-    log = log_of(report_logs, 2)
+    log = sparc_mock_log(report_logs, 2)
     for sample in log.samples:  # the second epoch solves the first three puzzles too
         if sample.epoch == 2 and str(sample.id) in sorted({str(s.id) for s in log.samples})[:3]:
             score = next(iter(sample.scores.values()))
@@ -120,7 +107,7 @@ def per_puzzle(log, value):
 
 @pytest.mark.parametrize("epochs", [1, 2])
 def test_invalid_path_rate_has_the_wilson_interval_of_its_puzzles(report_logs, report, epochs):
-    log = log_of(report_logs, epochs)
+    log = sparc_mock_log(report_logs, epochs)
     shares = per_puzzle(log, lambda s: s.scores["sparc_scorer"].value["invalid_path"])
     row = row_for(report, log)
     assert row["invalid_path_rate"] == pytest.approx(100 * sum(shares) / len(shares))
@@ -132,7 +119,7 @@ def test_invalid_path_rate_has_the_wilson_interval_of_its_puzzles(report_logs, r
 def test_tokens_per_sample_have_a_t_interval_over_puzzles(report_logs, report):
     from scipy.stats import sem, t
 
-    log = log_of(report_logs, 2)
+    log = sparc_mock_log(report_logs, 2)
     row = row_for(report, log)
     for column in ("output_tokens", "reasoning_tokens"):
         tokens = per_puzzle(
