@@ -130,7 +130,7 @@ class SparcEnv(gym.Env):
         self._game: GymEnv | None = None
         self._array: Any = None
 
-    def _space(self) -> spaces.Space:
+    def _space(self) -> spaces.Space[Any]:
         if self.observation == "text":
             return spaces.Text(obs.text_max_length(self.size), charset=obs.TEXT_CHARSET)
         if self.observation == "rgb":

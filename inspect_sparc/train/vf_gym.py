@@ -67,7 +67,8 @@ class SparcGymTask(SparcTask):
     @vf.reward(weight=0.0)
     async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
         """The taskset's verdict on the last reply, recorded at weight 0."""
-        return await SparcTask.sparc_reward(self, task, trace)
+        verdict: float = await SparcTask.sparc_reward(self, task, trace)
+        return verdict
 
 
 class SparcGymEnvConfig(vf.EnvConfig):
