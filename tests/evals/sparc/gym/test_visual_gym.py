@@ -8,6 +8,7 @@ import base64
 import io
 import json
 import random
+from typing import Any, cast
 
 import pytest
 from gym_reference import ScriptedClient, local_gym_records
@@ -68,7 +69,11 @@ def our_requests(record: dict, replies: list[str], traceback: bool, plot: str, p
         return mock_output(queue.pop(0))
 
     task = sparc_gym(
-        source=str(source), observation="image", plot=plot, traceback=traceback, prompt=prompt
+        source=str(source),
+        observation="image",
+        plot=plot,
+        traceback=traceback,
+        prompt=cast(Any, prompt),
     )
     model = get_model("mockllm/model", custom_outputs=respond)
     [log] = eval(task, model=model, log_dir=str(tmp / "logs"), display="none")
