@@ -18,9 +18,9 @@ from mock_outputs import mock_output
 from PIL import Image
 from sparc import process_puzzle as reference
 
-from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.picture import FONT_PATH
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import Stepper, path_actions
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
@@ -91,7 +91,7 @@ def walk(record: dict, seed: int, traceback: bool) -> list[int]:
     legal walk (to E or a dead end); with it the first solution with a step out and back."""
     rng = random.Random(seed)
     puzzle = parse_puzzle(record)
-    env = GymEnv(puzzle, traceback)
+    env = Stepper(puzzle, traceback)
     actions: list[int] = []
     plan = path_actions(puzzle.solutions[0]) if traceback else []
     while not env.done:
