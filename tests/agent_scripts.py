@@ -21,8 +21,8 @@ from inspect_ai.solver import TaskState
 from inspect_ai.solver._task_state import sample_state
 from inspect_ai.tool import ToolCall
 
-from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, path_actions
 from inspect_sparc.core.puzzle import Puzzle
+from inspect_sparc.core.stepper import ACTION_NAMES, Stepper, path_actions
 from inspect_sparc.evals.sparc.agent.tools import episode
 from inspect_sparc.evals.sparc.episode import MOVES_KEY
 
@@ -54,7 +54,7 @@ def text(content: str) -> ModelOutput:
 
 
 #: A policy: (task state, episode so far, model call number for this sample) -> the reply.
-Policy = Callable[[TaskState, GymEnv, int], ModelOutput | str]
+Policy = Callable[[TaskState, Stepper, int], ModelOutput | str]
 
 
 class Player:
@@ -81,12 +81,12 @@ def solution_directions(puzzle: Puzzle) -> list[str]:
     return [NAMES[a] for a in path_actions(puzzle.solutions[0])]
 
 
-def walk_solution(state: TaskState, env: GymEnv, call: int) -> ModelOutput:
+def walk_solution(state: TaskState, env: Stepper, call: int) -> ModelOutput:
     """One move of the first stored solution per turn (from where the path stands)."""
     return moves(solution_directions(env.puzzle)[len(env.path) - 1])
 
 
-def first_legal(state: TaskState, env: GymEnv, call: int) -> ModelOutput:
+def first_legal(state: TaskState, env: Stepper, call: int) -> ModelOutput:
     """Always the first legal move: wanders until E or a dead end."""
     return moves(NAMES[env.legal_actions()[0]])
 
@@ -94,9 +94,9 @@ def first_legal(state: TaskState, env: GymEnv, call: int) -> ModelOutput:
 def scripted_actions(puzzle: Puzzle, seed: int, traceback: bool = False) -> list[int | None]:
     """A reproducible episode's actions: the first solution (with illegal tries, unreadable
     steps and, with traceback, a step out and back) for even seeds; a random walk with illegal
-    tries for odd ones. Played on a GymEnv until it ends, so every action is taken."""
+    tries for odd ones. Played on a Stepper until it ends, so every action is taken."""
     rng = random.Random(seed)
-    env = GymEnv(puzzle, traceback)
+    env = Stepper(puzzle, traceback)
     plan = path_actions(puzzle.solutions[0])
     actions: list[int | None] = []
     while not env.done:
@@ -122,7 +122,7 @@ def scripted_actions(puzzle: Puzzle, seed: int, traceback: bool = False) -> list
 def replay_policy(actions_for: Callable[[TaskState], Sequence[int | None]]) -> Policy:
     """Play a fixed action list through `move` (None: an unreadable direction)."""
 
-    def policy(state: TaskState, env: GymEnv, call: int) -> ModelOutput:
+    def policy(state: TaskState, env: Stepper, call: int) -> ModelOutput:
         action = actions_for(state)[env.steps]
         return moves("north" if action is None else NAMES[action])
 

@@ -19,8 +19,8 @@ from typing import Any
 from inspect_ai.log import read_eval_log
 from openai_stand_in import stand_in_server
 
-from inspect_sparc.core.gym import GymEnv, moves_text
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import Stepper, moves_text
 from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
@@ -55,9 +55,9 @@ def first_legal_mover(body: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": "", "tool_calls": calls}
 
 
-def greedy_episode(record: dict) -> GymEnv:
+def greedy_episode(record: dict) -> Stepper:
     """The episode of always taking the first legal move (the scripted model's)."""
-    env = GymEnv(parse_puzzle(record), max_steps=MAX_STEPS)
+    env = Stepper(parse_puzzle(record), max_steps=MAX_STEPS)
     while not env.done:
         env.step(env.legal_actions()[0])
     return env

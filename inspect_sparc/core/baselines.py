@@ -13,18 +13,18 @@ import heapq
 import random
 from collections.abc import Callable
 
-from inspect_sparc.core.gym import (
+from inspect_sparc.core.puzzle import Path, Point, Puzzle
+from inspect_sparc.core.stepper import (
     ACTIONS,
     DEFAULT_MAX_STEPS,
-    GymEnv,
+    Stepper,
     blocked_positions,
     open_neighbours,
     path_actions,
 )
-from inspect_sparc.core.puzzle import Path, Point, Puzzle
 
 #: A policy picks the next action from the environment (None: a step that moves nothing).
-Policy = Callable[[GymEnv], "int | None"]
+Policy = Callable[[Stepper], "int | None"]
 
 
 def astar_path(puzzle: Puzzle) -> Path | None:
@@ -64,7 +64,7 @@ def astar_policy(puzzle: Puzzle, rng: random.Random) -> Policy:
     path = astar_path(puzzle)
     planned = path_actions(path) if path is not None else []
 
-    def policy(env: GymEnv) -> int | None:
+    def policy(env: Stepper) -> int | None:
         legal = env.legal_actions()
         step = env.steps
         if step < len(planned) and planned[step] in legal:
@@ -77,7 +77,7 @@ def astar_policy(puzzle: Puzzle, rng: random.Random) -> Policy:
 def random_policy(rng: random.Random) -> Policy:
     """The reference random ablation: a uniformly random legal move every step."""
 
-    def policy(env: GymEnv) -> int | None:
+    def policy(env: Stepper) -> int | None:
         return rng.choice(env.legal_actions())
 
     return policy
@@ -88,9 +88,9 @@ def run_policy(
     policy: Policy,
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
-) -> GymEnv:
+) -> Stepper:
     """Play one episode with `policy`; returns the finished environment."""
-    env = GymEnv(puzzle, traceback, max_steps)
+    env = Stepper(puzzle, traceback, max_steps)
     while not env.done:
         env.step(policy(env))
     return env
@@ -114,7 +114,7 @@ def random_walk(
     rng: random.Random,
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
-) -> GymEnv:
+) -> Stepper:
     """One uniformly random legal walk (the reference's random ablation)."""
     return run_policy(puzzle, random_policy(rng), traceback, max_steps)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.core.gym import ACTION_NAMES
 from inspect_sparc.core.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
+from inspect_sparc.core.stepper import ACTION_NAMES
 
 if TYPE_CHECKING:
     from inspect_sparc.core.settings import EpisodeSettings

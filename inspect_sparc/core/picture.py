@@ -23,8 +23,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.suggest import did_you_mean
 
 #: A pixel box: left, top, right, bottom.
 Box = tuple[float, float, float, float]

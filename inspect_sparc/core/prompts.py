@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
-from inspect_sparc.core.choices import did_you_mean
+from inspect_sparc.core.suggest import did_you_mean
 
 PromptKind = Literal["paper", "corrected"]
 PROMPT_KINDS: tuple[str, ...] = get_args(PromptKind)

@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal, cast, get_args
 
-from inspect_sparc.core.choices import did_you_mean
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, check_max_steps
 from inspect_sparc.core.picture import check_plot_type, renderer_info
 from inspect_sparc.core.prompts import PromptKind, check_prompt_kind
+from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS, check_max_steps
+from inspect_sparc.core.suggest import did_you_mean
 
 ObservationKind = Literal["text", "image"]
 #: How the model is shown the puzzle each step: the grid as text (`--gym`) or the picture with

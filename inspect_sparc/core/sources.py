@@ -21,9 +21,9 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.downloads import SourceError as SourceError  # raised by the loaders
 from inspect_sparc.core.downloads import cache_base, unreachable
+from inspect_sparc.core.suggest import did_you_mean
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 #: The task cards, shipped inside the package (the wheel includes them).
 CARDS_PATH = Path(__file__).resolve().parent.parent / "eval.yaml"
@@ -19,7 +19,7 @@ def task_cards() -> dict[str, Any]:
     """The parsed `eval.yaml` (read once per process)."""
     import yaml  # only where a task module is imported, not on `import inspect_sparc`
 
-    return yaml.safe_load(CARDS_PATH.read_text(encoding="utf-8"))
+    return cast("dict[str, Any]", yaml.safe_load(CARDS_PATH.read_text(encoding="utf-8")))
 
 
 def task_version(name: str) -> str:

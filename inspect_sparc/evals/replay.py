@@ -20,7 +20,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from inspect_sparc.core.choices import did_you_mean
+from inspect_sparc.core.suggest import did_you_mean
 from inspect_sparc.evals.errors import PlainValueError, show_in_every_display
 
 #: The provider's name (`--model inspect_sparc/replay`) and its one model.

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -81,7 +81,7 @@ def _binomial_pmf(n: int, p: np.ndarray) -> np.ndarray:
 
     k = np.arange(n + 1)[:, None]
     log_comb = gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
-    return np.exp(log_comb + xlogy(k, p[None, :]) + xlog1py(n - k, -p[None, :]))
+    return cast("np.ndarray", np.exp(log_comb + xlogy(k, p[None, :]) + xlog1py(n - k, -p[None, :])))
 
 
 def _tail_probability(
@@ -90,7 +90,7 @@ def _tail_probability(
     """P(table in `rejected`) at p2 = each nuisance value and p1 = p2 + delta."""
     first = _binomial_pmf(n1, np.clip(nuisance + delta, 0.0, 1.0))
     second = _binomial_pmf(n2, np.clip(nuisance, 0.0, 1.0))
-    return np.einsum("ig,ij,jg->g", first, rejected.astype(float), second)
+    return cast("np.ndarray", np.einsum("ig,ij,jg->g", first, rejected.astype(float), second))
 
 
 def unconditional_p(x1: int, n1: int, x2: int, n2: int, delta: float = 0.0) -> float:
@@ -175,7 +175,7 @@ def _stratum_supports(tables: Sequence[tuple[int, int, int, int]]) -> list[Strat
     from scipy.special import gammaln
 
     def log_comb(n: int, k: np.ndarray) -> np.ndarray:
-        return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+        return cast("np.ndarray", gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1))
 
     out = []
     for x1, n1, x2, n2 in tables:
@@ -192,7 +192,7 @@ def _stratum_pmf(stratum: Stratum, log_odds: float = 0.0) -> np.ndarray:
     """Fisher's noncentral hypergeometric probabilities of x1 over the stratum's support."""
     logs = stratum.log_weights + stratum.support * log_odds
     pmf = np.exp(logs - logs.max())
-    return pmf / pmf.sum()
+    return cast("np.ndarray", pmf / pmf.sum())
 
 
 def _convolved(strata: list[Stratum], log_odds: float = 0.0) -> tuple[np.ndarray, int]:

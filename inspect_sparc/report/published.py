@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.tabulate import PROTOCOLS
@@ -139,7 +139,7 @@ def sparc_and_rebuttal() -> pd.DataFrame:
     paper = published("sparc")
     later = published("sparc_rebuttal")
 
-    def keys(table: pd.DataFrame) -> list[tuple]:
+    def keys(table: pd.DataFrame) -> list[tuple[Any, ...]]:
         numbers = table[["n", "accuracy", *[f"level_{lv}" for lv in range(1, 6)]]]
         cells = numbers.astype(float).round(1).to_numpy().tolist()
         return [(p, *c) for p, c in zip(table["protocol"], cells, strict=True)]

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -320,7 +320,7 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     for rank, at in enumerate(known[np.argsort(values[known], kind="stable")]):
         running = max(running, min(1.0, (m - rank) * values[at]))
         adjusted[at] = running
-    return adjusted.tolist()
+    return cast("list[float]", adjusted.tolist())
 
 
 def cmh(first: Sequence[Sequence[float]], second: Sequence[Sequence[float]]) -> tuple[float, float]:

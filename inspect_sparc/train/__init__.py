@@ -12,9 +12,9 @@ the reward functions need neither Gymnasium nor `datasets`. Pure logic: no Inspe
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from inspect_sparc.runtime.lazy import lazy_exports
 from inspect_sparc.train.rewards import rule_reward, sparc_reward
 
 #: The Gymnasium id of the environment (defined here only).
@@ -22,7 +22,7 @@ ENV_ID = "inspect_sparc/SPaRC-v0"
 ENTRY_POINT = "inspect_sparc.train.env:SparcEnv"
 
 #: Exported name -> the module that defines it, imported on first use.
-LAZY = {
+EXPORTS = {
     "SparcEnv": "inspect_sparc.train.env",
     "prompt_dataset": "inspect_sparc.train.dataset",
     "check_no_test_grids": "inspect_sparc.core.leakage",
@@ -49,11 +49,7 @@ def register() -> bool:
     return True
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name on first use."""
-    if name in LAZY:
-        return getattr(import_module(LAZY[name]), name)
-    raise AttributeError(f"module 'inspect_sparc.train' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, EXPORTS)
 
 
 register()

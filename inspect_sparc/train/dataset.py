@@ -73,7 +73,7 @@ def generated_records(
     counts: Mapping[int | None, int],
     workers: int,
     excluded: frozenset[str] = frozenset(),
-) -> list:
+) -> list[dict[str, Any]]:
     """Fresh puzzles of `generated:SEED`, level by level in the order of `counts`; a puzzle
     whose grid hash is in `excluded` is skipped and the set drawn further (a held-out set)."""
     seed = seed_text.strip()
@@ -104,9 +104,11 @@ def excluded_grids(exclude: PuzzleSource | None) -> frozenset[str]:
     )
 
 
-def chosen_records(records: list[dict], counts: Mapping[int | None, int]) -> list[dict]:
+def chosen_records(
+    records: list[dict[str, Any]], counts: Mapping[int | None, int]
+) -> list[dict[str, Any]]:
     """The first records of each level of `counts` (all levels for None), in its order."""
-    chosen: list[dict] = []
+    chosen: list[dict[str, Any]] = []
     for lv, count in counts.items():
         pool = [r for r in records if lv is None or r.get("difficulty_level") == lv]
         if len(pool) < count:
@@ -115,7 +117,7 @@ def chosen_records(records: list[dict], counts: Mapping[int | None, int]) -> lis
     return chosen
 
 
-def all_of_levels(records: list[dict], level: Level) -> list[dict]:
+def all_of_levels(records: list[dict[str, Any]], level: Level) -> list[dict[str, Any]]:
     """Every record of `level` (one, or a list: kept in the list's order); weights need `n`."""
     if isinstance(level, Mapping):
         raise ValueError("level weights need n, the number of puzzles to draw")

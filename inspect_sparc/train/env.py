@@ -6,7 +6,7 @@ moves nothing; `terminated` on E, `truncated` after `max_steps` steps or with no
 left; +1 / -1 at the end (the path is / is not a stored solution), +0.01 / -0.01 for a move that
 keeps the path on / takes it off a solution's prefix, 0 for an illegal move. `info` carries
 `legal_actions` and `agent_location` under Spatial-Gym's names, and `action_mask` (also
-`action_masks()`, sb3-contrib's convention). The moves are `core.gym.GymEnv`, the engine of the
+`action_masks()`, sb3-contrib's convention). The moves are `core.stepper.Stepper`, the engine of the
 `sparc_gym` task. Unlike Spatial-Gym, every `reset` starts from a clean grid and every
 observation is a fresh object. Options beyond parity: `dead_end="terminated"` (a dead end is a
 real end, for value-bootstrapping learners), `observation="vector"` (a flat one-hot float32
@@ -26,17 +26,17 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from inspect_sparc.core.gym import (
+from inspect_sparc.core.leakage import check_no_test_grids
+from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
+from inspect_sparc.core.rules import Board, board_for
+from inspect_sparc.core.stepper import (
     ACTIONS,
     DEAD_END,
     DEFAULT_MAX_STEPS,
     REACHED_END,
-    GymEnv,
+    Stepper,
     check_max_steps,
 )
-from inspect_sparc.core.leakage import check_no_test_grids
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import Board, board_for
 from inspect_sparc.train import observations as obs
 from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
 from inspect_sparc.train.rewards import path_reward, puzzle_rules
@@ -127,10 +127,10 @@ class SparcEnv(gym.Env):
         self._entries: OrderedDict[int, Entry] = OrderedDict()
         self._ids: dict[str, int] | None = None
         self._entry: Entry | None = None
-        self._game: GymEnv | None = None
+        self._game: Stepper | None = None
         self._array: Any = None
 
-    def _space(self) -> spaces.Space:
+    def _space(self) -> spaces.Space[Any]:
         if self.observation == "text":
             return spaces.Text(obs.text_max_length(self.size), charset=obs.TEXT_CHARSET)
         if self.observation == "rgb":
@@ -193,7 +193,7 @@ class SparcEnv(gym.Env):
         """Start an episode on a clean grid: the puzzle of `options`, or a seeded draw."""
         super().reset(seed=seed)
         self._entry = self._choose(options)
-        self._game = GymEnv(self._entry.puzzle, self.traceback, self.max_steps)
+        self._game = Stepper(self._entry.puzzle, self.traceback, self.max_steps)
         if self._entry.array is not None:
             self._array = self._entry.array.copy()
             x, y = self._entry.puzzle.start
@@ -223,7 +223,7 @@ class SparcEnv(gym.Env):
             reward = ON_SOLUTION if game.final_path in entry.prefixes else OFF_SOLUTION
         return self._observe(), reward, terminated, truncated, self._info()
 
-    def _final_reward(self, game: GymEnv) -> float:
+    def _final_reward(self, game: Stepper) -> float:
         entry = self._entry
         assert entry is not None
         if self.reward_kind == "rules":

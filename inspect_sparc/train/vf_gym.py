@@ -1,6 +1,6 @@
 """The SPaRC step-by-step protocol as a verifiers (0.4, `verifiers.v1`) multi-turn environment.
 
-`SparcGymEnv` plays a `SparcTaskset` task on the gym (`core.gym.GymEnv`, the `sparc_gym` task's
+`SparcGymEnv` plays a `SparcTaskset` task on the gym (`core.stepper.Stepper`, the `sparc_gym` task's
 engine): the opening turn is the puzzle's prompt followed by the grid, and each reply is read as
 one move by the gym's own parser (`Final: RIGHT`, or a trailing move word or number); the
 environment answers with the grid it sees (Spatial-Gym's text, `L` the agent, `V` visited)
@@ -20,8 +20,8 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from inspect_sparc.core.gym import ACTION_NAMES, DEFAULT_MAX_STEPS, GymEnv, read_action
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import ACTION_NAMES, DEFAULT_MAX_STEPS, Stepper, read_action
 from inspect_sparc.train.vf import SparcData, SparcTask
 
 #: The id verifiers resolves to `SparcGymEnv` (the plugin package `inspect_sparc_vf_gym`).
@@ -33,7 +33,7 @@ STEP_RULES = (
 )
 
 
-def turn_text(game: GymEnv) -> str:
+def turn_text(game: Stepper) -> str:
     """What the model sees each turn: the grid (Spatial-Gym's text), its place, its moves."""
     legal = ", ".join(ACTION_NAMES[action] for action in game.legal_actions())
     return (
@@ -43,7 +43,7 @@ def turn_text(game: GymEnv) -> str:
     )
 
 
-def gym_reward(game: GymEnv) -> float:
+def gym_reward(game: Stepper) -> float:
     """The gym's final reward: +1 when the path is a stored solution, else -1."""
     return 1.0 if game.solved else -1.0
 
@@ -67,7 +67,8 @@ class SparcGymTask(SparcTask):
     @vf.reward(weight=0.0)
     async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
         """The taskset's verdict on the last reply, recorded at weight 0."""
-        return await SparcTask.sparc_reward(self, task, trace)
+        verdict: float = await SparcTask.sparc_reward(self, task, trace)
+        return verdict
 
 
 class SparcGymEnvConfig(vf.EnvConfig):
@@ -79,13 +80,13 @@ class SparcGymEnvConfig(vf.EnvConfig):
 
 
 class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
-    """One move per turn on the gym (core.gym.GymEnv, the `sparc_gym` task's engine)."""
+    """One move per turn on the gym (core.stepper.Stepper, the `sparc_gym` task's engine)."""
 
     async def run(self, task: Any, agents: Any) -> None:
         """Play the episode; the game's result goes on the trace before the interaction
         closes, where verifiers scores the trace (`SparcGymTask.gym_reward`) and logs it."""
         puzzle = parse_puzzle(json.loads(task.data.puzzle))
-        game = GymEnv(puzzle, self.config.traceback, self.config.max_steps)
+        game = Stepper(puzzle, self.config.traceback, self.config.max_steps)
         prompt = f"{task.data.prompt}\n\n{STEP_RULES}\n\n{turn_text(game)}"
         opening = SparcGymTask(task.data.model_copy(update={"prompt": prompt}), task.config)
         async with agents.player.interaction(opening) as interaction:

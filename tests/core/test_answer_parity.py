@@ -188,6 +188,7 @@ def test_a_digit_limit_set_elsewhere_changes_nothing(limit: int, sparc_records):
         sys.set_int_max_str_digits(before)
     # under 640 digits the 700-digit number cannot be converted either: it gets a stand-in
     expected = (1, int("3" * 700)) if limit == 0 else (1, HUGE)
+    assert path is not None
     assert path[0] == expected and path[1][1] >= HUGE and path[1] != path[0]
 
 

@@ -124,13 +124,13 @@ def test_a_gym_dead_end_names_and_marks_where_the_agent_got_stuck(sparc_records)
     import random
 
     from inspect_sparc.core.baselines import random_policy
-    from inspect_sparc.core.gym import DEAD_END, GymEnv
     from inspect_sparc.core.render import MARK
+    from inspect_sparc.core.stepper import DEAD_END, Stepper
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     found = 0
     for index, record in enumerate(sparc_records):
-        env = GymEnv(parse_puzzle(record))
+        env = Stepper(parse_puzzle(record))
         policy = random_policy(random.Random(index))
         while not env.done:
             env.step(policy(env))

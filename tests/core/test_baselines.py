@@ -125,8 +125,8 @@ def test_mean_chance_matches_the_reference_random_walk(sparc_test_split):
 
 
 def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(sparc_records):
-    from inspect_sparc.core.gym import GymEnv, path_actions
     from inspect_sparc.core.rules import check
+    from inspect_sparc.core.stepper import Stepper, path_actions
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     checked = 0
@@ -134,7 +134,7 @@ def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(spar
         puzzle = parse_puzzle(record)
         if astar_solves(puzzle):
             continue
-        env = GymEnv(puzzle).run(path_actions(astar_path(puzzle)))
+        env = Stepper(puzzle).run(path_actions(astar_path(puzzle)))
         score = score_episode(env)
         broken = check(puzzle, env.final_path).broken_rules
         assert broken and score.metadata["rule_violations"] == list(broken)

@@ -14,15 +14,15 @@ from gym_reference import reference_env, reference_episode
 from sparc.process_puzzle import _parse_action
 
 from inspect_sparc.core.episode_prompts import gym_system_prompt, observation_text
-from inspect_sparc.core.gym import (
+from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import (
     DEAD_END,
     REACHED_END,
-    GymEnv,
+    Stepper,
     parse_action,
     path_actions,
     read_action,
 )
-from inspect_sparc.core.puzzle import parse_puzzle
 
 REFERENCE_PROMPTS = {
     ("paper", False): "gym_step_paper",
@@ -41,9 +41,9 @@ def reply_for(action: int, index: int) -> str:
     return template.format(digit=action, word=word, DIGIT_WORD=word.upper())
 
 
-def our_episode(record: dict, actions: list[int], traceback: bool) -> tuple[GymEnv, list[str]]:
+def our_episode(record: dict, actions: list[int], traceback: bool) -> tuple[Stepper, list[str]]:
     """Our environment driven by `actions`, and the observation sent before each step."""
-    env = GymEnv(parse_puzzle(record), traceback)
+    env = Stepper(parse_puzzle(record), traceback)
     observations = []
     for action in actions:
         if env.done:
@@ -57,7 +57,7 @@ def our_episode(record: dict, actions: list[int], traceback: bool) -> tuple[GymE
     return env, observations
 
 
-def assert_same_episode(record: dict, actions: list[int], traceback: bool, prompt: str) -> GymEnv:
+def assert_same_episode(record: dict, actions: list[int], traceback: bool, prompt: str) -> Stepper:
     replies = [reply_for(a, i) for i, a in enumerate(actions)]
     result, requests = reference_episode(
         record, replies, traceback, REFERENCE_PROMPTS[prompt, traceback]
@@ -84,7 +84,7 @@ def scripted_walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
     rng = random.Random(seed)
     walks = [path_actions(puzzle.solutions[0]) + [0]]
     walks.append([rng.randrange(4) for _ in range(101)])
-    env = GymEnv(puzzle, traceback)
+    env = Stepper(puzzle, traceback)
     mostly_legal = []
     while not env.done:
         legal = env.legal_actions()
@@ -94,7 +94,7 @@ def scripted_walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
     walks.append(mostly_legal + [0])
     if traceback:  # the solution with a detour and a step back at every point that allows one
         detour: list[int] = []
-        env = GymEnv(puzzle, True)
+        env = Stepper(puzzle, True)
         for action in path_actions(puzzle.solutions[0]):
             if env.done:  # a long solution with detours can run into the step limit
                 break
@@ -138,7 +138,7 @@ def test_step_limit_and_legal_actions_match_the_bare_environment(sparc_records):
     record = sparc_records[3]
     for max_steps in (1, 4):
         reference = reference_env(record, traceback=True, max_steps=max_steps)
-        env = GymEnv(parse_puzzle(record), True, max_steps)
+        env = Stepper(parse_puzzle(record), True, max_steps)
         rng = random.Random(max_steps)
         while not env.done:
             action = rng.randrange(4)
@@ -204,7 +204,7 @@ def test_the_reply_is_read_after_the_last_think_tag_as_the_reference():
 def test_the_position_prints_like_a_numpy_array():
     import numpy as np
 
-    from inspect_sparc.core.gym import numpy_vector_text
+    from inspect_sparc.core.stepper import numpy_vector_text
 
     for point in [(0, 0), (4, 10), (10, 4), (12, 12), (3, 100)]:
         assert numpy_vector_text(point) == str(np.array(point, dtype=np.int32))

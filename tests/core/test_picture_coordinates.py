@@ -154,13 +154,13 @@ def test_rings_and_number_badges_leave_the_labels_whole(sparc_records):
 def test_the_tasks_pictures_carry_the_coordinates(sparc_records):
     """The picture in a `sparc` (and `sparc_visual`: the same scorer) explanation, and in a
     `sparc_gym` episode's (the `sparc_agent` scorer wraps it), is labelled."""
-    from inspect_sparc.core.gym import GymEnv, path_actions
+    from inspect_sparc.core.stepper import Stepper, path_actions
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_failures(sparc_records[::4])[0]
     puzzle = parse_puzzle(record)
     single = picture_of(score_answer(puzzle, answer(line)).explanation)
-    episode = picture_of(score_episode(GymEnv(puzzle).run(path_actions(line))).explanation)
+    episode = picture_of(score_episode(Stepper(puzzle).run(path_actions(line))).explanation)
     for picture in (single, episode):
         assert picture is not None
         check_coordinates(record, picture)

@@ -82,12 +82,12 @@ def test_the_cli_prints_the_message_alone_on_stderr(cli_runs, name):
     ("build", "kind", "plain"),
     [
         (lambda: sparc(level=0), ValueError, PlainValueError),
-        (lambda: sparc_hard(prompt="correct"), ValueError, PlainValueError),
+        (lambda: sparc_hard(prompt="correct"), ValueError, PlainValueError),  # type: ignore[arg-type]  # an invalid value on purpose
         (lambda: sparc(source="sampel"), ValueError, PlainValueError),
         (lambda: sparc(source="/nonexistent/records.jsonl"), SourceError, PlainSourceError),
         (lambda: sparc_gym(max_steps=0, source="sample"), ValueError, PlainValueError),
         (lambda: sparc_visual(plot="nope", source="sample"), ValueError, PlainValueError),
-        (lambda: sparc_agent(observation="video", source="sample"), ValueError, PlainValueError),
+        (lambda: sparc_agent(observation="video", source="sample"), ValueError, PlainValueError),  # type: ignore[arg-type]  # an invalid value on purpose
         (lambda: algopuzzlevqa(puzzle="nope", source="sample"), ValueError, PlainValueError),
     ],
 )

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from inspect_sparc.core.gym import DEAD_END, GymEnv
 from inspect_sparc.core.leakage import LeakageError
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import DEAD_END, Stepper
 from inspect_sparc.train import ENV_ID
 from inspect_sparc.train.env import SparcEnv
 from inspect_sparc.train.observations import BINARY_CHANNELS, ONE_HOT
@@ -40,7 +40,7 @@ def dead_end_walk(record: dict) -> list[int]:
     puzzle = parse_puzzle(record)
     rng = random.Random(0)
     for _ in range(500):
-        game, actions = GymEnv(puzzle), []
+        game, actions = Stepper(puzzle), []
         while not game.done:
             actions.append(rng.choice(game.legal_actions()))
             game.step(actions[-1])

@@ -17,8 +17,8 @@ from gym_reference import reference_env
 from gymnasium.utils.env_checker import check_env
 
 import inspect_sparc.train  # noqa: F401 - registers the environment
-from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import Stepper, path_actions
 from inspect_sparc.train import ENV_ID
 from inspect_sparc.train.env import SparcEnv
 from inspect_sparc.train.observations import CHANNEL
@@ -34,7 +34,7 @@ def walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
     rng = random.Random(seed)
     result = [path_actions(puzzle.solutions[-1]), [rng.randrange(4) for _ in range(120)]]
     if traceback:
-        env, detour = GymEnv(puzzle, True), []
+        env, detour = Stepper(puzzle, True), []
         for action in path_actions(puzzle.solutions[0]):
             others = [a for a in env.legal_actions() if a != action]
             if others and len(env.path) > 1 and not env.done:

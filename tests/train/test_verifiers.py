@@ -17,8 +17,8 @@ import pytest
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.gym import ACTION_NAMES, path_actions
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import ACTION_NAMES, path_actions
 from inspect_sparc.train import rule_reward, sparc_reward
 
 pytestmark = pytest.mark.slow

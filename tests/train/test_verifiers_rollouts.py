@@ -22,9 +22,9 @@ import pytest
 
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.gym import ACTION_NAMES, path_actions
 from inspect_sparc.core.prompts import SYSTEM_PROMPT, user_prompt
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import ACTION_NAMES, path_actions
 from inspect_sparc.train import rule_reward, sparc_reward
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -166,11 +166,11 @@ def losing_walk(record: dict) -> list[str]:
     such random walk, played on the gym itself."""
     import random
 
-    from inspect_sparc.core.gym import GymEnv
+    from inspect_sparc.core.stepper import Stepper
 
     rng = random.Random(0)
     while True:
-        game, moves = GymEnv(parse_puzzle(record), False, 100), []
+        game, moves = Stepper(parse_puzzle(record), False, 100), []
         while not game.done:
             moves.append(rng.choice(game.legal_actions()))
             game.step(moves[-1])

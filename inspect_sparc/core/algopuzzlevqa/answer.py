@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
-from inspect_sparc.core.choices import did_you_mean
+from inspect_sparc.core.suggest import did_you_mean
 
 Extraction = Literal["paper", "strict"]
 EXTRACTIONS: tuple[str, ...] = ("paper", "strict")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from typing import Literal
 
-from inspect_sparc.core.choices import did_you_mean
+from inspect_sparc.core.suggest import did_you_mean
 
 PromptStyle = Literal["describe", "cot"]
 

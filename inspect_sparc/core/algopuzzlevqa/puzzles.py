@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, get_args
 
-from inspect_sparc.core.choices import did_you_mean
+from inspect_sparc.core.suggest import did_you_mean
 
 PuzzleName = Literal[
     "board_tile",

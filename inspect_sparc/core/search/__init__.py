@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 
-from inspect_sparc.core.choices import did_you_mean
 from inspect_sparc.core.puzzle import Path, Puzzle
 from inspect_sparc.core.search.compiled import available, fits, solve_compiled
 from inspect_sparc.core.search.python import solve_python
+from inspect_sparc.core.suggest import did_you_mean
 
 __all__ = ["ENGINES", "ENGINE_VARIABLE", "available", "fits", "solve", "use_compiled"]
 

@@ -1,6 +1,6 @@
 """What the step-by-step protocols share at run time: the episode, its moves record, its picture.
 
-`sparc_gym`'s solvers and `sparc_agent`'s `move` tool play the same `core.gym.GymEnv`, record
+`sparc_gym`'s solvers and `sparc_agent`'s `move` tool play the same `core.stepper.Stepper`, record
 each step in the sample's store under one key (`gym_moves`, one letter per step) and draw the
 same picture of the path so far; the scorer replays that record. The protocol packages import
 these from here, never from each other.
@@ -14,22 +14,22 @@ from typing import Any
 from inspect_ai.model import ContentImage
 from inspect_ai.util import Store
 
-from inspect_sparc.core.gym import GymEnv, StepResult, replay_moves, step_letter
 from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.core.stepper import Stepper, StepResult, replay_moves, step_letter
 
-#: Store key of the episode's moves, one letter per step (see `core.gym.step_letter`).
+#: Store key of the episode's moves, one letter per step (see `core.stepper.step_letter`).
 MOVES_KEY = "gym_moves"
 
 
-def new_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> GymEnv:
+def new_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> Stepper:
     """A fresh environment for a puzzle record, with the moves record in `store` cleared."""
     store.set(MOVES_KEY, "")
-    return GymEnv(parse_puzzle(record), settings.traceback, settings.max_steps)
+    return Stepper(parse_puzzle(record), settings.traceback, settings.max_steps)
 
 
-def replay_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> GymEnv:
+def replay_episode(record: Mapping[str, Any], settings: EpisodeSettings, store: Store) -> Stepper:
     """The episode so far: the puzzle record replayed through the moves recorded in `store`."""
     moves = store.get(MOVES_KEY, "")
     return replay_moves(parse_puzzle(record), moves, settings.traceback, settings.max_steps)
@@ -41,7 +41,7 @@ def record_step(store: Store, result: StepResult) -> None:
     store.set(MOVES_KEY, store.get(MOVES_KEY, "") + step_letter(result))
 
 
-def step_picture(env: GymEnv, plot: str = "original") -> ContentImage:
+def step_picture(env: Stepper, plot: str = "original") -> ContentImage:
     """The puzzle image with the path so far (the reference's `--gym --visual` observation). As
     the reference, the path drawn is every position after every step (an illegal try repeats
     one, a step back returns to one)."""

@@ -31,16 +31,16 @@ from inspect_sparc.contract.scores import (
 )
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.baselines import chance_of_solving
-from inspect_sparc.core.gym import (
-    DEAD_END,
-    REACHED_END,
-    STEP_LIMIT,
-    GymEnv,
-    moves_text,
-)
 from inspect_sparc.core.puzzle import Point, Puzzle
 from inspect_sparc.core.rules import Violation, check, format_point
 from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.core.stepper import (
+    DEAD_END,
+    REACHED_END,
+    STEP_LIMIT,
+    Stepper,
+    moves_text,
+)
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
@@ -98,7 +98,7 @@ def episode_metrics(traceback: bool = False) -> list[Metric]:
     return [*metrics, rule_break_rates()]
 
 
-def score_episode(env: GymEnv, picture: Picture | None = None) -> Score:
+def score_episode(env: Stepper, picture: Picture | None = None) -> Score:
     """Score one finished (or cut) episode; pure apart from building the Score (`picture`: as
     for `score_answer`)."""
     puzzle = env.puzzle
@@ -153,7 +153,7 @@ ENDING_EXPLANATIONS = {
 
 
 def explain_episode(
-    env: GymEnv,
+    env: Stepper,
     violations: Sequence[Violation],
     chance: float | None = None,
     picture: Picture | None = None,

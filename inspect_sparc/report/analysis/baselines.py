@@ -56,9 +56,9 @@ def _steps_text(run: Any) -> str:
     return f"max_steps={steps}" + (", traceback" if traceback else "")
 
 
-def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list[dict]:
+def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list[dict[str, Any]]:
     """Per model run's puzzles: the A* baseline and the exact chance at its own settings."""
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     if samples is None or samples.empty or "astar_solves" not in samples:
         return rows
     wanted = set(runs.loc[~runs["baseline"].astype(bool), C.LOG])

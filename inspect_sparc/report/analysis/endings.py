@@ -154,14 +154,14 @@ def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     return out
 
 
-def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple]:
+def _backtracking(samples: pd.DataFrame | None, gym: pd.DataFrame) -> dict[str, tuple[Any, ...]]:
     """Per log: the median over puzzles (each puzzle's epochs averaged first) of steps / path
     edges over the episodes that reached E, with path edges > 0 and steps below the run's
     limit (so it conditions on reaching E); how many puzzles had one; and its order-statistic
     interval over puzzles (or why none)."""
     if samples is None or samples.empty or K.STEPS not in samples:
         return {}
-    out: dict[str, tuple] = {}
+    out: dict[str, tuple[Any, ...]] = {}
     limits = {run[C.LOG]: run_steps(run)[0] for _, run in gym.iterrows()}
     episodes = samples[samples[C.LOG].isin(limits)]
     for log, group in episodes.groupby(C.LOG, sort=False):

@@ -67,7 +67,9 @@ def _note(shared: SharedPuzzles, n_run: int, split: int) -> str:
     return "; ".join(notes)
 
 
-def _pair_row(run: Any, published: PublishedRun, shared: SharedPuzzles, level: Any) -> dict | None:
+def _pair_row(
+    run: Any, published: PublishedRun, shared: SharedPuzzles, level: Any
+) -> dict[str, Any] | None:
     """One run against one published run on their shared puzzles of `level` (None: all)."""
     import pandas as pd
 
@@ -84,7 +86,7 @@ def _pair_row(run: Any, published: PublishedRun, shared: SharedPuzzles, level: A
     return {**head, **{RENAMED.get(k, k): v for k, v in found.items()}}
 
 
-def _direction(row: dict, text: str | None) -> str | None:
+def _direction(row: dict[str, Any], text: str | None) -> str | None:
     """`paired.reading`'s words with the side that is higher where it finds a difference."""
     if text is None or not text.startswith("differs"):
         return text
@@ -106,8 +108,8 @@ def published_paired(
 
     verdicts = load_verdicts()
     split = set(verdicts.puzzle_ids)
-    overall: list[dict] = []
-    levels: list[dict] = []
+    overall: list[dict[str, Any]] = []
+    levels: list[dict[str, Any]] = []
     for run, protocol, values in paired_runs(runs, samples):
         prompt = _setting(run, "prompt") or "default"
         mine = {str(k): float(v) for k, v in values.items() if str(k) in split}
@@ -134,7 +136,7 @@ def published_paired(
     return _ordered(overall, OVERALL), _ordered(levels, LEVELS)
 
 
-def _holm(rows: list[dict]) -> None:
+def _holm(rows: list[dict[str, Any]]) -> None:
     """Each tested row's Holm-adjusted p over `rows` (the family)."""
     tested = [r for r in rows if r.get("p") is not None]
     for row, adjusted in zip(tested, holm([float(r["p"]) for r in tested]), strict=True):
@@ -151,7 +153,7 @@ LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_h
 LEVELS += ["mdd_80", "power"]
 
 
-def _ordered(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+def _ordered(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
     import pandas as pd
 
     table = pd.DataFrame(rows)

@@ -5,7 +5,7 @@ the accuracy's standard error split into its between- and within-puzzle parts.""
 from __future__ import annotations
 
 from math import isclose
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
@@ -171,7 +171,7 @@ def reducer_text(run: Any) -> str | None:
     shown = run.get("metrics_reducer")
     if reducer and "," in str(reducer) and isinstance(shown, str):
         return f"{reducer} (metrics: {shown})"
-    return reducer
+    return cast("str | None", reducer)
 
 
 def _per(total: Any, count: Any) -> float | None:
@@ -188,7 +188,7 @@ def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
     if shot.empty:
         return {}
     per_sample = sample_means(shot, [], [C.PATH_LENGTH])
-    return per_sample.groupby(C.LOG)[C.PATH_LENGTH].mean().to_dict()
+    return cast("dict[str, float]", per_sample.groupby(C.LOG)[C.PATH_LENGTH].mean().to_dict())
 
 
 def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.DataFrame:

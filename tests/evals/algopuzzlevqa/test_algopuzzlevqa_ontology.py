@@ -42,6 +42,7 @@ def test_mapping_equals_the_transcribed_table() -> None:
 def test_samples_carry_their_puzzles_categories() -> None:
     table = transcription()
     for sample in algopuzzlevqa_dataset(source="sample", max_image_size=0):
+        assert sample.metadata is not None
         assert set(sample.metadata["categories"]) == table[sample.metadata["puzzle"]]
 
 

@@ -170,17 +170,17 @@ def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
 
 
 def test_a_gym_episode_that_reaches_e_breaking_region_rules_is_pictured(region_cases):
-    from inspect_sparc.core.gym import GymEnv, path_actions
+    from inspect_sparc.core.stepper import Stepper, path_actions
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_cases[0]
     puzzle = parse_puzzle(record)
-    env = GymEnv(puzzle).run(path_actions(line))
+    env = Stepper(puzzle).run(path_actions(line))
     explanation = score_episode(env).explanation
     picture = picture_of(explanation)
     assert picture is not None and "legend:" not in explanation
     where = geometry(record)
     for x, y in line[1:]:
         assert close(picture.getpixel(where.middle_positions[y][x]), PATH_COLOR), (x, y)
-    stuck = GymEnv(puzzle, max_steps=1).run(path_actions(line)[:1])  # step limit: text grid
+    stuck = Stepper(puzzle, max_steps=1).run(path_actions(line)[:1])  # step limit: text grid
     assert picture_of(score_episode(stuck).explanation) is None

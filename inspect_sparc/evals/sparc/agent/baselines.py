@@ -20,7 +20,7 @@ from inspect_ai.tool import Tool, ToolCall
 from inspect_ai.util import store
 
 from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.gym import GymEnv, moves_text
+from inspect_sparc.core.stepper import Stepper, moves_text
 from inspect_sparc.evals.sparc.agent.prompts import DIRECTIONS
 from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, PUZZLE_KEY, episode, sparc_tools
 from inspect_sparc.evals.sparc.protocols import wrong_task
@@ -30,7 +30,7 @@ AGENT_ASTAR_MODEL = "inspect_sparc/agent_astar"
 AGENT_RANDOM_MODEL = "inspect_sparc/agent_random"
 
 
-def move_message(model: str, env: GymEnv, action: int | None) -> ChatMessageAssistant:
+def move_message(model: str, env: Stepper, action: int | None) -> ChatMessageAssistant:
     """One turn of a baseline: a single `move` call naming the action's direction (an empty
     one, an unreadable step, for None: what the gym records for a move that names none)."""
     direction = "" if action is None else DIRECTIONS[action]
@@ -38,7 +38,7 @@ def move_message(model: str, env: GymEnv, action: int | None) -> ChatMessageAssi
     return ChatMessageAssistant(content="", tool_calls=[call], model=model, source="generate")
 
 
-def final_output(model: str, env: GymEnv) -> ModelOutput:
+def final_output(model: str, env: Stepper) -> ModelOutput:
     """The agent's output once the episode is over: its moves and ending (no tokens used)."""
     content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
     output = ModelOutput.from_content(model=model, content=content)
@@ -55,7 +55,7 @@ def sample_rng(salt: str) -> random.Random:
 
 
 async def play_through_tools(
-    state: AgentState, model: str, make_policy: Callable[[GymEnv], Policy], tools: list[Tool]
+    state: AgentState, model: str, make_policy: Callable[[Stepper], Policy], tools: list[Tool]
 ) -> AgentState:
     """Take the policy's move with one `move` call a turn until the episode ends (stops at once
     on a sample of another task: only `sparc_agent`'s setup starts an episode)."""

@@ -19,17 +19,17 @@ from inspect_sparc.core.episode_prompts import (
     gym_visual_step_text,
     observation_text,
 )
-from inspect_sparc.core.gym import (
+from inspect_sparc.core.prompts import PromptKind
+from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.core.stepper import (
     ACTION_NAMES,
     DEAD_END,
     DEFAULT_MAX_STEPS,
     REACHED_END,
     STEP_LIMIT,
-    GymEnv,
+    Stepper,
     StepResult,
 )
-from inspect_sparc.core.prompts import PromptKind
-from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)
@@ -82,7 +82,7 @@ def tools_text(traceback: bool, max_steps: int, observation: str = "text") -> st
     )
 
 
-def state_text(env: GymEnv, observation: str = "text") -> str:
+def state_text(env: Stepper, observation: str = "text") -> str:
     """The gym's observation for the next step, without its reply instruction.
 
     `text`: step, position, legal actions and the grid (`sparc_gym`'s user message); `image`:
@@ -100,7 +100,7 @@ def state_text(env: GymEnv, observation: str = "text") -> str:
     return text
 
 
-def ended_text(env: GymEnv) -> str:
+def ended_text(env: Stepper) -> str:
     """How the episode ended, for the last reply; empty while it runs."""
     if not env.done:
         return ""
@@ -116,7 +116,7 @@ def move_text(result: StepResult) -> str:
     return f"Stepped back {name}." if result.backtrack else f"Moved {name}."
 
 
-def illegal_text(direction: str, result: StepResult, env: GymEnv) -> str:
+def illegal_text(direction: str, result: StepResult, env: Stepper) -> str:
     """The tool error for an illegal or unreadable move (the step counted, nothing moved)."""
     if result.action is None:
         given = str(direction)
@@ -135,7 +135,7 @@ def illegal_text(direction: str, result: StepResult, env: GymEnv) -> str:
     return "\n".join(lines)
 
 
-def late_text(env: GymEnv) -> str:
+def late_text(env: Stepper) -> str:
     """The tool error for a move after the episode ended (not a step)."""
     return f"No move made: {ended_text(env)}"
 

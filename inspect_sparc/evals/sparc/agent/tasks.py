@@ -20,10 +20,10 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageUser, ContentText
 
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS, GymEnv
 from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS, Stepper
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.agent.agent import sparc_react
@@ -51,7 +51,7 @@ def agent_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[Ch
     intro = intro_text(
         record, settings.prompt, settings.traceback, settings.max_steps, settings.observation
     )
-    env = GymEnv(parse_puzzle(record), settings.traceback, settings.max_steps)
+    env = Stepper(parse_puzzle(record), settings.traceback, settings.max_steps)
     first = state_text(env, settings.observation)
     if settings.image:
         return [ChatMessageUser(content=[ContentText(text=intro), ContentText(text=first)])]

@@ -1,6 +1,6 @@
 """The `move` tool and the episode it plays, kept in the sample's store.
 
-The episode is the gym's (`core.gym.GymEnv`) and lives in the store of the sample being played
+The episode is the gym's (`core.stepper.Stepper`) and lives in the store of the sample being played
 (per sample and epoch): the puzzle and settings the setup step put there, and the moves so far
 under the gym's own key (`gym_moves`, one letter per step), so `sparc_gym`'s scorer replays it.
 The tool holds no state and closes over no sample: `sparc_tools()` built once serves every
@@ -18,8 +18,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
-from inspect_sparc.core.gym import GymEnv
 from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.core.stepper import Stepper
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,
@@ -56,7 +56,7 @@ def stored_settings(where: Store) -> EpisodeSettings:
     return EpisodeSettings.from_fields({names.get(k, k): v for k, v in fields.items()})
 
 
-def episode(where: Store | None = None) -> GymEnv:
+def episode(where: Store | None = None) -> Stepper:
     """The sample's episode so far, replayed from the store (RuntimeError before the setup)."""
     where = where if where is not None else store()
     record = where.get(PUZZLE_KEY)
@@ -72,12 +72,12 @@ def episode_over(where: Store | None = None) -> bool:
     return episode(where).done
 
 
-def picture(env: GymEnv, plot: str) -> ContentImage:
+def picture(env: Stepper, plot: str) -> ContentImage:
     """The picture of `sparc_gym`'s visual observation (the puzzle and the path so far)."""
     return step_picture(env, plot)
 
 
-async def observation(env: GymEnv, settings: EpisodeSettings, lead: str = "") -> ToolResult:
+async def observation(env: Stepper, settings: EpisodeSettings, lead: str = "") -> ToolResult:
     """The reply to a move: `lead`, the state (text, or the picture and one line) and the end."""
     text = "\n".join(part for part in (lead, state_text(env, settings.observation)) if part)
     if env.done:

@@ -34,8 +34,8 @@ from inspect_sparc.core.episode_prompts import (
     gym_visual_step_text,
     observation_text,
 )
-from inspect_sparc.core.gym import ACTION_NAMES, GymEnv, StepResult, moves_text, read_action
 from inspect_sparc.core.settings import EpisodeSettings, check_observation
+from inspect_sparc.core.stepper import ACTION_NAMES, Stepper, StepResult, moves_text, read_action
 from inspect_sparc.evals.sparc.episode import new_episode, record_step, step_picture
 from inspect_sparc.evals.sparc.protocols import require_protocol
 
@@ -46,7 +46,7 @@ GYM_ASTAR_MODEL = "inspect_sparc/gym_astar"
 GYM_RANDOM_MODEL = "inspect_sparc/gym_random"
 
 
-def text_observation(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser:
+def text_observation(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
     """The reference's text observation for the next step."""
     text = observation_text(
         env.steps + 1, env.position_text(), env.legal_actions(), env.grid_text()
@@ -54,7 +54,7 @@ def text_observation(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser:
     return ChatMessageUser(content=text)
 
 
-def image_observation(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser:
+def image_observation(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
     """The reference's visual observation (`--gym --visual`): the puzzle image with the path so
     far, then a one-line position and legal moves."""
     text = gym_visual_step_text(env.steps + 1, env.position_text(), env.legal_actions())
@@ -62,13 +62,13 @@ def image_observation(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser
 
 
 #: How the agent is shown the puzzle each step (one function per observation kind).
-OBSERVERS: dict[str, Callable[[GymEnv, EpisodeSettings], ChatMessageUser]] = {
+OBSERVERS: dict[str, Callable[[Stepper, EpisodeSettings], ChatMessageUser]] = {
     "text": text_observation,
     "image": image_observation,
 }
 
 
-def observe(env: GymEnv, settings: EpisodeSettings) -> ChatMessageUser:
+def observe(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
     """The observation message for the next step, of the settings' observation kind."""
     return OBSERVERS[settings.observation](env, settings)
 
@@ -81,7 +81,7 @@ def system_message(state: TaskState, settings: EpisodeSettings) -> ChatMessageSy
     return ChatMessageSystem(content=episode_system_prompt(state.metadata["puzzle"], settings))
 
 
-def step_info(result: StepResult, env: GymEnv) -> dict[str, Any]:
+def step_info(result: StepResult, env: Stepper) -> dict[str, Any]:
     """What a step did, for the transcript's info event."""
     action = None if result.action is None else f"{result.action}={ACTION_NAMES[result.action]}"
     return {
@@ -127,7 +127,7 @@ def gym_agent(observation: str | None = None) -> Solver:
     return solve
 
 
-def baseline_output(model: str, env: GymEnv) -> ModelOutput:
+def baseline_output(model: str, env: Stepper) -> ModelOutput:
     """The baseline's final output: its moves and where the episode ended (no model call)."""
     content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
     output = ModelOutput.from_content(model=model, content=content)

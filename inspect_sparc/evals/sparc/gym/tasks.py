@@ -20,9 +20,9 @@ from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
 from inspect_sparc.core.episode_prompts import episode_system_prompt
-from inspect_sparc.core.gym import DEFAULT_MAX_STEPS
 from inspect_sparc.core.prompts import PromptKind
 from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles

@@ -1,7 +1,7 @@
 """`sparc_agent` end to end: scripted mockllm agents through inspect_ai.eval (no network).
 
 Each scripted player answers from the sample being played and its episode in the store, so the
-runs are order-proof; expectations come from `core.gym.GymEnv` on the same moves.
+runs are order-proof; expectations come from `core.stepper.Stepper` on the same moves.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from eval_runs import metrics_of
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, ContentImage
 from inspect_ai.solver import SolverSpec
 
-from inspect_sparc.core.gym import ACTIONS, GymEnv, replay_moves
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import ACTIONS, Stepper, replay_moves
 from inspect_sparc.evals.sparc.agent.prompts import CONTINUE_TEXT, read_direction
 from inspect_sparc.evals.sparc.agent.tasks import TASK_VERSION, default_message_limit, sparc_agent
 from inspect_sparc.evals.sparc.episode import MOVES_KEY
@@ -40,7 +40,7 @@ def value_of(sample) -> dict:
     return score.value
 
 
-def ends_on_e(env: GymEnv, action: int) -> bool:
+def ends_on_e(env: Stepper, action: int) -> bool:
     """True when `action` from where the path stands lands on E."""
     dx, dy = ACTIONS[action]
     return (env.position[0] + dx, env.position[1] + dy) == env.puzzle.end
@@ -99,9 +99,9 @@ def test_moves_in_one_turn_are_taken_in_order_and_calls_after_the_end_are_errors
         assert all(m.error is not None and "No move made" in m.error.message for m in late)
 
 
-def greedy_episode(record: dict) -> GymEnv:
+def greedy_episode(record: dict) -> Stepper:
     """The episode of always taking the first legal move."""
-    env = GymEnv(parse_puzzle(record))
+    env = Stepper(parse_puzzle(record))
     while not env.done:
         env.step(env.legal_actions()[0])
     return env
@@ -322,7 +322,7 @@ def test_the_picture_is_the_gym_observation_image():
     from inspect_sparc.evals.sparc.agent.tools import picture
 
     [sample] = sparc_agent(source="sample").dataset[:1]
-    env = GymEnv(parse_puzzle(sample.metadata["puzzle"]))
+    env = Stepper(parse_puzzle(sample.metadata["puzzle"]))
     env.step(env.legal_actions()[0])
     image = picture(env, "original")
     assert isinstance(image, ContentImage) and image.image.startswith("data:image/")

@@ -39,7 +39,7 @@ def directions_called(sample) -> list[str]:
     """The `direction` of every tool call the agent made, in order (each turn: one call)."""
     turns = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
     assert all(len(m.tool_calls or []) == 1 for m in turns)
-    calls = [m.tool_calls[0] for m in turns]
+    calls = [m.tool_calls[0] for m in turns if m.tool_calls]
     assert {c.function for c in calls} == {"move"}
     return [c.arguments["direction"] for c in calls]
 

@@ -1,8 +1,8 @@
 """The text `sparc_agent` shows a model, checked without Inspect on real puzzles and episodes.
 
-Expectations come from the gym itself (`core.gym.GymEnv`, the labels its observations print) and
-from the coordinates of real solutions (x grows to the right, y downwards), not from the prompt
-module's own tables.
+Expectations come from the gym itself (`core.stepper.Stepper`, the labels its observations print)
+and from the coordinates of real solutions (x grows to the right, y downwards), not from the
+prompt module's own tables.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from inspect_sparc.core.episode_prompts import (
     gym_visual_system_prompt,
     legal_actions_text,
 )
-from inspect_sparc.core.gym import GymEnv
 from inspect_sparc.core.prompts import PROMPT_KINDS
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import Stepper
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,
@@ -40,18 +40,18 @@ def word_of(a, b) -> str:
     return STEP_WORD[(b[0] - a[0], b[1] - a[1])]
 
 
-def action_of(env: GymEnv, word: str) -> int:
+def action_of(env: Stepper, word: str) -> int:
     """The gym action whose step goes the way `word` says, found by trying each legal one on a
     replayed copy of `env`: the gym's own numbering, not the prompt module's."""
     for action in env.legal_actions():
-        probe = GymEnv(env.puzzle, env.traceback, env.max_steps).run(replay(env))
+        probe = Stepper(env.puzzle, env.traceback, env.max_steps).run(replay(env))
         probe.step(action)
         if word_of(env.position, probe.position) == word:
             return action
     raise AssertionError((word, env.legal_actions()))
 
 
-def replay(env: GymEnv) -> list[int | None]:
+def replay(env: Stepper) -> list[int | None]:
     return [r.action for r in env.history]
 
 
@@ -95,10 +95,10 @@ def test_anything_else_is_unreadable():
 # --- replies of the `move` tool on real episodes -----------------------------------------------
 
 
-def solution_episode(record: dict, **kwargs) -> tuple[GymEnv, list[str]]:
+def solution_episode(record: dict, **kwargs) -> tuple[Stepper, list[str]]:
     """An episode walking the record's first solution, and the move_text of each step."""
     puzzle = parse_puzzle(record)
-    env = GymEnv(puzzle, **kwargs)
+    env = Stepper(puzzle, **kwargs)
     texts = []
     path = puzzle.solutions[0]
     for a, b in zip(path, path[1:], strict=False):
@@ -117,7 +117,7 @@ def test_each_step_reply_names_the_way_the_line_went(sparc_records):
 def test_a_step_back_is_named_as_such_and_the_way_it_went(sparc_records):
     for record in sparc_records[:15]:
         puzzle = parse_puzzle(record)
-        env = GymEnv(puzzle, traceback=True)
+        env = Stepper(puzzle, traceback=True)
         first, second = puzzle.solutions[0][:2]
         env.step(action_of(env, word_of(first, second)))
         back = env.step(action_of(env, word_of(second, first)))
@@ -130,7 +130,7 @@ def test_the_episode_end_is_told_once_it_has_ended(sparc_records):
     says so with the steps taken, and later calls are refused with the same words."""
     for record in sparc_records[:10]:
         puzzle = parse_puzzle(record)
-        env = GymEnv(puzzle)
+        env = Stepper(puzzle)
         assert ended_text(env) == ""
         env, _ = solution_episode(record)
         steps = len(puzzle.solutions[0]) - 1
@@ -141,7 +141,7 @@ def test_the_episode_end_is_told_once_it_has_ended(sparc_records):
         assert late_text(env) == f"No move made: {said}"
     dead = limit = 0
     for record in sparc_records:
-        env = GymEnv(parse_puzzle(record), max_steps=12)
+        env = Stepper(parse_puzzle(record), max_steps=12)
         while not env.done:
             env.step(env.legal_actions()[0])
         said = ended_text(env)
@@ -158,7 +158,7 @@ def test_the_episode_end_is_told_once_it_has_ended(sparc_records):
 def test_an_illegal_move_says_what_was_wrong_and_the_state_it_left(sparc_records):
     for record in sparc_records[:15]:
         puzzle = parse_puzzle(record)
-        env = GymEnv(puzzle, max_steps=50)
+        env = Stepper(puzzle, max_steps=50)
         illegal = next(a for a in range(4) if a not in env.legal_actions())
         result = env.step(illegal)
         text = illegal_text(["right", "up", "left", "down"][illegal], result, env)
@@ -184,7 +184,7 @@ def test_an_illegal_move_says_what_was_wrong_and_the_state_it_left(sparc_records
 
 def test_an_illegal_move_that_uses_the_last_step_ends_the_episode(sparc_records):
     for record in sparc_records[:10]:
-        env = GymEnv(parse_puzzle(record), max_steps=1)
+        env = Stepper(parse_puzzle(record), max_steps=1)
         illegal = next(a for a in range(4) if a not in env.legal_actions())
         text = illegal_text("x", env.step(illegal), env)
         assert env.ended == "step_limit"
@@ -199,7 +199,7 @@ def test_the_state_reply_is_the_gym_observation_without_its_reply_format(
 ):
     for record in sparc_records[:10]:
         env, _ = solution_episode(record, max_steps=100)
-        fresh = GymEnv(env.puzzle)
+        fresh = Stepper(env.puzzle)
         text = state_text(fresh, observation)
         assert "Final:" not in text and not text.endswith("\n")
         assert re.match(r"Step:? 1\b", text), text
@@ -264,14 +264,14 @@ def test_the_texts_default_to_the_tasks_defaults(sparc_records):
     record = sparc_records[0]
     assert intro_text(record) == intro_text(record, kind, traceback, max_steps, observation)
     assert tools_text(traceback, max_steps) == tools_text(traceback, max_steps, observation)
-    env = GymEnv(parse_puzzle(record))
+    env = Stepper(parse_puzzle(record))
     assert state_text(env) == state_text(env, observation)
 
 
 def test_an_unreadable_move_is_echoed_whole_up_to_40_characters(sparc_records):
     # The cut the test above checks (the first 40 characters, then "...") starts past 40: an
     # argument that fits is shown as given, with no "..." suggesting that something was cut.
-    env = GymEnv(parse_puzzle(sparc_records[0]), max_steps=50)
+    env = Stepper(parse_puzzle(sparc_records[0]), max_steps=50)
     fits, over = "n" * 40, "n" * 41
     assert f"{fits!r} is not a direction" in illegal_text(fits, env.step(None), env)
     assert f"'{over[:40]}...' is not a direction" in illegal_text(over, env.step(None), env)

@@ -8,6 +8,7 @@ import base64
 import io
 import json
 import random
+from typing import Any, cast
 
 import pytest
 from gym_reference import ScriptedClient, local_gym_records
@@ -17,9 +18,9 @@ from mock_outputs import mock_output
 from PIL import Image
 from sparc import process_puzzle as reference
 
-from inspect_sparc.core.gym import GymEnv, path_actions
 from inspect_sparc.core.picture import FONT_PATH
 from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.stepper import Stepper, path_actions
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
@@ -68,7 +69,11 @@ def our_requests(record: dict, replies: list[str], traceback: bool, plot: str, p
         return mock_output(queue.pop(0))
 
     task = sparc_gym(
-        source=str(source), observation="image", plot=plot, traceback=traceback, prompt=prompt
+        source=str(source),
+        observation="image",
+        plot=plot,
+        traceback=traceback,
+        prompt=cast(Any, prompt),
     )
     model = get_model("mockllm/model", custom_outputs=respond)
     [log] = eval(task, model=model, log_dir=str(tmp / "logs"), display="none")
@@ -86,7 +91,7 @@ def walk(record: dict, seed: int, traceback: bool) -> list[int]:
     legal walk (to E or a dead end); with it the first solution with a step out and back."""
     rng = random.Random(seed)
     puzzle = parse_puzzle(record)
-    env = GymEnv(puzzle, traceback)
+    env = Stepper(puzzle, traceback)
     actions: list[int] = []
     plan = path_actions(puzzle.solutions[0]) if traceback else []
     while not env.done:

@@ -7,6 +7,9 @@ previous position is legal too and pops the last point. An illegal (or unreadabl
 nothing and still counts as a step. The episode ends on E (`reached_end`), when no action is
 legal (`dead_end`) or after `max_steps` steps (`step_limit`); it is solved iff the path then
 equals a stored solution. Pure logic: no Inspect imports.
+
+`Stepper` is the game the `sparc_gym` and `sparc_agent` protocols and `train/` all play; it is
+not a Gymnasium `Env` (that is `inspect_sparc.train.env.SparcEnv`, which wraps it).
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class StepResult:
     ended: str | None
 
 
-class GymEnv:
+class Stepper:
     """One episode on one puzzle: path, visited positions and the reference's text grid."""
 
     def __init__(
@@ -125,7 +128,7 @@ class GymEnv:
     def step(self, action: int | None) -> StepResult:
         """Take one step; `None` (an unreadable reply) and illegal actions move nothing."""
         if self.done:
-            raise RuntimeError("the episode has ended; start a new GymEnv")
+            raise RuntimeError("the episode has ended; start a new Stepper")
         self.steps += 1
         legal = action is not None and action in self._legal
         backtrack = False
@@ -159,7 +162,7 @@ class GymEnv:
         self.history.append(result)
         return result
 
-    def run(self, actions: Iterable[int | None]) -> GymEnv:
+    def run(self, actions: Iterable[int | None]) -> Stepper:
         """Take `actions` in order until they run out or the episode ends; returns self."""
         for action in actions:
             if self.done:
@@ -246,9 +249,9 @@ def read_action(content: str) -> int | None:
 
 def replay_moves(
     puzzle: Puzzle, moves: str, traceback: bool = False, max_steps: int = DEFAULT_MAX_STEPS
-) -> GymEnv:
+) -> Stepper:
     """The episode that `moves` (step letters, spaces ignored) records, replayed from the start."""
-    env = GymEnv(puzzle, traceback, max_steps)
+    env = Stepper(puzzle, traceback, max_steps)
     for letter in moves.replace(" ", ""):
         if env.done:
             break

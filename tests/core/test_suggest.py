@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspect_sparc.core.choices import closest, did_you_mean
+from inspect_sparc.core.suggest import closest, did_you_mean
 
 SOURCES = ("modelscope", "huggingface", "sample")
 
