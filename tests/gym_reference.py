@@ -24,7 +24,7 @@ import yaml
 from sparc import process_puzzle as reference
 
 #: The module (the package re-exports the class under the same name).
-gym_module = importlib.import_module("SPaRC_Gym.SPaRC_Gym")
+gym_module: Any = importlib.import_module("SPaRC_Gym.SPaRC_Gym")
 
 
 def _first_cell_has_type(record: dict) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from typing import Any, cast
 
 from PIL import Image
 from sparc.process_puzzle import _astar_find_path
@@ -60,8 +61,9 @@ def region_failures(records: list[dict]) -> list[tuple[dict, tuple]]:
     for record in records:
         line = rule_blind_line(record)
         score = score_answer(parse_puzzle(record), answer(line))
+        assert score.metadata is not None
         broken = set(score.metadata["rule_violations"])
-        if not score.value["invalid_path"] and broken & PICTURED_RULES:
+        if not cast("dict[str, Any]", score.value)["invalid_path"] and broken & PICTURED_RULES:
             found.append((record, line))
     return found
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,18 @@ SHAPES = {
 SIZES = {"1": 1, "2": 2, "3": 2, "4": 3, "5": 3, "6": 4}
 COLORS = ("R", "B", "G")
 #: Grid sizes (cells), smallest first; `max_nodes` keeps those the oracle enumerates quickly.
-GRID_SIZES = ((1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (2, 2), (1, 4), (4, 1), (2, 3), (3, 2))
+GRID_SIZES: tuple[tuple[int, int], ...] = (
+    (1, 1),
+    (1, 2),
+    (2, 1),
+    (1, 3),
+    (3, 1),
+    (2, 2),
+    (1, 4),
+    (4, 1),
+    (2, 3),
+    (3, 2),
+)
 GRID_SIZES += ((1, 5), (5, 1), (3, 3), (2, 4), (4, 2), (1, 7), (7, 1), (2, 5), (5, 2))
 GRID_SIZES += ((3, 4), (4, 3), (2, 6), (6, 2), (4, 4), (3, 5), (5, 3))
 #: What the figures count: rule kinds and endpoint shapes.
@@ -169,7 +180,8 @@ class Report:
     solvable: int = 0
     paths: int = 0
     seen: Counter[str] = field(default_factory=Counter)
-    seconds: Counter[str] = field(default_factory=Counter)  # "oracle" and each engine
+    # "oracle" and each engine
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     mismatches: list[str] = field(default_factory=list)
 
 

@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.log import read_eval_log
 from openai_stand_in import stand_in_server
@@ -84,7 +84,10 @@ def only_log(log_dir: Path):
 
 def check_agent_run(log, server) -> None:
     """Every episode is the first-legal walk, played by tool calls; the broken call counted."""
-    records = {s.id: s.metadata["puzzle"] for s in sparc_agent(source="sample").dataset}
+    records = {
+        s.id: cast("dict[str, Any]", s.metadata)["puzzle"]
+        for s in sparc_agent(source="sample").dataset
+    }
     assert len(log.samples) == LIMIT
     for sample in log.samples:
         env = greedy_episode(records[sample.id])
@@ -123,6 +126,7 @@ def solution_answers() -> dict[str, str]:
     """Each sample's user message -> an answer giving its stored solution."""
     answers = {}
     for sample in sparc(source="sample").dataset:
+        assert not isinstance(sample.input, str)
         [user] = [m for m in sample.input if m.role == "user"]
         answers[user.text] = f"The path is:\n#### {sample.target}"
     return answers

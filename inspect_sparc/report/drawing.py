@@ -208,7 +208,7 @@ def dot_chart(
     value: str,
     title: str,
     xlabel: str,
-    xlim: tuple | None = (-2, 102),
+    xlim: tuple[float, float] | None = (-2, 102),
     label_width: int = 60,
 ) -> Figure | None:
     """One row per entry (`label`), `value` with its 95% interval (`ci95_low/high`); rows with

@@ -43,7 +43,7 @@ def table_entry(
     caption: str,
     published_col: str = "",
     transpose: bool = False,
-) -> dict:
+) -> dict[str, Any]:
     """A table for the template: cells as text (rates to one decimal, each with its 95%
     interval and n in the same cell where the table has them), rows marked published;
     `transpose`: one column per row of `table` (for tables with many columns and few rows);

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -308,12 +309,11 @@ def test_marks_that_cannot_be_drawn_change_nothing(sparc_records) -> None:
         puzzle = parse_puzzle(record)
         path = puzzle.solutions[0]
         c, r = puzzle.columns, puzzle.rows
-        junk = [(-1, 0), (0, -1), (c, 0), (0, r), (c, r), (99, 99), (1, 2, 3), (0.0, 0), (0, 0.0),
-                (1.5, 0), (0, 1.5), ("0", 0), (0, "0"), "ab", (0,)]  # fmt: skip
+        junk: list[Any] = [(-1, 0), (0, -1), (c, 0), (0, r), (c, r), (99, 99), (1, 2, 3), (0.0, 0),
+                (0, 0.0), (1.5, 0), (0, 1.5), ("0", 0), (0, "0"), "ab", (0,)]  # fmt: skip
         assert render(puzzle, path, junk) == render(puzzle, path), record["id"]
-        assert render(puzzle, path, [list(p) for p in junk if isinstance(p, tuple)]) == render(
-            puzzle, path
-        )
+        junk_lists: list[Any] = [list(p) for p in junk if isinstance(p, tuple)]
+        assert render(puzzle, path, junk_lists) == render(puzzle, path)
 
 
 def test_points_given_as_json_lists_draw_like_tuples(sparc_records) -> None:
@@ -324,5 +324,6 @@ def test_points_given_as_json_lists_draw_like_tuples(sparc_records) -> None:
         marks = [path[1], path[-2]]
         expected = render(puzzle, path, marks)
         assert MARK in expected
-        as_json = [list(p) for p in path] + [{"x": 0, "y": 0}]
-        assert render(puzzle, as_json, [list(p) for p in marks] + [{"x": 1}]) == expected
+        as_json: list[Any] = [list(p) for p in path] + [{"x": 0, "y": 0}]
+        marks_json: list[Any] = [list(p) for p in marks] + [{"x": 1}]
+        assert render(puzzle, as_json, marks_json) == expected

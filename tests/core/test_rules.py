@@ -175,7 +175,7 @@ def test_misfit_shape_is_named() -> None:
 
 def test_wrong_shape_size_is_named() -> None:
     puzzle = next(p for p in PUZZLES if any(s.kind == "polyshape" for s in p.symbols.values()))
-    record = copy.deepcopy(puzzle.record)
+    record = dict(copy.deepcopy(puzzle.record))
     shapes = json.loads(record["polyshapes"])
     for shape_id in shapes:
         shapes[shape_id] = [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -348,7 +348,7 @@ def test_long_position_lists_are_elided_after_six(count: int, suffix: str) -> No
 def test_non_integer_coordinates_never_pass_as_points(odd: str) -> None:
     # A stored solution with one point written as a float or a bool is no solution.
     for puzzle in PUZZLES:
-        solution = list(puzzle.solutions[0])
+        solution: list[tuple[Any, Any]] = list(puzzle.solutions[0])
         for i, (x, y) in enumerate(solution):
             if odd == "half":
                 solution[i] = (x + 0.5, y)

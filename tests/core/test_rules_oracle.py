@@ -144,7 +144,9 @@ def test_polyshape_fitting_agrees_with_brute_force_on_random_regions() -> None:
     cells = [(x, y) for y in range(3) for x in range(3)]
     # first a case that fits only with two identical negatives on the same cell (bars over
     # (0,0)-(1,0) and (1,0)-(2,0), both dots cancelling (1,0) twice)
-    cases = [([(0, 0), (2, 0)], ("bar", "bar"), ("dot", "dot"))]
+    cases: list[tuple[list[tuple[int, int]], tuple[str, ...], tuple[str, ...]]] = [
+        ([(0, 0), (2, 0)], ("bar", "bar"), ("dot", "dot"))
+    ]
     for _ in range(1500):
         positive = tuple(sorted(rng.choices(list(SHAPES), k=rng.randrange(0, 4))))
         negative = tuple(sorted(rng.choices(list(SHAPES), k=rng.randrange(0, 3))))

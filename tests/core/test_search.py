@@ -10,6 +10,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -135,7 +136,7 @@ def test_engines_list_paths_in_the_same_order(puzzle: Puzzle) -> None:
 
 def test_relaxed_puzzle_yields_only_checked_paths(engine: str) -> None:
     """Dropping every symbol gives more paths, all of them valid for the relaxed puzzle."""
-    record = copy.deepcopy(PUZZLES[0].record)
+    record = dict(copy.deepcopy(PUZZLES[0].record))
     record["puzzle_array"] = [
         [
             "N" if (x % 2 and y % 2) else ("+" if v not in ("S", "E") else v)
@@ -151,7 +152,7 @@ def test_relaxed_puzzle_yields_only_checked_paths(engine: str) -> None:
 
 
 def test_unsolvable_puzzle_yields_nothing(engine: str) -> None:
-    record = copy.deepcopy(PUZZLES[0].record)
+    record = dict(copy.deepcopy(PUZZLES[0].record))
     end_x, end_y = PUZZLES[0].end
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
         x, y = end_x + dx, end_y + dy
@@ -216,7 +217,7 @@ def test_a_grid_too_large_for_the_masks_runs_in_python(monkeypatch: pytest.Monke
     # one solution: up the left border, then along the top
     corner = [(0, y) for y in range(size - 1, -1, -1)] + [(x, 0) for x in range(1, size)]
     stored = [{"path": [{"x": x, "y": y} for x, y in corner], "pathLength": len(corner)}]
-    record = copy.deepcopy(PUZZLES[0].record)
+    record = dict(copy.deepcopy(PUZZLES[0].record))
     record.update(
         id="large", puzzle_array=array, grid_size={"width": 8, "height": 8}, solutions=stored
     )
@@ -258,7 +259,7 @@ def _grid_record(columns: int, rows: int, marks: dict[tuple[int, int], str]) -> 
     for (x, y), value in marks.items():
         array[y][x] = value
     start = next(point for point, value in marks.items() if value == "S")
-    record = copy.deepcopy(PUZZLES[0].record)
+    record = dict(copy.deepcopy(PUZZLES[0].record))
     record.update(
         id="inner-end",
         puzzle_array=array,
@@ -372,7 +373,7 @@ def test_the_cache_probe_finds_numbas_index_file() -> None:
     silent rather than guess)."""
     from inspect_sparc.core.search import compiled, kernel
 
-    assert hasattr(kernel.enumerate_candidates._cache._cache_file, "_index_path")
+    assert hasattr(cast(Any, kernel.enumerate_candidates)._cache._cache_file, "_index_path")
     solve(PUZZLES[0], engine="compiled")
     assert compiled.cache_is_warm(kernel.enumerate_candidates)
 

@@ -58,9 +58,9 @@ class FakeHub:
             self.fetch(HUGGINGFACE.revision, ["*.md", "*all*"])
             self.fetch(MODELSCOPE.revision, ["*.md", "*all*"])
 
-    def repo_files(self) -> dict[str, Callable[[Path], None]]:
+    def repo_files(self) -> dict[str, Callable[[Path], object]]:
         records = self.records
-        files: dict[str, Callable[[Path], None]] = {
+        files: dict[str, Callable[[Path], object]] = {
             "README.md": lambda p: p.write_text(CARD),
             "all/test-00000.parquet": lambda p: pq.write_table(pa.Table.from_pylist(records), p),
             "all/train-00000.jsonl": lambda p: p.write_text(json.dumps(records[0])),
@@ -319,7 +319,7 @@ def test_a_cache_without_the_requested_config_downloads_it(
 
 
 @pytest.mark.parametrize("source", [None, "", "  ", 5])
-def test_empty_or_non_text_source_is_a_value_error(source):
+def test_empty_or_non_text_source_is_a_value_error(source: object) -> None:
     with pytest.raises(ValueError, match="source must be one of"):
         load_records(source)  # type: ignore[arg-type]
 

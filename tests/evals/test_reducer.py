@@ -11,6 +11,7 @@ import math
 import random
 import subprocess
 import sys
+from typing import Any, cast
 
 import pytest
 from inspect_ai import Epochs, eval, eval_set
@@ -26,7 +27,7 @@ from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
 #: Values Inspect's `value_to_float` reads differently: ints, floats, bools, "C"/"I" strings,
 #: NaN, infinity and the negative zero `statistics.mean` turns positive.
-VALUES = [0, 1, 0.5, 3, 1e-300, -0.0, math.nan, math.inf, True, False, "C", "I"]
+VALUES: list[Any] = [0, 1, 0.5, 3, 1e-300, -0.0, math.nan, math.inf, True, False, "C", "I"]
 
 
 def random_scores(rng: random.Random) -> list[Score]:
@@ -36,6 +37,7 @@ def random_scores(rng: random.Random) -> list[Score]:
     kind = rng.choice(["dict", "dict", "scalar", "list"])
     scores = []
     for _ in range(epochs):
+        value: Any
         if kind == "dict":
             value = {key: rng.choice(VALUES) for key in keys}
         elif kind == "list":
@@ -69,7 +71,10 @@ def eval_logs(tmp_path, epochs: int, reducer: str | None = None):
     task = sparc(source="sample", level=1)
     samples = list(task.dataset)
     answers = {
-        s.id: ["#### " + s.target, "#### " + format_path(rule_blind_line(s.metadata["puzzle"]))]
+        s.id: [
+            "#### " + cast(str, s.target),
+            "#### " + format_path(rule_blind_line(cast("dict[str, Any]", s.metadata)["puzzle"])),
+        ]
         for s in samples
     }
     for s in samples[::2]:  # so that one epoch is a mixture too

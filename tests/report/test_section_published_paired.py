@@ -7,11 +7,15 @@ estimate against the Horvitz-Thompson weights of the shipped subsets CSV."""
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
 import pytest
 from scripted import epochs_log, scripted_log
 
-pd = pytest.importorskip("pandas")
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = pytest.importorskip("pandas")
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 
 DATA = files("inspect_sparc.published_runs") / "data"

@@ -60,22 +60,24 @@ def test_the_task_sends_the_reference_prompts(
     dataset = algopuzzlevqa_dataset(
         source="sample", prompt=prompt, prevent_direct_answer=prevent_direct_answer
     )
-    sent = {sample.id: sample.input[0].content[0].text for sample in dataset}  # type: ignore[index, union-attr]
+    sent = {sample.id: sample.input[0].content[0].text for sample in dataset}  # type: ignore[union-attr]
     assert sent == {sample_id: row[field] for sample_id, row in REFERENCE.items()}
 
 
 def test_sent_sizes_follow_the_reference_arithmetic() -> None:
     for row in REFERENCE.values():
-        assert list(sent_size(*row["original_size"], 1024)) == row["sent_size"]
+        width, height = row["original_size"]
+        assert list(sent_size(width, height, 1024)) == row["sent_size"]
 
 
 def test_the_task_sends_the_reference_pixels_as_png(fixture_data: Path) -> None:
     dataset = algopuzzlevqa_dataset(source="sample")
     for sample in dataset:
         row = REFERENCE[sample.id]
+        assert sample.metadata is not None
         with Image.open(fixture_data / sample.metadata["image"]) as original:
             assert list(original.size) == row["original_size"]
-        data = image_bytes(sample.input[0].content[1].image)  # type: ignore[index, union-attr]
+        data = image_bytes(sample.input[0].content[1].image)  # type: ignore[union-attr]
         size, kind, digest = pixels_sha256(data)
         assert (list(size), kind, digest) == (
             row["sent_size"],

@@ -45,9 +45,10 @@ def test_download_fills_cache_in_repository_layout(
 ) -> None:
     fake = FakeGitHub(fixture_data)
     monkeypatch.setattr(sources, "fetch", fake)
-    remote = [(s.id, s.target, s.input[0].content) for s in algopuzzlevqa_dataset()]
+    # each sample's input is a list of messages (the union with `str` says it could be text)
+    remote = [(s.id, s.target, s.input[0].content) for s in algopuzzlevqa_dataset()]  # type: ignore[union-attr]
     local = [
-        (s.id, s.target, s.input[0].content)
+        (s.id, s.target, s.input[0].content)  # type: ignore[union-attr]
         for s in algopuzzlevqa_dataset(source=str(fixture_data))
     ]  # the same text and the same resized image (cached by content)
     assert remote == local
@@ -57,7 +58,7 @@ def test_download_fills_cache_in_repository_layout(
     assert (folder / "images/maze/maze_0012.jpg").read_bytes() == (
         fixture_data / "images/maze/maze_0012.jpg"
     ).read_bytes()
-    image = algopuzzlevqa_dataset(max_image_size=0)[0].input[0].content[1].image
+    image = algopuzzlevqa_dataset(max_image_size=0)[0].input[0].content[1].image  # type: ignore[union-attr]
     assert Path(image).is_relative_to(folder)
 
 

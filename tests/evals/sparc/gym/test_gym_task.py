@@ -13,7 +13,7 @@ import zipfile
 import pytest
 from eval_runs import metrics_of, run
 from gym_reference import reference_episode
-from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
+from inspect_ai.model import ChatMessageAssistant, Content, ModelOutput, get_model
 from inspect_ai.model._model_output import ChatCompletionChoice, ModelUsage
 from inspect_ai.solver._task_state import sample_state
 
@@ -33,7 +33,7 @@ def output(content: str, reasoning: str | None = None) -> ModelOutput:
     """A mock output with usage (no tokenizer download), optionally with reasoning content."""
     from inspect_ai._util.content import ContentReasoning, ContentText
 
-    parts = [ContentText(text=content)]
+    parts: list[Content] = [ContentText(text=content)]
     if reasoning is not None:
         parts.insert(0, ContentReasoning(reasoning=reasoning))
     message = ChatMessageAssistant(content=parts, model="mockllm/model", source="generate")
