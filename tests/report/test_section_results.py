@@ -170,3 +170,18 @@ def test_tokens_by_level_have_t_intervals_over_the_levels_puzzles(report_logs, r
         assert row["output_tokens_ci95_high"] == pytest.approx(high)
         widths.append(high - low)
     assert widths and all(w > 0 for w in widths)
+
+
+def test_results_name_the_log_file_each_row_comes_from(report_logs, tmp_path):
+    import pandas as pd
+
+    from inspect_sparc.report import build_report
+
+    base = sparc_mock_log(report_logs, 1)
+    solved = {str(s.id): 1 for s in base.samples}
+    path = scripted_log(base, solved, tmp_path / "logs" / "a.eval", model="m/A")
+    report = build_report(tmp_path / "logs", tmp_path / "out")
+    [row] = report.tables["results"].to_dict("records")
+    assert row["log"].endswith("a.eval") and path.name in row["log"]
+    [csv_row] = pd.read_csv(tmp_path / "out" / "tables" / "results.csv").to_dict("records")
+    assert csv_row["log"] == row["log"]

@@ -83,6 +83,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "time_s": run.get("time_s"),
             "status": run["status"],
             "notes": run.get("notes") or "",
+            C.LOG: run[C.LOG],  # the file the row comes from, to find it again
         }
         rows.append(row)
     return pd.DataFrame(rows)
