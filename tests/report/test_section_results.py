@@ -185,3 +185,37 @@ def test_results_name_the_log_file_each_row_comes_from(report_logs, tmp_path):
     assert row["log"].endswith("a.eval") and path.name in row["log"]
     [csv_row] = pd.read_csv(tmp_path / "out" / "tables" / "results.csv").to_dict("records")
     assert csv_row["log"] == row["log"]
+
+
+def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_path):
+    import csv
+
+    from inspect_sparc.report import build_report
+    from inspect_sparc.report.page import cell_text
+    from inspect_sparc.report.writing import write_table
+
+    base = sparc_mock_log(report_logs, 1)
+    ids = sorted(str(s.id) for s in base.samples)
+    solved = {i: int(k < 6) for k, i in enumerate(ids)}
+    scripted_log(base, solved, tmp_path / "logs" / "a.eval", model="m/A")
+    report = build_report(tmp_path / "logs", tmp_path / "out")
+    with open(tmp_path / "out" / "tables" / "results.csv", encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["solved"] == "6"  # not 6.0
+    assert "6.0" not in (tmp_path / "out" / "index.html").read_text().split("solved")[1][:400]
+    table = report.tables["results"][["solved"]]
+    frac = table.assign(solved=[11.666666])  # a sum of epoch means keeps its decimals
+    write_table(frac, "frac", tmp_path / "t", tex_columns=["solved"])
+    assert "11.67" in (tmp_path / "t" / "frac.csv").read_text()
+    assert "11.67" in (tmp_path / "t" / "frac.tex").read_text()
+    write_table(table, "whole", tmp_path / "t", tex_columns=["solved"])
+    assert "\n6 " in (tmp_path / "t" / "whole.tex").read_text()
+    assert cell_text(6.0, True) == "6"
+
+
+def test_a_level_setting_in_a_label_prints_as_an_integer():
+    import pandas as pd
+
+    from inspect_sparc.report.read.runs import _setting_text
+
+    assert _setting_text(pd.Series([5, None]).iloc[0]) == "5"
