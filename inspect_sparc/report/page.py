@@ -12,7 +12,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.writing import DIFFERENCE_INTERVALS, P_COLUMNS, is_count
+from inspect_sparc.report.writing import (
+    DIFFERENCE_INTERVALS,
+    P_COLUMNS,
+    WHOLE_WHEN_INTEGRAL,
+    is_count,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -57,7 +62,10 @@ def table_entry(
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [cell_text(row[c], is_count(c), c in P_COLUMNS) for c in columns],
+                "cells": [
+                    cell_text(row[c], is_count(c) or c in WHOLE_WHEN_INTEGRAL, c in P_COLUMNS)
+                    for c in columns
+                ],
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]

@@ -10,8 +10,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: Columns of counts (written as whole numbers), of p-values (3 significant digits) and of
-#: ratios and means (2 decimals: `solved` too, a sum of per-puzzle means with epochs, 11.67
-#: not 12); every other number is a rate or a mean, to 0.1.
+#: ratios and means (2 decimals); every other number is a rate or a mean, to 0.1.
 COUNT_COLUMNS = frozenset(
     {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
     | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
@@ -21,7 +20,17 @@ P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
 #: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
 #: its ends keep the digits that show it (never an end of 0.0 beside a p below 0.05).
 DIFFERENCE_INTERVALS = ("diff_ci95", "diff_simultaneous", "gap_ci95")
-RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode", "solved"})
+RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
+#: Sums of per-puzzle values: a whole count where each puzzle counts 0 or 1 (one epoch, or a
+#: max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2 decimals, not 12).
+WHOLE_WHEN_INTEGRAL = frozenset({"solved"})
+
+
+def whole_when_integral(value: object) -> object:
+    """`value` as an int when it is a whole number, else rounded to 2 decimals."""
+    if isinstance(value, float) and value == value:
+        return int(value) if value.is_integer() else round(value, 2)
+    return value
 
 
 def is_count(column: str) -> bool:
@@ -44,6 +53,8 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
             out[column] = ends[column].astype(float)
         elif is_count(column):
             out[column] = out[column].round().astype("Int64")
+        elif column in WHOLE_WHEN_INTEGRAL:
+            out[column] = out[column].astype(float).map(whole_when_integral).astype(object)
         elif column in P_COLUMNS:
             out[column] = out[column].map(
                 lambda v: float(format_p(v, 3)) if v == v and v > 0 else v
@@ -100,12 +111,17 @@ def write_table(
     table = table.assign(**texts)  # p-values and differences' ends as the page prints them
     numeric = table.select_dtypes("number").columns
     styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
-    rates = [c for c in numeric if not is_count(c)]
+    rates = [c for c in numeric if not is_count(c) and c not in WHOLE_WHEN_INTEGRAL]
     counts = [c for c in numeric if is_count(c)]
+    wholes = [c for c in numeric if c in WHOLE_WHEN_INTEGRAL]
     if rates:
         styler = styler.format("{:.1f}", subset=rates, na_rep="--")
     if counts:
         styler = styler.format("{:.0f}", subset=counts, na_rep="--")
+    if wholes:
+        styler = styler.format(
+            lambda v: str(whole_when_integral(float(v))), subset=wholes, na_rep="--"
+        )
     styler = styler.format_index(escape="latex", axis=1)
     text = styler.to_latex(
         hrules=True,

@@ -52,3 +52,32 @@ def test_average_and_categories_are_clustered_by_puzzle_type(report_logs, report
         [means[ids.index(i)] for i in having], [meta[i]["puzzle"] for i in having]
     )
     assert (cats[f"{category}_ci95_low"], cats[f"{category}_ci95_high"]) == pytest.approx(expected)
+
+
+def test_the_average_has_a_stratified_interval_for_new_instances_too(report_logs, report):
+    from scipy.stats import norm
+
+    _, logs, _ = report_logs
+    [log] = [log for log in logs if log.eval.task.endswith("/algopuzzlevqa")]
+    correct: dict[str, list[float]] = defaultdict(list)
+    types: dict[str, str] = {}
+    for sample in log.samples:
+        correct[sample.id].append(next(iter(sample.scores.values())).value["correct"])
+        types[sample.id] = sample.metadata["puzzle"]
+    means = {i: float(np.mean(v)) for i, v in correct.items()}
+    z2 = norm.ppf(0.975) ** 2  # the documented formula, from the per-type counts
+    n = len(means)
+    variance = 0.0
+    for kind in set(types.values()):
+        values = [means[i] for i in means if types[i] == kind]
+        centre = (sum(values) + z2 / 2) / (len(values) + z2)
+        variance += (len(values) / n) ** 2 * centre * (1 - centre) / len(values)
+    overall = (sum(means.values()) + z2 / 2) / (n + z2)
+    deff = min(1.0, variance / (overall * (1 - overall) / n))
+    low, high = proportion_confint(sum(means.values()) / deff, n / deff, method="wilson")
+    [run] = report.runs.loc[report.runs["log"] == log.location, "run"]
+    table = report.tables["algopuzzlevqa_puzzles"]
+    [row] = table[table["run"] == run].to_dict("records")
+    ends = (row["average_new_instances_ci95_low"], row["average_new_instances_ci95_high"])
+    assert ends == pytest.approx((100 * low, 100 * high))
+    assert "new puzzle type" in report.index.read_text(encoding="utf-8")

@@ -121,3 +121,26 @@ def test_the_overall_gap_p_is_the_exact_stratified_test(gaps, gap_logs):
     assert excludes == (overall["gap_p"] < 0.05)
     assert overall["gap_test"].startswith("exact conditional stratified")
     assert "does not prove" in gaps[0].index.read_text(encoding="utf-8")
+
+
+def test_a_run_on_some_levels_labels_its_overall_gap_by_them(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    part = base.model_copy(deep=True)
+    part.samples = [s for s in part.samples if s.metadata["level"] in (1, 2)]
+    solved = {str(s.id): int(k % 2 == 0) for k, s in enumerate(part.samples)}
+    scripted_log(part, solved, tmp_path / "logs" / "test.eval", model="m/A", started=stamp(0))
+    scripted_log(
+        part,
+        solved,
+        tmp_path / "logs" / "fresh.eval",
+        model="m/A",
+        source="generated:7",
+        id_prefix="gen7-",
+        grid=rolled,
+        started=stamp(1),
+    )
+    table = build_report(tmp_path / "logs", tmp_path / "out").tables["fresh_gap"]
+    labels = [str(level) for level in table["level"]]
+    assert labels[:2] == ["1", "2"] and len(labels) == 3
+    assert labels[2].startswith("levels 1-2") and not labels[2].startswith("all")

@@ -60,13 +60,16 @@ def test_a_max_reduced_score_has_the_interval_of_the_value_shown(report_logs, tm
 
 
 @pytest.mark.parametrize(
-    ("epochs_of", "more"),
+    ("epochs_of", "reducer", "more"),
     [
-        ({i: [i % 2] * 3 for i in range(20)}, "more puzzles"),  # epochs agree: between only
-        ({i: [1, 0, i % 3 == 0] for i in range(20)}, "more epochs"),  # epochs split each one
+        ({i: [i % 2] * 3 for i in range(20)}, "mean", "more puzzles"),  # between only
+        # epochs split each puzzle: the within part is the larger, yet more puzzles shrink it
+        # too (divided by n) where more epochs shrink only it
+        ({i: [1, 0, i % 3 == 0] for i in range(20)}, "mean", "more puzzles"),
+        ({i: [1, 0, i % 3 == 0] for i in range(20)}, "max", "what the max reducer estimates"),
     ],
 )
-def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_of, more):
+def test_epochs_variance_says_more_puzzles_narrow_most(epochs_of, reducer, more):
     import numpy as np
     import pandas as pd
 
@@ -77,7 +80,7 @@ def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_
         for i, values in epochs_of.items()
         for e, v in enumerate(values)
     ]
-    runs = pd.DataFrame([{"run": "m", "log": "x.eval", "epochs": 3}])
+    runs = pd.DataFrame([{"run": "m", "log": "x.eval", "epochs": 3, "epochs_reducer": reducer}])
     [row] = epochs_variance(runs, pd.DataFrame(rows)).to_dict("records")
     values = np.array(list(epochs_of.values()), dtype=float)
     n, k = values.shape
@@ -85,7 +88,8 @@ def test_epochs_variance_says_whether_more_epochs_or_more_puzzles_narrow(epochs_
     between = max(values.mean(axis=1).var(ddof=1) / n - within, 0.0)
     assert row["se_within"] == pytest.approx(100 * within**0.5)
     assert row["se_between"] == pytest.approx(100 * between**0.5)
-    assert row["narrows_most"] == more and row["puzzles"] == 20
+    assert more in row["narrows_most"] and row["puzzles"] == 20
+    assert row["narrows_most"].startswith("more puzzles")
 
 
 def row_for(report, log):
@@ -170,3 +174,52 @@ def test_tokens_by_level_have_t_intervals_over_the_levels_puzzles(report_logs, r
         assert row["output_tokens_ci95_high"] == pytest.approx(high)
         widths.append(high - low)
     assert widths and all(w > 0 for w in widths)
+
+
+def test_results_name_the_log_file_each_row_comes_from(report_logs, tmp_path):
+    import pandas as pd
+
+    from inspect_sparc.report import build_report
+
+    base = sparc_mock_log(report_logs, 1)
+    solved = {str(s.id): 1 for s in base.samples}
+    path = scripted_log(base, solved, tmp_path / "logs" / "a.eval", model="m/A")
+    report = build_report(tmp_path / "logs", tmp_path / "out")
+    [row] = report.tables["results"].to_dict("records")
+    assert row["log"].endswith("a.eval") and path.name in row["log"]
+    [csv_row] = pd.read_csv(tmp_path / "out" / "tables" / "results.csv").to_dict("records")
+    assert csv_row["log"] == row["log"]
+
+
+def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_path):
+    import csv
+
+    from inspect_sparc.report import build_report
+    from inspect_sparc.report.page import cell_text
+    from inspect_sparc.report.writing import write_table
+
+    base = sparc_mock_log(report_logs, 1)
+    ids = sorted(str(s.id) for s in base.samples)
+    solved = {i: int(k < 6) for k, i in enumerate(ids)}
+    scripted_log(base, solved, tmp_path / "logs" / "a.eval", model="m/A")
+    report = build_report(tmp_path / "logs", tmp_path / "out")
+    with open(tmp_path / "out" / "tables" / "results.csv", encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["solved"] == "6"  # not 6.0
+    assert "6.0" not in (tmp_path / "out" / "index.html").read_text().split("solved")[1][:400]
+    table = report.tables["results"][["solved"]]
+    frac = table.assign(solved=[11.666666])  # a sum of epoch means keeps its decimals
+    write_table(frac, "frac", tmp_path / "t", tex_columns=["solved"])
+    assert "11.67" in (tmp_path / "t" / "frac.csv").read_text()
+    assert "11.67" in (tmp_path / "t" / "frac.tex").read_text()
+    write_table(table, "whole", tmp_path / "t", tex_columns=["solved"])
+    assert "\n6 " in (tmp_path / "t" / "whole.tex").read_text()
+    assert cell_text(6.0, True) == "6"
+
+
+def test_a_level_setting_in_a_label_prints_as_an_integer():
+    import pandas as pd
+
+    from inspect_sparc.report.read.runs import _setting_text
+
+    assert _setting_text(pd.Series([5, None]).iloc[0]) == "5"

@@ -126,3 +126,22 @@ def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_row
     assert shown[shown["run"] == "model-0"]["published"].tolist() == ["published-3"]
     assert (shown["run"] != "model-0").sum() == 2 * (len(runs) - 1)
     assert page_rows(table.head(PAGE_ROWS)) == (None, "")
+
+
+def test_runs_on_different_levels_are_compared_on_the_levels_both_ran(base, tmp_path):
+    from inspect_sparc.report import build_report
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    easy = base.model_copy(deep=True)
+    easy.samples = [s for s in easy.samples if s.metadata["level"] in (1, 2)]
+    kw = dict(grid=rolled, source="/data/gen.jsonl", id_prefix="l-")
+    scripted_log(easy, dict.fromkeys(outcomes(base, 0), 1), logs / "a.eval", model="m/A", **kw)
+    kw = dict(grid=rolled_twice, source="generated:2", id_prefix="g2-")
+    every = {str(s.id): int(s.metadata["level"] <= 2) for s in base.samples}
+    scripted_log(base, every, logs / "b.eval", model="m/B", **kw)
+    [row] = build_report(logs, tmp_path / "out").tables["unshared"].to_dict("records")
+    n = len(easy.samples)
+    assert row["levels"] == "1, 2" and row["n_a"] == row["n_b"] == n
+    assert row["difference"] == pytest.approx(0.0)  # both solve every puzzle of levels 1-2
+    assert "no difference" in row["reading"]

@@ -22,7 +22,8 @@ def algopuzzlevqa_table(
     """Accuracy (%) per puzzle and per ontology category, per AlgoPuzzleVQA run (the log's
     `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
     samples (a sample counts towards every category its puzzle has; a category's and the
-    average's interval is clustered by puzzle type, `stats.clustered_rate`)."""
+    average's interval is clustered by puzzle type, `stats.clustered_rate`: for new puzzle
+    types; beside it the average's stratified interval, for new instances of these types)."""
     import pandas as pd
 
     algo = runs[runs[C.TASK] == R.ALGOPUZZLEVQA]
@@ -41,6 +42,7 @@ def algopuzzlevqa_table(
         cells["average"] = pct(run[K.ACCURACY])
         if group is not None:  # clustered by type: 100 instances per type
             cells.update(ci_fields(group[K.CORRECT], "average", group["puzzle"]))
+            cells.update(new_instances(group))
         by_puzzle.append({**row, **cells})
         groups: dict[str, Any] = {}
         for k, v in run.items():
@@ -53,3 +55,18 @@ def algopuzzlevqa_table(
                     groups.update(ci_fields(kept[K.CORRECT], k, kept["puzzle"]))
         by_category.append({**row, **groups})
     return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
+
+
+def new_instances(group: pd.DataFrame) -> dict[str, Any]:
+    """The average's 95% interval (%) for new instances of the same puzzle types (stratified
+    by type, `stats.stratified_rate`), where the clustered one answers new puzzle types."""
+    from inspect_sparc.report.stats import stratified_rate
+
+    kept = group.dropna(subset=[K.CORRECT])
+    if kept.empty:
+        return {}
+    interval = stratified_rate(kept[K.CORRECT].astype(float), kept["puzzle"])
+    return {
+        "average_new_instances_ci95_low": 100 * interval.low,
+        "average_new_instances_ci95_high": 100 * interval.high,
+    }

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
 from inspect_sparc.report.exact import two_sets, two_sets_stratified
@@ -31,6 +32,17 @@ SAME = (C.TASK, C.PROTOCOL, "prompt", "max_steps", "observation", "plot", "extra
 
 
 OVERALL = "all (fresh re-weighted to the test mix)"
+
+
+def overall_label(levels: list[int]) -> str:
+    """The overall row's label: `all` when it covers every level, else the levels it covers
+    (`levels 1-2`, `levels 1, 3`), so a partial run is never read as the whole split."""
+    if set(levels) >= set(LEVELS):
+        return OVERALL
+    ranged = levels == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1
+    text = f"{levels[0]}-{levels[-1]}" if ranged else ", ".join(map(str, levels))
+    word = "level" if len(levels) == 1 else "levels"
+    return f"{word} {text} (fresh re-weighted to the test mix)"
 
 
 def is_fresh(source: Any) -> bool:
@@ -130,10 +142,10 @@ def gap_rows(
     if not levels:  # the runs share no level: nothing to compare, not a row of zeros
         return rows
     parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
-    for level, strata in [*parts, (OVERALL, levels)]:
+    for level, strata in [*parts, (overall_label(levels), levels)]:
         first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
         a, b, _ = stratified_difference(first, second)
-        if level == OVERALL:
+        if isinstance(level, str):
             found = two_sets_stratified(first, second)
         else:
             found = two_sets(first[0], second[0])

@@ -83,6 +83,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "time_s": run.get("time_s"),
             "status": run["status"],
             "notes": run.get("notes") or "",
+            C.LOG: run[C.LOG],  # the file the row comes from, to find it again
         }
         rows.append(row)
     return pd.DataFrame(rows)
@@ -193,8 +194,10 @@ def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
 
 def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.DataFrame:
     """Per run with epochs > 1: the standard error of its accuracy split into the between-
-    puzzle part (more puzzles shrink it) and the within-puzzle part (more epochs shrink it),
-    in points (Miller 2024, `stats.variance_parts`), and which of the two would help more."""
+    puzzle part and the within-puzzle part, in points (Miller 2024, `stats.variance_parts`).
+    More puzzles shrink both parts (each is divided by n), more epochs only the within part,
+    so per added sample more puzzles narrow the interval most (no cost model says otherwise);
+    under a reducer other than the mean, more epochs also change what is estimated."""
     import pandas as pd
 
     rows = []
@@ -206,7 +209,10 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
         between, within = variance_parts(lists)
         if between != between:
             continue
-        more = "more puzzles" if between >= within else "more epochs"
+        more = "more puzzles"  # they shrink both parts; more epochs only the within part
+        reducer = shown_reducer(run)
+        if REDUCERS.get(reducer) != "mean":
+            more += f" (more epochs also change what the {reducer} reducer estimates)"
         rows.append(
             {
                 C.RUN: run[C.RUN],

@@ -50,6 +50,7 @@ def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, 
         samples.groupby(C.LOG)["grid"].agg(lambda g: set(g.dropna())) if "grid" in samples else {}
     )
     on_test = set(test_side(runs, samples)[C.LOG])  # as the fresh gap recognises them
+    levels = samples.groupby([C.LOG, C.ID])[C.LEVEL].first() if C.LEVEL in samples else None
     sets = {}
     for _, run in eligible(runs).iterrows():
         outcomes = index.get(run[C.LOG])
@@ -57,7 +58,25 @@ def _run_sets(runs: pd.DataFrame, samples: pd.DataFrame) -> dict[str, dict[str, 
             log = run[C.LOG]
             sets[log] = {"run": run, "outcomes": outcomes, "grids": grids.get(log, set())}
             sets[log]["on_test"] = log in on_test
+            sets[log]["levels"] = _levels_of(levels, log, outcomes)
     return sets
+
+
+def _levels_of(levels: pd.Series | None, log: str, outcomes: pd.Series) -> pd.Series | None:
+    """Each puzzle's level in `outcomes`' order (None where the samples carry no level)."""
+    if levels is None or log not in levels.index.get_level_values(0):
+        return None
+    return levels.loc[log].reindex(outcomes.index)
+
+
+def on_shared_levels(one: dict[str, Any], two: dict[str, Any]) -> tuple[Any, Any, str]:
+    """Both runs' outcomes on the levels both have (a run on easier levels only would
+    otherwise look better), and those levels as text ('' where a run's levels are unknown)."""
+    if one["levels"] is None or two["levels"] is None:
+        return one["outcomes"], two["outcomes"], ""
+    shared = sorted(set(one["levels"].dropna()) & set(two["levels"].dropna()))
+    pick = [e["outcomes"][e["levels"].isin(shared).to_numpy()] for e in (one, two)]
+    return pick[0], pick[1], ", ".join(str(int(lv)) for lv in shared)
 
 
 def _test_and_fresh(one: dict[str, Any], two: dict[str, Any]) -> bool:
@@ -67,9 +86,10 @@ def _test_and_fresh(one: dict[str, Any], two: dict[str, Any]) -> bool:
 
 
 def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
-    """Pairs of runs of one task and protocol that share no puzzle (by id or grid): counts,
-    accuracies and the difference a - b with Newcombe's interval. A model's run on the test
-    puzzles against its run on other puzzles is the fresh-puzzle gap's, which matches levels."""
+    """Pairs of runs of one task and protocol that share no puzzle (by id or grid), each on
+    the levels both ran: counts, accuracies and the difference a - b with Newcombe's interval.
+    A model's run on the test puzzles against its run on other puzzles is the fresh-puzzle
+    gap's, which matches levels."""
     import pandas as pd
 
     rows = []
@@ -83,13 +103,17 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
             continue  # shared puzzles: the paired comparison's
         if a[C.MODEL] == b[C.MODEL] and _test_and_fresh(one, two):
             continue  # the fresh-puzzle gap's
-        ka, na = float(one["outcomes"].sum()), len(one["outcomes"])
-        kb, nb = float(two["outcomes"].sum()), len(two["outcomes"])
+        mine, theirs, shared = on_shared_levels(one, two)
+        if not len(mine) or not len(theirs):
+            continue  # no level in common: nothing comparable
+        ka, na = float(mine.sum()), len(mine)
+        kb, nb = float(theirs.sum()), len(theirs)
         rows.append(
             {
                 "run_a": a[C.RUN],
                 "run_b": b[C.RUN],
                 C.PROTOCOL: a[C.PROTOCOL],
+                "levels": shared,
                 "n_a": na,
                 "n_b": nb,
                 "accuracy_a": 100 * ka / na,

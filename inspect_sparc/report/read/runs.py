@@ -216,6 +216,8 @@ def _setting_text(value: Any) -> str:
     """A setting as label text: a path by its file name, missing as `-`."""
     if value is None or _isnan(value):
         return "-"
+    if isinstance(value, float) and value.is_integer():  # a count read as float: 5, not 5.0
+        value = int(value)
     text = str(value)
     return Path(text).name if ("/" in text or os.sep in text) else text
 

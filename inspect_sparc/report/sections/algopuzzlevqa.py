@@ -85,6 +85,11 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
     if by_puzzle.empty:
         return None
     s = Section("algopuzzlevqa", "AlgoPuzzleVQA")
+    s.text = (
+        "The average's 95% interval is clustered by puzzle type: it answers how a new puzzle "
+        "type would fare. average_new_instances_ci95_low/high beside it are stratified by "
+        "type: they answer new instances of these 18 types."
+    )
     pub_algo = ctx.shipped("algopuzzlevqa")
     if pub_algo is not None:
         pub_algo = pub_algo[pub_algo["setup"] != "average"]

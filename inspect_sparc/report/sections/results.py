@@ -148,9 +148,10 @@ def results_section(ctx: Context) -> Section:
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
     ctx.add_table(s, results, "results", "Results per run", tex_columns=paper, page=parts)
     caption = (
-        "With epochs: the accuracy's standard error (points) split into between-puzzle (more "
-        "puzzles shrink it) and within-puzzle parts (more epochs shrink it; Miller 2024); "
-        "narrows_most says which would narrow the interval more"
+        "With epochs: the accuracy's standard error (points) split into between- and "
+        "within-puzzle parts (Miller 2024); more puzzles shrink both, more epochs only the "
+        "within part, so narrows_most says more puzzles (under a reducer other than the mean, "
+        "more epochs also change what is estimated)"
     )
     ctx.add_table(s, epochs_variance(ctx.runs, ctx.samples), "epochs_variance", caption)
     pub = ctx.pub_sparc
