@@ -182,11 +182,17 @@ def warn_if_openai_too_old() -> None:
     if importlib.util.find_spec("openai") is None:
         return
     try:
-        from inspect_ai.model._providers.providers import validate_openai_client
+        # Inspect's own minimum openai version (it differs between Inspect releases); no public
+        # API says it, and a rename only silences this check (the first except below)
+        from inspect_ai.model._providers import (  # inspect-evals-lint: ignore[IECQ001] -- no API
+            providers,
+        )
 
-        validate_openai_client("Inspect's OpenAI providers")
-    except ImportError:
+        check = providers.validate_openai_client
+    except (ImportError, AttributeError):
         return
+    try:
+        check("Inspect's OpenAI providers")
     except Exception as error:  # noqa: BLE001 - Inspect's PrerequisiteError: the version
         need = str(getattr(error, "message", error)).split("requires at least version ")[-1]
         sys.stderr.write(
