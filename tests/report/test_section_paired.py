@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from oracles import score_test_power, tango_score
-from scripted import epochs_log, scripted_log, scripted_runs
+from scripted import epochs_log, scripted_log, scripted_runs, sparc_mock_log
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
@@ -235,19 +235,10 @@ def test_paired_per_level_with_holm_within_the_pair():
 def test_the_pair_compares_the_values_each_log_reduced(report_logs, tmp_path, reducer):
     # A solves puzzles 0-2 in epoch 1 and 3-5 in epoch 2, B puzzle 0 in both: reduced by max
     # the pair is 0/1 outcomes (McNemar, 1/5/0/4); by the mean, per-puzzle means (paired t)
-    from inspect_ai.log import read_eval_log
 
     from inspect_sparc.report import build_report
 
-    _, logs, _ = report_logs
-    two = next(
-        log.location
-        for log in logs
-        if log.eval.task.endswith("/sparc")
-        and log.eval.model == "mockllm/model"
-        and log.eval.config.epochs == 2
-    )
-    base = read_eval_log(two)
+    base = sparc_mock_log(report_logs, 2)
     ids = sorted({str(s.id) for s in base.samples})
     a = {(i, 1): 1 for i in ids[:3]} | {(i, 2): 1 for i in ids[3:6]}
     b = {(ids[0], 1): 1, (ids[0], 2): 1}

@@ -10,7 +10,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING
 
 import pytest
-from scripted import epochs_log, scripted_log
+from scripted import epochs_log, scripted_log, sparc_mock_log
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,20 +185,11 @@ def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
 def test_the_pair_compares_the_values_the_log_reduced(report_logs, tmp_path, reducer):
     # two epochs on the 10 sample puzzles: reduced by max the run's values are 0/1 again
     # (McNemar), by the mean they are per-puzzle means (the paired t over puzzles)
-    from inspect_ai.log import read_eval_log
     from scipy.stats import ttest_rel
 
     from inspect_sparc.report import build_report
 
-    _, logs, _ = report_logs
-    two = next(
-        log.location
-        for log in logs
-        if log.eval.task.endswith("/sparc")
-        and log.eval.model == "mockllm/model"
-        and log.eval.config.epochs == 2
-    )
-    base = read_eval_log(two)
+    base = sparc_mock_log(report_logs, 2)
     ids = sorted({str(s.id) for s in base.samples})
     solved = {(i, 1): 1 for i in ids[:4]} | {(i, 2): 1 for i in ids[2:7]}
     epochs_log(
