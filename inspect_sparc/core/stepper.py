@@ -51,17 +51,20 @@ def blocked_positions(puzzle: Puzzle) -> frozenset[Point]:
 
 
 def open_neighbours(puzzle: Puzzle) -> dict[Point, tuple[tuple[int, Point], ...]]:
-    """For every open position, its `(action, neighbour)` pairs that are in the grid and open."""
+    """For every open position, its `(action, neighbour)` pairs that are in the grid and open.
+    (`Puzzle.in_grid` inlined with the grid's size read once: every baseline and episode
+    builds this table, and the report builds it for each puzzle and setting.)"""
     blocked = blocked_positions(puzzle)
+    columns, rows = puzzle.columns, puzzle.rows
     table: dict[Point, tuple[tuple[int, Point], ...]] = {}
-    for y in range(puzzle.rows):
-        for x in range(puzzle.columns):
+    for y in range(rows):
+        for x in range(columns):
             if (x, y) in blocked:
                 continue
             moves = []
             for action, (dx, dy) in enumerate(ACTIONS):
                 nxt = (x + dx, y + dy)
-                if puzzle.in_grid(nxt) and nxt not in blocked:
+                if 0 <= nxt[0] < columns and 0 <= nxt[1] < rows and nxt not in blocked:
                     moves.append((action, nxt))
             table[(x, y)] = tuple(moves)
     return table

@@ -314,10 +314,15 @@ def paired_power(n: int, discordance: float, difference: float, test: str = "sco
     return float((chance_d[d] * np.exp(log_chance)).sum())
 
 
+@lru_cache(maxsize=4096)
 def paired_mdd_exact(n: int, discordance: float, test: str = "score") -> float | None:
     """The smallest paired difference (fraction) the test finds with `POWER` (80%) at n and
     discordance, by exact power; at most the discordance (one run winning every discordant
-    puzzle), and None where even that falls short: no difference reaches 80% power."""
+    puzzle), and None where even that falls short: no difference reaches 80% power.
+
+    Cached: a pure function of its arguments, and a report asks for the same few (n,
+    discordance) again and again (every pair's row, its simultaneous interval's second pass,
+    pairs per level, the power table and text), each a root search of ~9 exact powers."""
     from scipy.optimize import brentq
 
     if n <= 0 or discordance <= 0 or paired_power(n, discordance, discordance, test) < POWER:

@@ -113,6 +113,22 @@ def test_mdd_has_80_percent_power_and_never_exceeds_the_discordance(n, discordan
     assert exact.paired_power(n, discordance, 0.95 * mdd, test) < 0.80
 
 
+def test_cached_mdd_is_the_search_itself_and_is_not_searched_twice(monkeypatch):
+    # the cache must return exactly what the uncached root search returns, and a repeated
+    # (n, discordance, test) must not search again (what the report relies on for its speed)
+    for n, discordance, test in [(500, 0.15, "score"), (89, 0.3, "exact"), (89, 0.05, "score")]:
+        assert exact.paired_mdd_exact(n, discordance, test) == exact.paired_mdd_exact.__wrapped__(
+            n, discordance, test
+        )
+    exact.paired_mdd_exact(123, 0.2)
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(exact, "paired_power", no_search)
+    assert exact.paired_mdd_exact(123, 0.2) is not None
+
+
 def test_power_is_the_enumerated_chance_of_rejecting():
     # oracle: statsmodels' exact McNemar p on every (only_a, only_b) with its trinomial chance
     from scipy.stats import multinomial
