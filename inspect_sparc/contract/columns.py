@@ -19,6 +19,9 @@ PROTOCOL = "protocol"
 ID = "id"
 EPOCH = "epoch"
 LEVEL = "level"
+#: AlgoPuzzleVQA: a sample's puzzle type, and its ontology categories joined by commas.
+PUZZLE = "puzzle"
+CATEGORIES = "categories"
 #: How an episode ended (the sample frame's copy of the score metadata `scores.ENDED`).
 ENDED = scores.ENDED
 #: Points in the answered path (score metadata, or counted from the answer).

@@ -131,7 +131,7 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     unknown last). Long frames (several rows per run) keep each run's rows together."""
     from inspect_sparc.contract.scores import ACCURACY
 
-    if ACCURACY not in runs or "run" not in rows:  # nothing to rank by: the order as it is
+    if ACCURACY not in runs or C.RUN not in rows:  # nothing to rank by: the order as it is
         return rows
     accuracy = dict(zip(runs[C.RUN], runs[ACCURACY].astype(float), strict=True))
     key = rows[C.RUN].map(lambda run: accuracy.get(run, float("nan"))).astype(float)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.stats import clustered_rate, rate_interval
 
@@ -31,12 +32,12 @@ def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
 
     values = list(values)
     if samples is None or samples.empty:
-        return pd.DataFrame(columns=["log", "id", "level", *values])
+        return pd.DataFrame(columns=[C.LOG, C.ID, C.LEVEL, *values])
     frame = samples.assign(**{v: float("nan") for v in values if v not in samples})
     for v in values:
         frame[v] = pd.to_numeric(frame[v], errors="coerce")
-    keys = ["log", "id"]
-    firsts = frame.groupby(keys, sort=False)[["level", "puzzle", "categories"]].first()
+    keys = [C.LOG, C.ID]
+    firsts = frame.groupby(keys, sort=False)[[C.LEVEL, C.PUZZLE, C.CATEGORIES]].first()
     means = frame.groupby(keys, sort=False)[values].mean()
     return firsts.join(means).reset_index()
 
@@ -95,12 +96,12 @@ def reduced_values(
     how = REDUCERS.get(reducer)
     if how is None:
         return None
-    rows = samples[samples["log"] == log]
+    rows = samples[samples[C.LOG] == log]
     values = pd.to_numeric(rows[key], errors="coerce") if key in rows and len(rows) else None
     if values is None or rows.empty:
         return pd.Series(dtype=float)
     frame = rows.assign(**{key: values}).dropna(subset=[key])
-    return frame.groupby("id", sort=False)[key].agg(how)
+    return frame.groupby(C.ID, sort=False)[key].agg(how)
 
 
 def shown_outcomes(
@@ -114,8 +115,8 @@ def shown_outcomes(
         return group
     if how is None:
         return None
-    reduced = reduced_values(samples, run["log"], shown_reducer(run), key)
-    return group.assign(**{key: group["id"].map(reduced)})
+    reduced = reduced_values(samples, run[C.LOG], shown_reducer(run), key)
+    return group.assign(**{key: group[C.ID].map(reduced)})
 
 
 def shown_reducer(run: Any) -> str:
@@ -133,30 +134,30 @@ def check_counts(
     header's n; n x accuracy against the solved count; the same per level). With `samples`,
     a run reduced by another reducer than the mean is checked on its reduced values."""
     problems: dict[str, str] = {}
-    by_log = dict(tuple(outcomes.groupby("log", sort=False))) if len(outcomes) else {}
+    by_log = dict(tuple(outcomes.groupby(C.LOG, sort=False))) if len(outcomes) else {}
     for _, run in runs.iterrows():
         acc = run.get(K.ACCURACY)
         if acc is None or acc != acc or not run.get("complete", True):
             continue
-        group = by_log.get(run["log"])
+        group = by_log.get(run[C.LOG])
         scored = group.dropna(subset=[K.CORRECT]) if group is not None else None
         reducer = shown_reducer(run)
         if scored is not None and samples is not None and REDUCERS.get(reducer) != "mean":
-            reduced = reduced_values(samples, run["log"], reducer)
+            reduced = reduced_values(samples, run[C.LOG], reducer)
             if reduced is None:  # a reducer the report cannot apply: nothing to check
                 continue
-            scored = scored.assign(**{K.CORRECT: scored["id"].map(reduced)})
+            scored = scored.assign(**{K.CORRECT: scored[C.ID].map(reduced)})
         if scored is None or scored.empty:
-            problems[run["log"]] = "no scored sample behind the log's accuracy"
+            problems[run[C.LOG]] = "no scored sample behind the log's accuracy"
             continue
         found = _disagreement(scored, float(acc), "accuracy")
         for level in range(1, 6):
             metric = run.get(K.level_metric(level))
             if metric is not None and metric == metric and not found:
-                at = scored[scored["level"] == level]
+                at = scored[scored[C.LEVEL] == level]
                 found = _disagreement(at, float(metric), f"level {level}")
         if found:
-            problems[run["log"]] = found
+            problems[run[C.LOG]] = found
     return problems
 
 

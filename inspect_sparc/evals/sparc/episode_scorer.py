@@ -22,9 +22,11 @@ from inspect_sparc.contract.scores import (
     CHANCE,
     CORRECT,
     CUT,
+    ENDED,
     ENDING_METRICS,
     ILLEGAL,
     MEAN_STEPS,
+    PATH_LENGTH,
     STEP_SHARES,
     STEPS,
     UNPARSEABLE,
@@ -126,8 +128,8 @@ def score_episode(env: Stepper, picture: Picture | None = None) -> Score:
         explanation=explain_episode(env, violations, chance, picture),
         metadata={
             "moves": moves_text(env.history),
-            "ended": env.ended or "cut",
-            "path_length": len(path),
+            ENDED: env.ended or CUT,
+            PATH_LENGTH: len(path),
             "rule_violations": sorted(broken),
             # for people: the viewer's score panel prints every number of a score value to 3
             # decimals (2 steps as 2.0); metadata shows it as the explanation words it, and the

@@ -38,10 +38,10 @@ def algopuzzlevqa_table(
         for name in puzzles:
             cells[name] = pct(run.get(name))
             if group is not None:
-                cells.update(ci_fields(group.loc[group["puzzle"] == name, K.CORRECT], name))
+                cells.update(ci_fields(group.loc[group[C.PUZZLE] == name, K.CORRECT], name))
         cells["average"] = pct(run[K.ACCURACY])
         if group is not None:  # clustered by type: 100 instances per type
-            cells.update(ci_fields(group[K.CORRECT], "average", group["puzzle"]))
+            cells.update(ci_fields(group[K.CORRECT], "average", group[C.PUZZLE]))
             cells.update(new_instances(group))
         by_puzzle.append({**row, **cells})
         groups: dict[str, Any] = {}
@@ -49,10 +49,10 @@ def algopuzzlevqa_table(
             if isinstance(k, str) and k.startswith(K.CATEGORY_PREFIXES) and known(v):
                 groups[k] = pct(v)
                 if group is not None:
-                    lists = group["categories"].fillna("").str.split(",")
+                    lists = group[C.CATEGORIES].fillna("").str.split(",")
                     having = lists.map(lambda c, k=k: k in c)
                     kept = group.loc[having]
-                    groups.update(ci_fields(kept[K.CORRECT], k, kept["puzzle"]))
+                    groups.update(ci_fields(kept[K.CORRECT], k, kept[C.PUZZLE]))
         by_category.append({**row, **groups})
     return pd.DataFrame(by_puzzle), pd.DataFrame(by_category)
 
@@ -65,7 +65,7 @@ def new_instances(group: pd.DataFrame) -> dict[str, Any]:
     kept = group.dropna(subset=[K.CORRECT])
     if kept.empty:
         return {}
-    interval = stratified_rate(kept[K.CORRECT].astype(float), kept["puzzle"])
+    interval = stratified_rate(kept[K.CORRECT].astype(float), kept[C.PUZZLE])
     return {
         "average_new_instances_ci95_low": 100 * interval.low,
         "average_new_instances_ci95_high": 100 * interval.high,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading
@@ -41,7 +42,7 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
     puzzle is a test puzzle by content and whose task a published per-puzzle run matches."""
     from inspect_sparc.published_runs.pairing import published_protocol
 
-    on_test = set(test_side(runs, samples)["log"])
+    on_test = set(test_side(runs, samples)[C.LOG])
     index = outcome_index(samples, runs)
     found = []
     for _, run in eligible(runs).iterrows():
@@ -50,8 +51,8 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
             bool(_setting(run, "traceback")),
             str(_setting(run, "observation") or "text"),
         )
-        values = index.get(run["log"])
-        if protocol is not None and run["log"] in on_test and values is not None:
+        values = index.get(run[C.LOG])
+        if protocol is not None and run[C.LOG] in on_test and values is not None:
             found.append((run, protocol, values))
     return found
 
@@ -80,9 +81,9 @@ def _pair_row(
     )
     if found is None:
         return None
-    head = {"run": run["run"], "published": published.model}
+    head = {C.RUN: run[C.RUN], "published": published.model}
     if level is not None:
-        head["level"] = int(level)
+        head[C.LEVEL] = int(level)
     return {**head, **{RENAMED.get(k, k): v for k, v in found.items()}}
 
 
@@ -144,11 +145,11 @@ def _holm(rows: list[dict[str, Any]]) -> None:
 
 
 #: The columns of the two tables, in order (those no row has are left out).
-OVERALL = ["run", "published", "published_run", "protocol", "same_model", "n_shared", "both"]
+OVERALL = [C.RUN, "published", "published_run", C.PROTOCOL, "same_model", "n_shared", "both"]
 OVERALL += ["only_run", "only_published", "neither", "accuracy_run", "accuracy_published"]
 OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test", "mdd_80"]
 OVERALL += ["power", "reading", "note", "source"]
-LEVELS = ["run", "published", "level", "n_shared", "both", "only_run", "only_published"]
+LEVELS = [C.RUN, "published", C.LEVEL, "n_shared", "both", "only_run", "only_published"]
 LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test"]
 LEVELS += ["mdd_80", "power"]
 
@@ -174,7 +175,7 @@ def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     index = outcome_index(samples, runs)
     tables = []
     for _, run in eligible(runs).iterrows():
-        name, values = _setting(run, "puzzles"), index.get(run["log"])
+        name, values = _setting(run, "puzzles"), index.get(run[C.LOG])
         if name is None or values is None:
             continue
         try:
@@ -184,6 +185,6 @@ def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         found = subset_estimate_frame({str(k): float(v) for k, v in values.items()}, str(name))
         renamed = {"puzzles": "n", "ci95_low": "estimate_ci95_low"}
         found = found.rename(columns={**renamed, "ci95_high": "estimate_ci95_high"})
-        found.insert(0, "run", run["run"])
+        found.insert(0, C.RUN, run[C.RUN])
         tables.append(found)
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()

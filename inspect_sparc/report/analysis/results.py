@@ -231,4 +231,4 @@ def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
     instances per type), or None for SPaRC, whose puzzles are the units."""
     if run[C.TASK] != R.ALGOPUZZLEVQA or group is None or not len(values):
         return None
-    return group.drop_duplicates(C.ID).set_index(C.ID)["puzzle"].reindex(values.index).to_numpy()
+    return group.drop_duplicates(C.ID).set_index(C.ID)[C.PUZZLE].reindex(values.index).to_numpy()
