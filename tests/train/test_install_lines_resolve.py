@@ -3,12 +3,13 @@ docs/development.md's training-stack line) runs as written against the package r
 resolves, installing the packages its extras name.
 
 Each line runs with `--dry-run --ignore-installed --report` appended: pip resolves it exactly
-as written (from the checkout, as the reader runs it) against a fresh environment, reading
-the packages' metadata only, and installs nothing. Dry-run because a real install of
-`train-trl` alone pulls torch (several GB) and the others' stacks; what a dry run proves (the
+as written (from the checkout, as the reader runs it) as if into a fresh environment, and
+installs nothing. Dry-run because a real install of `train-trl` alone pulls torch and its CUDA
+libraries (several GB): a dry run reads each chosen wheel's metadata (from PyPI's separate
+metadata files, PEP 658, where the index serves them) and unpacks nothing. What it proves (the
 line parses, the extras exist, their requirements resolve together with the package's own on
-this Python) is what goes wrong with an install line. Slow; needs the registry (pip's own
-configuration says which).
+this Python) is what goes wrong with an install line. Slow (half a minute to minutes per line,
+the five run together); needs the registry (pip's own configuration says which).
 """
 
 from __future__ import annotations
