@@ -3,6 +3,8 @@ against Spatial-Gym (`SPaRC_Gym` 0.2.7) on the same 500 episodes.
 
     python benchmarks/bench_train.py                       # the test split shipped with the tests
     python benchmarks/bench_train.py --split PATH.jsonl    # any file of records
+    python benchmarks/bench_train.py --repeats 2 --puzzles 20 --rounds 1   # a quick check
+
 
 Prints figures and ratios (above 1 means ours is faster); asserts nothing. Rewards: the 60 real
 answers of tests/fixtures (each scored `REPEATS` times, as a GRPO group scores many completions of
@@ -65,15 +67,16 @@ def scorer_path(completions: list[str], puzzles: list[str], rules: bool) -> int:
     return len(completions)
 
 
-def bench_rewards() -> None:
+def bench_rewards(repeats: int) -> None:
+    """Completions per second of both reward functions and of the scorer's path."""
     from inspect_sparc.train import rule_reward, sparc_reward
 
     by_id = {r["id"]: r for r in read_records(FIXTURES / "puzzles.jsonl")}
     answers = read_records(FIXTURES / "answers.jsonl")
-    completions = [a["response"] for a in answers for _ in range(REPEATS)]
-    puzzles = [json.dumps(by_id[a["puzzle_id"]]) for a in answers for _ in range(REPEATS)]
+    completions = [a["response"] for a in answers for _ in range(repeats)]
+    puzzles = [json.dumps(by_id[a["puzzle_id"]]) for a in answers for _ in range(repeats)]
     records = [json.loads(text) for text in puzzles]  # a new dict per row, as `datasets` gives
-    print(f"rewards: {len(completions)} completions ({len(answers)} real answers x {REPEATS})")
+    print(f"rewards: {len(completions)} completions ({len(answers)} real answers x {repeats})")
     for name, reward, rules in (
         ("sparc_reward", sparc_reward, False),
         ("rule_reward", rule_reward, True),
@@ -157,10 +160,14 @@ def main() -> None:
     parser.add_argument("--split", type=Path, default=SPLIT, help="records for the environment")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per mode")
     parser.add_argument("--env-only", action="store_true", help="skip the reward functions")
+    parser.add_argument(
+        "--repeats", type=int, default=REPEATS, help="times each real answer is scored"
+    )
+    parser.add_argument("--puzzles", type=int, help="the first N records only (default: all)")
     args = parser.parse_args()
     if not args.env_only:
-        bench_rewards()
-    bench_env(read_records(args.split), args.rounds)
+        bench_rewards(args.repeats)
+    bench_env(read_records(args.split)[: args.puzzles], args.rounds)
 
 
 if __name__ == "__main__":

@@ -86,3 +86,17 @@ def test_bad_input_stops_a_script_with_one_line(tmp_path, script, args, says):
     assert result.returncode == 1 and len(lines) == 1, result.stderr
     assert lines[0].startswith(f"{script}: ") and says in lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_the_training_recipe_without_its_stack_stops_with_one_line_naming_the_install():
+    """`python -S` hides site-packages (sb3-contrib, torch, scipy); the checkout stays found."""
+    script = BENCHMARKS / "recipe_maskable_ppo.py"
+    result = subprocess.run(
+        [sys.executable, "-S", str(script)],
+        capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(BENCHMARKS.parent), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    lines = _stderr_lines(result)
+    assert result.returncode == 1 and len(lines) == 1, result.stderr
+    assert lines[0].startswith("recipe_maskable_ppo.py: needs sb3_contrib, torch, scipy")
+    assert lines[0].endswith('pip install -e ".[train-sb3]" scipy')

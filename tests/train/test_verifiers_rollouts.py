@@ -3,9 +3,12 @@ stand-in, a scripted model): `vf-eval` in a fresh process, the taskset's own too
 run by uv in the subprocess runtime, and the rewards it records equal to the reward functions
 called directly. Slow; skipped without the `train-verifiers` extra or without `uv`.
 
-The harness is a PEP 723 script that uv provisions with six packages. Without the package
-registry, set INSPECT_SPARC_VF_WHEELHOUSE to a folder of their wheels (docs/training.md says how
-to build one): uv then reads only that folder.
+The harness is a PEP 723 script that uv provisions with six packages. Each rollout runs twice:
+uv installing them from the registry, and uv reading only a wheelhouse, offline, as
+docs/training.md's `harness packages` block says (the block run as written, downloading the
+wheels from the registry into a temporary folder). Without the package registry, set
+INSPECT_SPARC_VF_WHEELHOUSE to a folder of their wheels built that way: the rollouts then use
+it and skip the registry.
 """
 
 from __future__ import annotations
@@ -69,9 +72,45 @@ def wheelhouse_environment(wheelhouse: str) -> dict[str, str]:
     return {key: value.replace("$PWD/wheelhouse", wheelhouse) for key, value in pairs}
 
 
-def vf_eval(tmp_path: Path, base_url: str, records: list[dict], line: int) -> list[dict]:
+@pytest.fixture(scope="module")
+def documented_wheelhouse(tmp_path_factory) -> dict[str, str]:
+    """The `harness packages` block run as written by bash in a fresh folder (its `pip` this
+    Python's): the wheels downloaded there, and the UV_ variables its `export` line sets."""
+    folder = tmp_path_factory.mktemp("harness")
+    script = "\n".join(["set -e", *doc_block("harness packages"), "env"])
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    done = subprocess.run(
+        ["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert list((folder / "wheelhouse").glob("*.whl"))
+    exported = wheelhouse_environment(str(folder / "wheelhouse"))
+    variables = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+    assert {key: variables[key] for key in exported} == exported  # what the shell exported
+    return exported
+
+
+@pytest.fixture(params=["registry", "wheelhouse"])
+def harness_env(request) -> dict[str, str]:
+    """The variables under which uv provisions the harness: none (it installs from the
+    registry), or the documented wheelhouse route (INSPECT_SPARC_VF_WHEELHOUSE's folder when
+    set, and then no registry route)."""
+    given = os.environ.get("INSPECT_SPARC_VF_WHEELHOUSE")
+    if request.param == "registry":
+        if given:
+            pytest.skip("INSPECT_SPARC_VF_WHEELHOUSE is set: no registry")
+        return {}
+    return (
+        wheelhouse_environment(given) if given else request.getfixturevalue("documented_wheelhouse")
+    )
+
+
+def vf_eval(
+    tmp_path: Path, base_url: str, records: list[dict], line: int, harness: dict[str, str]
+) -> list[dict]:
     """Run the documented `vf-eval` line (`line` of the block) on the records in a fresh
-    process, its file, model and URL replaced by the test's; its episodes from traces.jsonl."""
+    process, its file, model and URL replaced by the test's, uv under `harness`'s variables;
+    its episodes from traces.jsonl."""
     import shlex
 
     source = tmp_path / "fresh.jsonl"
@@ -82,9 +121,7 @@ def vf_eval(tmp_path: Path, base_url: str, records: list[dict], line: int) -> li
     command[0] = VF_EVAL or command[0]
     env = {**os.environ, "LOCAL_API_KEY": "local", "UV_CACHE_DIR": str(tmp_path / "uv")}
     env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
-    wheelhouse = os.environ.get("INSPECT_SPARC_VF_WHEELHOUSE")
-    if wheelhouse:  # no registry: uv reads the wheels there and nothing else
-        env |= wheelhouse_environment(wheelhouse)
+    env |= harness
     result = subprocess.run(
         [*command, "-o", str(tmp_path / "out")],
         env=env,
@@ -130,7 +167,7 @@ def logged_rewards(episodes: list[dict]) -> list[str]:
     return sorted(line.split("reward=")[1].split()[0] for line in done)
 
 
-def test_a_single_turn_rollout_scores_as_the_reward_functions(tmp_path):
+def test_a_single_turn_rollout_scores_as_the_reward_functions(tmp_path, harness_env):
     records = short_puzzles(2)
     solved, wrong = records
     replies = {
@@ -142,7 +179,7 @@ def test_a_single_turn_rollout_scores_as_the_reward_functions(tmp_path):
         return {"role": "assistant", "content": replies[opening_record(body, records)["id"]]}
 
     with stand_in_server(respond) as server:
-        episodes = vf_eval(tmp_path, server.base_url, records, 0)
+        episodes = vf_eval(tmp_path, server.base_url, records, 0, harness_env)
     assert len(episodes) == 2
     for episode in episodes:
         [trace] = episode["traces"]
@@ -178,7 +215,7 @@ def losing_walk(record: dict) -> list[str]:
             return [ACTION_NAMES[a] for a in moves]
 
 
-def test_a_gym_rollout_earns_the_games_reward_and_logs_it(tmp_path):
+def test_a_gym_rollout_earns_the_games_reward_and_logs_it(tmp_path, harness_env):
     """One game won (its last reply also holds `#### <solution>`: still +1, not 2), one lost
     (a walk into a dead end or the wrong way to E: -1, not 0); each logged with its reward."""
     records = short_puzzles(2)
@@ -196,7 +233,7 @@ def test_a_gym_rollout_earns_the_games_reward_and_logs_it(tmp_path):
         return {"role": "assistant", "content": text}
 
     with stand_in_server(respond) as server:
-        episodes = vf_eval(tmp_path, server.base_url, records, 1)
+        episodes = vf_eval(tmp_path, server.base_url, records, 1, harness_env)
     by_id = {e["task"]["data"]["id"]: e["traces"][0] for e in episodes}
     assert by_id[won["id"]]["rewards"]["gym_reward"]["score"] == 1.0
     sparc = by_id[won["id"]]["rewards"]["sparc_reward"]

@@ -2,7 +2,8 @@
 held-out generated set (no grid shared with the training set, none a test-split grid).
 
     pip install -e ".[train-sb3]" scipy
-    python examples/maskable_ppo_level1.py            # about 10 minutes on one CPU core
+    python benchmarks/recipe_maskable_ppo.py          # about 10 minutes on one CPU core
+    python benchmarks/recipe_maskable_ppo.py --train 20 --held-out 30 --timesteps 256  # a check
 
 Prints each policy's solve rate on the held-out puzzles with a 95% Wilson interval, and the
 exact McNemar test on the puzzles one policy solves and the other does not (paired: the same
@@ -16,6 +17,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from command_line import arguments, needs, run_main
+
+#: The modules the recipe imports beyond the package, and the line that installs them.
+NEEDS = ("inspect_sparc", "sb3_contrib", "torch", "scipy")
+INSTALL = 'pip install -e ".[train-sb3]" scipy'
 
 
 def solve_flags(env: Any, records: Sequence[dict], choose: Callable[[Any, Any], int]) -> list[bool]:
@@ -57,7 +64,15 @@ def mcnemar(first: Sequence[bool], second: Sequence[bool]) -> str:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def options(parser: argparse.ArgumentParser) -> None:
+    """The sizes and the seed (the defaults are the documented run's)."""
+    parser.add_argument("--train", type=int, default=500, help="training puzzles (level 1)")
+    parser.add_argument("--held-out", type=int, default=300, help="held-out puzzles (level 1)")
+    parser.add_argument("--timesteps", type=int, default=50_000, help="PPO environment steps")
+    parser.add_argument("--seed", type=int, default=0, help="PPO's and the random policy's seed")
+
+
+def main(args: argparse.Namespace) -> None:
     """Build the sets, train, evaluate both policies on the held-out set, print the figures."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -65,12 +80,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     from inspect_sparc.train.dataset import prompt_records
     from inspect_sparc.train.env import SparcEnv
 
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--train", type=int, default=500, help="training puzzles (level 1)")
-    parser.add_argument("--held-out", type=int, default=300, help="held-out puzzles (level 1)")
-    parser.add_argument("--timesteps", type=int, default=50_000, help="PPO environment steps")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
     torch.set_num_threads(1)
     started = time.monotonic()
 
@@ -82,15 +91,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     started = time.monotonic()
 
-    options = {"observation": "vector", "dead_end": "terminated", "max_steps": 100}
-    env = SparcEnv(puzzles=train, **options)
+    settings = {"observation": "vector", "dead_end": "terminated", "max_steps": 100}
+    env = SparcEnv(puzzles=train, **settings)
     model = MaskablePPO(  # few, large minibatches: the update, not the game, costs the time
         "MlpPolicy", env, n_steps=1024, batch_size=256, n_epochs=4, seed=args.seed, device="cpu"
     )
     model.learn(total_timesteps=args.timesteps)
     print(f"trained {args.timesteps} steps in {time.monotonic() - started:.0f} s")
 
-    evaluation = SparcEnv(puzzles=held_out, **options)
+    evaluation = SparcEnv(puzzles=held_out, **settings)
     ppo = solve_flags(
         evaluation,
         held_out,
@@ -107,4 +116,6 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    chosen = arguments(__doc__, options)
+    needs(*NEEDS, install=INSTALL)
+    run_main(main, chosen)
