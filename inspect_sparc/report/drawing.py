@@ -302,12 +302,16 @@ def heatmap(
 
 
 def save(fig: Figure, name: str, out_dir: Any) -> dict[str, Any]:
-    """Write `fig` as PNG (150 dpi, for the page) and PDF (vector, for papers)."""
+    """Write `fig` as PNG (150 dpi, for the page) and PDF (vector, for papers), under the
+    report's style: the PDF's font type is read when saving, not when drawing."""
     from pathlib import Path
+
+    import matplotlib
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     png, pdf = out / f"{name}.png", out / f"{name}.pdf"
-    fig.savefig(png, dpi=150)
-    fig.savefig(pdf)
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(png, dpi=150)
+        fig.savefig(pdf)
     return {"png": png, "pdf": pdf}

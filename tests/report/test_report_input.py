@@ -93,7 +93,10 @@ def test_the_page_figures_and_tables_are_written(report):
         "protocol_deltas",
     ):
         assert (out / "figures" / f"{name}.png").stat().st_size > 1000
-        assert (out / "figures" / f"{name}.pdf").read_bytes().startswith(b"%PDF")
+        pdf = (out / "figures" / f"{name}.pdf").read_bytes()
+        assert pdf.startswith(b"%PDF")
+        # TrueType fonts (editable text, as journals ask), never Type 3 outlines
+        assert b"/FontFile2" in pdf and b"/Type3" not in pdf, name
     tex = (out / "tables" / "results.tex").read_text()
     assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
     html = report.index.read_text(encoding="utf-8")
