@@ -80,7 +80,7 @@ def test_the_task_names_are_the_exported_tasks():
 def test_every_task_is_read_as_a_protocol_the_report_knows(task):
     # a task the report does not know by name would become a protocol of its own
     from inspect_sparc.report.read.runs import protocol_of
-    from inspect_sparc.report.tabulate import PROTOCOLS
+    from inspect_sparc.report.table_values import PROTOCOLS
 
     assert protocol_of(task, {}) in (*PROTOCOLS, R.ALGOPUZZLEVQA)
 

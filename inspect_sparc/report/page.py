@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.writing import (
+from inspect_sparc.report.table_files import (
     DIFFERENCE_INTERVALS,
     P_COLUMNS,
     WHOLE_WHEN_INTEGRAL,

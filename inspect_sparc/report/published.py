@@ -12,7 +12,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report.tabulate import PROTOCOLS
+from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

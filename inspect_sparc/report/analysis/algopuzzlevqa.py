@@ -10,7 +10,7 @@ from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
-from inspect_sparc.report.tabulate import known, pct, per_log
+from inspect_sparc.report.table_values import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -10,7 +10,7 @@ from inspect_sparc.contract import scores as K
 from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.read.samples import BREAK_RULES
-from inspect_sparc.report.tabulate import pct, per_log
+from inspect_sparc.report.table_values import pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

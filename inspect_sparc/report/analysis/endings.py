@@ -19,7 +19,7 @@ from inspect_sparc.report.intervals import (
 )
 from inspect_sparc.report.read.runs import run_steps
 from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
-from inspect_sparc.report.tabulate import known, pct, per_log
+from inspect_sparc.report.table_values import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -11,7 +11,7 @@ from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle import LEVELS
 from inspect_sparc.report.intervals import ci_fields, puzzle_values, shown_outcomes, shown_reducer
 from inspect_sparc.report.read.runs import SPARC_TASKS
-from inspect_sparc.report.tabulate import pct, per_log
+from inspect_sparc.report.table_values import pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

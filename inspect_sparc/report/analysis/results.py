@@ -19,7 +19,7 @@ from inspect_sparc.report.intervals import (
     shown_reducer,
 )
 from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, variance_parts, wilson
-from inspect_sparc.report.tabulate import known, pct, per_log, run_n, sample_means
+from inspect_sparc.report.table_values import known, pct, per_log, run_n, sample_means
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

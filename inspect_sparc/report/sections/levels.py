@@ -22,7 +22,7 @@ from inspect_sparc.report.drawing import (
     styled,
 )
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.tabulate import PROTOCOLS
+from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -20,7 +20,7 @@ from inspect_sparc.report.drawing import (
     styled,
 )
 from inspect_sparc.report.page import Section
-from inspect_sparc.report.tabulate import (
+from inspect_sparc.report.table_values import (
     PROTOCOLS,
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inspect_sparc.report.writing import write_table
+from inspect_sparc.report.table_files import write_table
 
 
 def test_latex_cells_are_escaped_once(tmp_path):
