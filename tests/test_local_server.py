@@ -55,7 +55,7 @@ def first_legal_mover(body: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": "", "tool_calls": calls}
 
 
-def greedy_episode(record: dict) -> Stepper:
+def greedy_episode(record: dict[str, Any]) -> Stepper:
     """The episode of always taking the first legal move (the scripted model's)."""
     env = Stepper(parse_puzzle(record), max_steps=MAX_STEPS)
     while not env.done:
@@ -65,7 +65,7 @@ def greedy_episode(record: dict) -> Stepper:
 
 def inspect_eval(
     args: list[str], env: dict[str, str], log_dir: Path
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[str]:
     """`inspect eval ...` in a fresh process, with no OpenAI settings but those given."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "VLLM_"))}
     command = [sys.executable, "-m", "inspect_ai", "eval", *args]

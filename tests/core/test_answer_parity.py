@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any
 
 import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
@@ -13,14 +14,14 @@ from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path, format_pat
 from inspect_sparc.core.puzzle import parse_puzzle
 
 
-def reference_verdict(text: str, record: dict) -> tuple:
+def reference_verdict(text: str, record: dict[str, Any]) -> tuple[Any, ...]:
     """(path, solved, analysis) as the reference computes them."""
     path = extract_solution_path(text, record)
     points = None if path is None else tuple((p["x"], p["y"]) for p in path)
     return points, validate_solution(path, record), analyze_path(path, record)
 
 
-def our_verdict(text: str, record: dict) -> tuple:
+def our_verdict(text: str, record: dict[str, Any]) -> tuple[Any, ...]:
     """(path, solved, analysis) as this package computes them."""
     puzzle = parse_puzzle(record)
     path = extract_path(text, puzzle.end)
@@ -31,7 +32,7 @@ def path_text(points, sep: str = ", ") -> str:
     return sep.join(f"({x},{y})" for x, y in points)
 
 
-def crafted_answers(record: dict) -> list[str]:
+def crafted_answers(record: dict[str, Any]) -> list[str]:
     """Answers built from the puzzle: right, nearly right, reformatted, broken and hostile."""
     solutions = [[(p["x"], p["y"]) for p in s["path"]] for s in record["solutions"]]
     first, last = solutions[0], solutions[-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 from rule_oracle import Board as OracleBoard
@@ -36,13 +37,13 @@ N = 10
 
 
 @pytest.fixture(scope="module")
-def generated() -> list[dict]:
+def generated() -> list[dict[str, Any]]:
     """A small generated set of the published level mix (every level appears)."""
     return generate_puzzles(N, SEED)
 
 
 @pytest.fixture(scope="module")
-def hard() -> list[dict]:
+def hard() -> list[dict[str, Any]]:
     """Three level-5 puzzles (the largest grids and most rule kinds)."""
     return generate_puzzles(3, SEED, level=5)
 

@@ -4,6 +4,7 @@ the agent's tools and the scorer read back, and the stored shapes are the logged
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ ALL = [
 ]
 
 
-class FakeStore(dict):
+class FakeStore(dict[str, Any]):
     """The two methods of Inspect's Store the tools use."""
 
     def set(self, key, value):
