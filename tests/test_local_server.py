@@ -160,6 +160,6 @@ def test_openai_provider_sends_an_unknown_name_to_the_responses_api(tmp_path):
         inspect_eval([*AGENT, "--model", "openai/stand-in"], env, tmp_path)
         [path] = tmp_path.glob("*.eval")
         log = read_eval_log(str(path))
-        assert log.status == "error" and "404" in log.error.message
+        assert log.status == "error" and log.error is not None and "404" in log.error.message
         assert "/v1/responses" in server.paths()
         assert "/v1/chat/completions" not in server.paths()

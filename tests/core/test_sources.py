@@ -346,6 +346,7 @@ def test_cached_hub_records_reads_the_cache_and_never_downloads(
     cached = FakeHub(tmp_path / "cached", sparc_records[:3], cached=True)
     use_fake(monkeypatch, cached)
     records = sources.cached_hub_records(hub, "test")
+    assert records is not None
     assert [r["id"] for r in records] == [r["id"] for r in sparc_records[:3]]
     assert [c["local_files_only"] for c in cached.calls] == [True]
 

@@ -151,9 +151,9 @@ def test_each_step_equals_the_reference(
         assert pixels(image.image) == pixels(ref_image["image_url"]["url"]), step
 
 
-def test_an_unknown_observation_or_plot_is_a_clear_error():
+def test_an_unknown_observation_or_plot_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="text, image"):
-        sparc_gym(source="/nonexistent.jsonl", observation="picture")
+        sparc_gym(source="/nonexistent.jsonl", observation="picture")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="path_cell_annotated"):
         sparc_gym(source="/nonexistent.jsonl", observation="image", plot="fancy")
 
