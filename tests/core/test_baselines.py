@@ -135,8 +135,12 @@ def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(spar
         puzzle = parse_puzzle(record)
         if astar_solves(puzzle):
             continue
-        env = Stepper(puzzle).run(path_actions(astar_path(puzzle)))
+        line = astar_path(puzzle)
+        assert line is not None
+        env = Stepper(puzzle).run(path_actions(line))
         score = score_episode(env)
+        assert isinstance(score.value, dict) and score.metadata is not None
+        assert score.explanation is not None
         broken = check(puzzle, env.final_path).broken_rules
         assert broken and score.metadata["rule_violations"] == list(broken)
         assert (

@@ -31,6 +31,11 @@ NO_LETTER: str = REFERENCE["clock_0023"]["followup_after_first_reply"]["first_re
 """The reference's first reply with no letter ("I could not decide between the options.")."""
 
 
+def id_of(sample: Sample) -> str:
+    """A sample's id (every AlgoPuzzleVQA sample has its image's name)."""
+    return cast(str, sample.id)
+
+
 def metadata_of(item: Sample | Score) -> dict[str, Any]:
     """The metadata of a sample or score (every one here has some)."""
     assert item.metadata is not None
@@ -94,14 +99,14 @@ def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
         assert len(messages) == 1 and messages[0].role == "user"  # always one single-turn prompt
         text = messages[0].text
         if text in BY_PROMPT:
-            sample_id = BY_PROMPT[text].id
+            sample_id = id_of(BY_PROMPT[text])
             first_calls[sample_id] = messages[0].content
             return mock_output(first_reply(sample_id))
         sample_id = next(
-            s for p, s in ((p, s.id) for p, s in BY_PROMPT.items()) if text.startswith(p)
+            s for p, s in ((p, id_of(s)) for p, s in BY_PROMPT.items()) if text.startswith(p)
         )
         follow_ups[sample_id] = messages[0].content
-        if SAMPLES[sample_id].metadata["puzzle"] == "n_queens":
+        if metadata_of(SAMPLES[sample_id])["puzzle"] == "n_queens":
             return mock_output("I still cannot tell.")
         return mock_output(f"({gold(sample_id)})")
 
@@ -171,13 +176,13 @@ def test_strict_protocol_end_to_end(tmp_path: Path) -> None:
     def answer(messages, tools, tool_choice, config):
         sample = BY_PROMPT[messages[0].text]
         if len(messages) == 1:
-            return mock_output(first_reply(sample.id))
+            return mock_output(first_reply(id_of(sample)))
         assert [m.role for m in messages] == ["user", "assistant", "user"]  # a chat turn
-        letters = "(A) (B)" if sample.metadata["puzzle"] == "board_tile" else "(A) (B) (C) (D)"
+        letters = "(A) (B)" if metadata_of(sample)["puzzle"] == "board_tile" else "(A) (B) (C) (D)"
         assert messages[2].text == f"Therefore, among {letters}, the answer is:"
-        if sample.metadata["puzzle"] == "n_queens":
+        if metadata_of(sample)["puzzle"] == "n_queens":
             return mock_output("I still cannot tell.")
-        return mock_output(f"({gold(sample.id)})")
+        return mock_output(f"({gold(id_of(sample))})")
 
     log = run(answer, tmp_path, {"extraction": "strict"}, limit=18)
     assert log.samples is not None and len(log.samples) == 18
@@ -202,7 +207,7 @@ def test_metrics_under_epochs(tmp_path: Path) -> None:
 
     def alternate(messages, tools, tool_choice, config):
         text = messages[0].text
-        letter = gold(BY_PROMPT[text].id)
+        letter = gold(id_of(BY_PROMPT[text]))
         calls[text] += 1
         return mock_output(f"({letter})" if calls[text] == 1 else f"({wrong(letter)})")
 
