@@ -359,6 +359,7 @@ def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets
     )
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
+    assert log.results is not None
     [score] = log.results.scores
     assert score.metrics["accuracy"].value == pytest.approx(3 / 5)
 

@@ -8,7 +8,7 @@ label is read back by matching its pixels against the shipped font's rendering o
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from picture_helpers import (
@@ -160,8 +160,10 @@ def test_the_tasks_pictures_carry_the_coordinates(sparc_records):
 
     record, line = region_failures(sparc_records[::4])[0]
     puzzle = parse_puzzle(record)
-    single = picture_of(score_answer(puzzle, answer(line)).explanation)
-    episode = picture_of(score_episode(Stepper(puzzle).run(path_actions(line))).explanation)
+    single = picture_of(cast(str, score_answer(puzzle, answer(line)).explanation))
+    episode = picture_of(
+        cast(str, score_episode(Stepper(puzzle).run(path_actions(line))).explanation)
+    )
     for picture in (single, episode):
         assert picture is not None
         check_coordinates(record, picture)
