@@ -86,7 +86,8 @@ def test_generated_symbols_are_only_those_the_published_puzzles_use(
     generated, hard, sparc_test_split
 ):
     def vocabulary(records):
-        parts, shapes = set(), {}
+        parts: set[tuple[str, str]] = set()
+        shapes: dict[str, Any] = {}
         for record in records:
             for row in record["puzzle_array"]:
                 for value in row:

@@ -4,12 +4,15 @@ the agent's tools and the scorer read back, and the stored shapes are the logged
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from inspect_sparc.core.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.agent.tools import SETTINGS_KEY, store_fields, stored_settings
+
+if TYPE_CHECKING:
+    from inspect_ai.util import Store
 
 ALL = [
     EpisodeSettings.from_task(prompt, traceback, steps, observation, plot)
@@ -40,7 +43,7 @@ def test_what_a_sample_stores_reads_back_the_same(settings):
         if settings.image:  # the plot only matters for pictures, and is stored only then
             assert read == settings
     store = FakeStore({SETTINGS_KEY: store_fields(settings)})
-    back = stored_settings(store)
+    back = stored_settings(cast("Store", store))  # the fake has the two methods used
     assert (back.traceback, back.max_steps) == (settings.traceback, settings.max_steps)
     assert (back.observation, back.plot) == (settings.observation, settings.plot)
 
