@@ -27,7 +27,7 @@ from sparc import process_puzzle as reference
 gym_module: Any = importlib.import_module("SPaRC_Gym.SPaRC_Gym")
 
 
-def _first_cell_has_type(record: dict) -> bool:
+def _first_cell_has_type(record: dict[str, Any]) -> bool:
     cells = yaml.safe_load(record["text_visualization"])["puzzle"]["cells"]
     return bool(cells) and "type" in cells[0].get("properties", {})
 
@@ -41,7 +41,7 @@ PRIMER = next(
 
 
 @contextlib.contextmanager
-def local_gym_records(records: Sequence[dict]) -> Iterator[None]:
+def local_gym_records(records: Sequence[dict[str, Any]]) -> Iterator[None]:
     """Make every `SPaRC_Gym` built inside read `records` (after the primer) instead of the hub."""
     frame = pd.DataFrame([PRIMER, *[r for r in records if r["id"] != PRIMER["id"]]])
     original = gym_module.load_dataset
@@ -57,10 +57,10 @@ class ScriptedClient:
 
     def __init__(self, replies: Sequence[str]) -> None:
         self.replies = list(replies)
-        self.requests: list[list[dict]] = []
+        self.requests: list[list[dict[str, Any]]] = []
         self.chat = SimpleNamespace(completions=SimpleNamespace(create=self._create))
 
-    async def _create(self, *, messages: list[dict], **_: Any) -> Any:
+    async def _create(self, *, messages: list[dict[str, Any]], **_: Any) -> Any:
         self.requests.append(messages)
         content = self.replies[len(self.requests) - 1]
         message = SimpleNamespace(content=content, reasoning_content=None, reasoning=None)
@@ -68,8 +68,11 @@ class ScriptedClient:
 
 
 def reference_episode(
-    record: dict, replies: Sequence[str], traceback: bool = False, prompt_name: str | None = None
-) -> tuple[dict, list[list[dict]]]:
+    record: dict[str, Any],
+    replies: Sequence[str],
+    traceback: bool = False,
+    prompt_name: str | None = None,
+) -> tuple[dict[str, Any], list[list[dict[str, Any]]]]:
     """The reference `process_puzzle_step_by_step` result and the requests it sent."""
     client = ScriptedClient(replies)
     with local_gym_records([record]):
@@ -81,21 +84,21 @@ def reference_episode(
     return result, client.requests
 
 
-def reference_astar(record: dict, seed: int = 0) -> dict:
+def reference_astar(record: dict[str, Any], seed: int = 0) -> dict[str, Any]:
     """The reference A* ablation's result on one record (its fallback seeded)."""
     random.seed(seed)
     with local_gym_records([record]):
         return asyncio.run(reference.process_puzzle_step_by_step_astar(record, 0))
 
 
-def reference_random(record: dict, seed: int, traceback: bool = False) -> dict:
+def reference_random(record: dict[str, Any], seed: int, traceback: bool = False) -> dict[str, Any]:
     """The reference random ablation's result on one record, `random` seeded."""
     random.seed(seed)
     with local_gym_records([record]):
         return asyncio.run(reference.process_puzzle_step_by_step_random(record, 0, traceback))
 
 
-def reference_env(record: dict, traceback: bool = False, max_steps: int = 100) -> Any:
+def reference_env(record: dict[str, Any], traceback: bool = False, max_steps: int = 100) -> Any:
     """A bare `SPaRC_Gym` on one record, reset to it (for stepping it directly)."""
     with local_gym_records([record]):
         env = gym_module.SPaRC_Gym(observation="SPaRC", traceback=traceback, max_steps=max_steps)

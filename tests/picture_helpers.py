@@ -14,7 +14,7 @@ from sparc_visualization.objects.board import get_board_from_data
 from sparc_visualization.plots.original_plot import OriginalPlot
 
 from inspect_sparc.core.picture import ANSWER_CELL
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle import Point, parse_puzzle
 from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, score_answer
 
 PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")
@@ -27,7 +27,7 @@ def picture_of(explanation: str) -> Image.Image | None:
     return Image.open(io.BytesIO(base64.b64decode(found[0]))).convert("RGB") if found else None
 
 
-def geometry(record: dict) -> OriginalPlot:
+def geometry(record: dict[str, Any]) -> OriginalPlot:
     """Where the reference renderer puts each grid position at the picture's scale (the oracle
     for pixel positions; it is never rendered here)."""
     board = get_board_from_data(record)
@@ -45,7 +45,7 @@ def wrong_path(puzzle):
     return puzzle.solutions[0][:-2]
 
 
-def rule_blind_line(record: dict) -> tuple:
+def rule_blind_line(record: dict[str, Any]) -> tuple[Point, ...]:
     """The reference's own A* line from S to E (sparc-puzzle's ablation): a valid line that
     ignores every puzzle rule, so it usually breaks region rules."""
     return tuple(map(tuple, _astar_find_path(record)))
@@ -55,7 +55,9 @@ def answer(path) -> str:
     return "My reasoning...\n#### " + ", ".join(f"({x},{y})" for x, y in path)
 
 
-def region_failures(records: list[dict]) -> list[tuple[dict, tuple]]:
+def region_failures(
+    records: list[dict[str, Any]],
+) -> list[tuple[dict[str, Any], tuple[Point, ...]]]:
     """(record, A* line) for every puzzle whose A* line breaks a rule a picture shows."""
     found = []
     for record in records:
@@ -68,7 +70,7 @@ def region_failures(records: list[dict]) -> list[tuple[dict, tuple]]:
     return found
 
 
-def pixels(image: Image.Image) -> list:
+def pixels(image: Image.Image) -> list[Any]:
     """The image's pixels, row by row (Pillow 12's `get_flattened_data`; `getdata` before it,
     which Pillow 14 removes)."""
     flattened = getattr(image, "get_flattened_data", None)

@@ -55,7 +55,7 @@ def first_legal_mover(body: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", "content": "", "tool_calls": calls}
 
 
-def greedy_episode(record: dict) -> Stepper:
+def greedy_episode(record: dict[str, Any]) -> Stepper:
     """The episode of always taking the first legal move (the scripted model's)."""
     env = Stepper(parse_puzzle(record), max_steps=MAX_STEPS)
     while not env.done:
@@ -65,7 +65,7 @@ def greedy_episode(record: dict) -> Stepper:
 
 def inspect_eval(
     args: list[str], env: dict[str, str], log_dir: Path
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[str]:
     """`inspect eval ...` in a fresh process, with no OpenAI settings but those given."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "VLLM_"))}
     command = [sys.executable, "-m", "inspect_ai", "eval", *args]
@@ -160,6 +160,6 @@ def test_openai_provider_sends_an_unknown_name_to_the_responses_api(tmp_path):
         inspect_eval([*AGENT, "--model", "openai/stand-in"], env, tmp_path)
         [path] = tmp_path.glob("*.eval")
         log = read_eval_log(str(path))
-        assert log.status == "error" and "404" in log.error.message
+        assert log.status == "error" and log.error is not None and "404" in log.error.message
         assert "/v1/responses" in server.paths()
         assert "/v1/chat/completions" not in server.paths()

@@ -37,7 +37,8 @@ PAIRED_COLUMNS = (
     "source",
 )
 #: interval(only_run, only_published, n) -> (low, high, ...) as fractions, e.g. stats.paired_exact
-PairedInterval = Callable[[int, int, int], Sequence[float]]
+#: (its `Interval` ends with the method's name, hence `str` among the items)
+PairedInterval = Callable[[int, int, int], Sequence[float | str]]
 #: test(only_run, only_published) -> p-value, e.g. stats.mcnemar_exact
 PairedTest = Callable[[int, int], float]
 

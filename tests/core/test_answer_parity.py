@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any, cast
 
 import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
@@ -13,14 +14,14 @@ from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path, format_pat
 from inspect_sparc.core.puzzle import parse_puzzle
 
 
-def reference_verdict(text: str, record: dict) -> tuple:
+def reference_verdict(text: str, record: dict[str, Any]) -> tuple[Any, ...]:
     """(path, solved, analysis) as the reference computes them."""
     path = extract_solution_path(text, record)
     points = None if path is None else tuple((p["x"], p["y"]) for p in path)
     return points, validate_solution(path, record), analyze_path(path, record)
 
 
-def our_verdict(text: str, record: dict) -> tuple:
+def our_verdict(text: str, record: dict[str, Any]) -> tuple[Any, ...]:
     """(path, solved, analysis) as this package computes them."""
     puzzle = parse_puzzle(record)
     path = extract_path(text, puzzle.end)
@@ -31,7 +32,7 @@ def path_text(points, sep: str = ", ") -> str:
     return sep.join(f"({x},{y})" for x, y in points)
 
 
-def crafted_answers(record: dict) -> list[str]:
+def crafted_answers(record: dict[str, Any]) -> list[str]:
     """Answers built from the puzzle: right, nearly right, reformatted, broken and hostile."""
     solutions = [[(p["x"], p["y"]) for p in s["path"]] for s in record["solutions"]]
     first, last = solutions[0], solutions[-1]
@@ -127,6 +128,7 @@ def test_distinct_overlong_numbers_stay_distinct_and_leading_zeros_are_dropped(s
     long_a, long_b = "7" * (MAX_DIGITS + 1), "8" * (MAX_DIGITS + 1)
     text = f"({long_a}, 1), ({long_b}, 1), ({long_a}, 1), ({'0' * MAX_DIGITS}12, 3)"
     path = extract_path(text, puzzle.end)
+    assert path is not None
     assert path[0] != path[1] and path[0] == path[2]
     assert abs(path[0][0] - path[1][0]) > 1
     assert path[3] == (12, 3)
@@ -138,6 +140,7 @@ def test_overlong_zeros_are_zero_and_a_number_at_the_limit_is_exact(sparc_record
     at_limit = "9" * MAX_DIGITS
     text = f"({'0' * (MAX_DIGITS + 1)}, 4), ({at_limit}, 1), ({'5' * (MAX_DIGITS + 1)}, 1)"
     path = extract_path(text, puzzle.end)
+    assert path is not None
     assert path[0] == (0, 4)
     assert path[1] == (int(at_limit), 1)
     assert path[2][0] == HUGE
@@ -196,7 +199,7 @@ def test_parity_holds_on_the_trimmed_record_the_scorer_reads(sparc_records):
     from inspect_sparc.evals.sparc.dataset import record_to_sample
 
     for record in sparc_records:
-        trimmed = record_to_sample(record).metadata["puzzle"]
+        trimmed = cast("dict[str, Any]", record_to_sample(record).metadata)["puzzle"]
         for text in crafted_answers(record)[:12]:
             path, solved, analysis = reference_verdict(text, record)
             puzzle = parse_puzzle(trimmed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any, cast
 
 import pytest
 from gym_reference import reference_astar, reference_random
@@ -19,7 +20,7 @@ from inspect_sparc.core.baselines import (
 from inspect_sparc.core.puzzle import parse_puzzle
 
 
-def brute_force_chance(record: dict, max_steps: int) -> float:
+def brute_force_chance(record: dict[str, Any], max_steps: int) -> float:
     """Probability that a uniform legal walk solves, by enumerating every walk on the raw grid."""
     grid = record["puzzle_array"]
     rows, columns = len(grid), len(grid[0])
@@ -27,7 +28,7 @@ def brute_force_chance(record: dict, max_steps: int) -> float:
     end = next((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == "E")
     solutions = {tuple((p["x"], p["y"]) for p in s["path"]) for s in record["solutions"]}
 
-    def legal(path: list) -> list:
+    def legal(path: list[Any]) -> list[Any]:
         x, y = path[-1]
         out = []
         for dx, dy in ((1, 0), (0, -1), (-1, 0), (0, 1)):
@@ -37,7 +38,7 @@ def brute_force_chance(record: dict, max_steps: int) -> float:
                     out.append((nx, ny))
         return out
 
-    def walk(path: list, probability: float) -> float:
+    def walk(path: list[Any], probability: float) -> float:
         if path[-1] == end:
             return probability if tuple(path) in solutions else 0.0
         options = legal(path)
@@ -48,8 +49,8 @@ def brute_force_chance(record: dict, max_steps: int) -> float:
     return walk([start], 1.0)
 
 
-def small(record: dict) -> bool:
-    return record["grid_size"]["width"] * record["grid_size"]["height"] <= 9
+def small(record: dict[str, Any]) -> bool:
+    return cast(bool, record["grid_size"]["width"] * record["grid_size"]["height"] <= 9)
 
 
 def test_astar_plan_is_the_reference_plan(sparc_records):
@@ -134,8 +135,12 @@ def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(spar
         puzzle = parse_puzzle(record)
         if astar_solves(puzzle):
             continue
-        env = Stepper(puzzle).run(path_actions(astar_path(puzzle)))
+        line = astar_path(puzzle)
+        assert line is not None
+        env = Stepper(puzzle).run(path_actions(line))
         score = score_episode(env)
+        assert isinstance(score.value, dict) and score.metadata is not None
+        assert score.explanation is not None
         broken = check(puzzle, env.final_path).broken_rules
         assert broken and score.metadata["rule_violations"] == list(broken)
         assert (

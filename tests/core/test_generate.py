@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 from rule_oracle import Board as OracleBoard
@@ -36,13 +37,13 @@ N = 10
 
 
 @pytest.fixture(scope="module")
-def generated() -> list[dict]:
+def generated() -> list[dict[str, Any]]:
     """A small generated set of the published level mix (every level appears)."""
     return generate_puzzles(N, SEED)
 
 
 @pytest.fixture(scope="module")
-def hard() -> list[dict]:
+def hard() -> list[dict[str, Any]]:
     """Three level-5 puzzles (the largest grids and most rule kinds)."""
     return generate_puzzles(3, SEED, level=5)
 
@@ -85,7 +86,8 @@ def test_generated_symbols_are_only_those_the_published_puzzles_use(
     generated, hard, sparc_test_split
 ):
     def vocabulary(records):
-        parts, shapes = set(), {}
+        parts: set[tuple[str, str]] = set()
+        shapes: dict[str, Any] = {}
         for record in records:
             for row in record["puzzle_array"]:
                 for value in row:
@@ -358,6 +360,7 @@ def test_sparc_task_runs_on_a_generated_source_with_mockllm(small_generated_sets
     )
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
+    assert log.results is not None
     [score] = log.results.scores
     assert score.metrics["accuracy"].value == pytest.approx(3 / 5)
 

@@ -8,6 +8,7 @@ grid), its system prompts, and its final path, termination and verdict must equa
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from gym_reference import reference_env, reference_episode
@@ -41,7 +42,9 @@ def reply_for(action: int, index: int) -> str:
     return template.format(digit=action, word=word, DIGIT_WORD=word.upper())
 
 
-def our_episode(record: dict, actions: list[int], traceback: bool) -> tuple[Stepper, list[str]]:
+def our_episode(
+    record: dict[str, Any], actions: list[int], traceback: bool
+) -> tuple[Stepper, list[str]]:
     """Our environment driven by `actions`, and the observation sent before each step."""
     env = Stepper(parse_puzzle(record), traceback)
     observations = []
@@ -57,7 +60,9 @@ def our_episode(record: dict, actions: list[int], traceback: bool) -> tuple[Step
     return env, observations
 
 
-def assert_same_episode(record: dict, actions: list[int], traceback: bool, prompt: str) -> Stepper:
+def assert_same_episode(
+    record: dict[str, Any], actions: list[int], traceback: bool, prompt: str
+) -> Stepper:
     replies = [reply_for(a, i) for i, a in enumerate(actions)]
     result, requests = reference_episode(
         record, replies, traceback, REFERENCE_PROMPTS[prompt, traceback]
@@ -78,7 +83,7 @@ def assert_same_episode(record: dict, actions: list[int], traceback: bool, promp
     return env
 
 
-def scripted_walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
+def scripted_walks(record: dict[str, Any], seed: int, traceback: bool) -> list[list[int]]:
     """A stored solution, a blind walk (many illegal actions) and a mostly-legal walk."""
     puzzle = parse_puzzle(record)
     rng = random.Random(seed)

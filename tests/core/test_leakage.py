@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -18,12 +19,14 @@ from inspect_sparc.core.leakage import LeakageError, check_no_test_grids, is_tes
 from inspect_sparc.core.puzzle import COLORS
 
 
-def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict:
+def oriented(
+    record: dict[str, Any], turns: int, flip: bool, rename: bool = False
+) -> dict[str, Any]:
     """The record turned `turns` quarters (numpy) and mirrored, its shapes turned alike."""
 
-    def move(matrix: list) -> list:
+    def move(matrix: list[Any]) -> list[Any]:
         array = np.rot90(np.array(matrix, dtype=object), turns)
-        return (np.fliplr(array) if flip else array).tolist()
+        return cast("list[Any]", (np.fliplr(array) if flip else array).tolist())
 
     shapes = json.loads(record["polyshapes"] or "{}")
     names = {key: f"9{key}" if rename else key for key in shapes}
@@ -37,7 +40,7 @@ def oriented(record: dict, turns: int, flip: bool, rename: bool = False) -> dict
     )
 
 
-def recoloured(record: dict, colours: dict[str, str]) -> dict:
+def recoloured(record: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
     """The record with every symbol's colour letter replaced by `colours[letter]`."""
 
     def cell(value: str) -> str:
@@ -50,26 +53,26 @@ def recoloured(record: dict, colours: dict[str, str]) -> dict:
     return dict(record, id=f"{record['id']}-recoloured", puzzle_array=grid)
 
 
-def ends_swapped(record: dict) -> dict:
+def ends_swapped(record: dict[str, Any]) -> dict[str, Any]:
     """The record with S and E trading places (its solutions read backwards)."""
     swap = {"S": "E", "E": "S"}
     grid = [[swap.get(value, value) for value in row] for row in record["puzzle_array"]]
     return dict(record, id=f"{record['id']}-swapped", puzzle_array=grid)
 
 
-def colours_of(record: dict) -> list[str]:
+def colours_of(record: dict[str, Any]) -> list[str]:
     """The colour letters a record's grid uses."""
     found = {value.split("-")[1] for row in record["puzzle_array"] for value in row if "-" in value}
     return sorted(found)
 
 
-def _renamed(value: str, names: dict) -> str:
+def _renamed(value: str, names: dict[str, str]) -> str:
     parts = value.split("-")
     return f"{parts[0]}-{parts[1]}-{names[parts[2]]}" if len(parts) == 3 else value
 
 
 @pytest.fixture(scope="module")
-def shaped(sparc_records) -> dict:
+def shaped(sparc_records) -> dict[str, Any]:
     """A test puzzle on a non-square grid with an asymmetric polyshape (the hardest case)."""
     for record in sparc_records:
         shapes = json.loads(record["polyshapes"] or "{}")
@@ -78,7 +81,7 @@ def shaped(sparc_records) -> dict:
             not np.array_equal(np.array(m), np.rot90(np.array(m), 2)) for m in shapes.values()
         )
         if size["width"] != size["height"] and asymmetric:
-            return record
+            return cast("dict[str, Any]", record)
     pytest.fail("no fixture puzzle with an asymmetric shape on a non-square grid")
 
 
@@ -126,7 +129,7 @@ def test_generated_sets_hold_no_test_grid():
 
 
 @pytest.fixture(scope="module")
-def colourful(sparc_records) -> dict:
+def colourful(sparc_records) -> dict[str, Any]:
     """A test puzzle whose symbols have at least three colours."""
     return next(r for r in sparc_records if len(colours_of(r)) >= 3)
 

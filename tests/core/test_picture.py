@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import sparc_visualization.fonts as reference_fonts
@@ -45,20 +46,22 @@ def reference_on_pinned_font(monkeypatch):
         monkeypatch.setattr(f"{module}.load_plot_font", lookup)
 
 
-def reference_pixels(record: dict, plot: str, path=None) -> tuple:
+def reference_pixels(
+    record: dict[str, Any], plot: str, path=None
+) -> tuple[str, tuple[int, int], bytes]:
     """Mode, size and raw pixels of the reference renderer's PNG (decoded from its base64)."""
     encoded = get_puzzle_image(dict(record), plot_type=plot, base_64_image=True, path=path)
     return pixels(base64.b64decode(encoded))
 
 
-def pixels(png: bytes) -> tuple:
+def pixels(png: bytes) -> tuple[str, tuple[int, int], bytes]:
     image = Image.open(io.BytesIO(png))
     return image.mode, image.size, image.tobytes()
 
 
-def covering(records: list[dict]) -> list[dict]:
+def covering(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A few records that together hold every symbol kind, plus the largest grid."""
-    chosen: list[dict] = []
+    chosen: list[dict[str, Any]] = []
     seen: set[str] = set()
     kinds = lambda r: {v.split("-")[0] for row in r["puzzle_array"] for v in row}  # noqa: E731
     for record in sorted(records, key=lambda r: -len(kinds(r))):
@@ -69,7 +72,7 @@ def covering(records: list[dict]) -> list[dict]:
     return chosen + ([largest] if largest not in chosen else [])
 
 
-def mismatches(records: list[dict], plots=PLOT_TYPES) -> list[tuple[str, str]]:
+def mismatches(records: list[dict[str, Any]], plots=PLOT_TYPES) -> list[tuple[str, str]]:
     return [
         (record["id"], plot)
         for record in records

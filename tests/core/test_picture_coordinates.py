@@ -8,6 +8,7 @@ label is read back by matching its pixels against the shipped font's rendering o
 from __future__ import annotations
 
 from functools import cache
+from typing import Any, cast
 
 import pytest
 from picture_helpers import (
@@ -31,12 +32,12 @@ MARGIN = ANSWER_CELL // 2
 
 
 @cache
-def glyphs() -> dict[frozenset, list[tuple[int, int]]]:
+def glyphs() -> dict[frozenset[tuple[int, int]], list[tuple[int, int]]]:
     """The shipped font's crisp rendering of every number a grid can have, at every plausible
     size: its ink pixels (relative to their top left) -> the (number, size) pairs drawing it."""
     from PIL import Image, ImageDraw, ImageFont
 
-    found: dict[frozenset, list[tuple[int, int]]] = {}
+    found: dict[frozenset[tuple[int, int]], list[tuple[int, int]]] = {}
     for size in range(8, 21):
         font = ImageFont.truetype(str(FONT_PATH), size=size)
         for number in range(0, 14):
@@ -75,7 +76,7 @@ def read_label(picture, window) -> tuple[int, int, tuple[int, int, int, int]] | 
     return numbers.pop(), max(size for _, size in pairs), box
 
 
-def check_coordinates(record: dict, picture) -> int:
+def check_coordinates(record: dict[str, Any], picture) -> int:
     """Assert every cell column's x above the grid and every cell row's y left of it, read from
     the picture at the reference geometry; a label the E badge would cover sits in the opposite
     margin instead. Returns how many labels moved there."""
@@ -159,8 +160,10 @@ def test_the_tasks_pictures_carry_the_coordinates(sparc_records):
 
     record, line = region_failures(sparc_records[::4])[0]
     puzzle = parse_puzzle(record)
-    single = picture_of(score_answer(puzzle, answer(line)).explanation)
-    episode = picture_of(score_episode(Stepper(puzzle).run(path_actions(line))).explanation)
+    single = picture_of(cast(str, score_answer(puzzle, answer(line)).explanation))
+    episode = picture_of(
+        cast(str, score_episode(Stepper(puzzle).run(path_actions(line))).explanation)
+    )
     for picture in (single, episode):
         assert picture is not None
         check_coordinates(record, picture)

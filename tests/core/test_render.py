@@ -135,7 +135,7 @@ YAML_COLOUR_LETTER = {
 }
 
 
-def _yaml_kind(props: dict) -> tuple[str, str]:
+def _yaml_kind(props: dict[str, Any]) -> tuple[str, str]:
     """The kind letter of a YAML cell symbol and the words its legend entry must contain."""
     kind = props["type"]
     if kind == "triangle":
@@ -145,7 +145,7 @@ def _yaml_kind(props: dict) -> tuple[str, str]:
             "ylop": ("Y", "negative polyshape")}[kind]  # fmt: skip
 
 
-def _expected_codes(record: dict, path) -> dict[tuple[int, int], str]:
+def _expected_codes(record: dict[str, Any], path) -> dict[tuple[int, int], str]:
     """What each position must show, from the YAML: symbols first, then the bare lattice."""
     described = yaml.safe_load(record["text_visualization"])["puzzle"]
     width, height = described["dimensions"]["width"], described["dimensions"]["height"]

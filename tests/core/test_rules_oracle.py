@@ -16,9 +16,10 @@ import os
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
-from rule_oracle import Board, broken_rules, simple_paths
+from rule_oracle import Board, Point, broken_rules, simple_paths
 
 from inspect_sparc.core.puzzle import parse_puzzle
 from inspect_sparc.core.rules import board_for, check
@@ -34,8 +35,8 @@ DEFAULT_CELLS = 16
 SLOW_CELLS = 20
 
 
-def _cells(record: dict) -> int:
-    return record["grid_size"]["width"] * record["grid_size"]["height"]
+def _cells(record: dict[str, Any]) -> int:
+    return cast(int, record["grid_size"]["width"] * record["grid_size"]["height"])
 
 
 SMALL = sorted(i for i, r in RECORDS.items() if _cells(r) <= DEFAULT_CELLS)
@@ -44,13 +45,21 @@ if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (hundreds of runs): grids 
 LARGER = sorted(i for i, r in RECORDS.items() if DEFAULT_CELLS < _cells(r) <= SLOW_CELLS)
 
 
+#: Every path with the rules' broken rules and the oracle's.
+Judged = list[tuple[tuple[Point, ...], frozenset[str], frozenset[str]]]
+
+
 @cache
-def judged(puzzle_id: str) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]]]:
+def judged(
+    puzzle_id: str,
+) -> tuple[Board, Judged]:
     """Every simple path of a fixture puzzle with the rules `check` and the oracle name."""
     return _judge(RECORDS[puzzle_id])
 
 
-def _judge(record: dict) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]]]:
+def _judge(
+    record: dict[str, Any],
+) -> tuple[Board, Judged]:
     board, puzzle = Board(record), parse_puzzle(record)
     tables = board_for(puzzle)  # the package's tables, shared by every check of this puzzle
     return board, [
@@ -63,7 +72,7 @@ def _judge(record: dict) -> tuple[Board, list[tuple[tuple, frozenset, frozenset]
     ]
 
 
-def _assert_agrees(board: Board, results: list[tuple[tuple, frozenset, frozenset]]) -> None:
+def _assert_agrees(board: Board, results: Judged) -> None:
     wrong = [(path, got, expected) for path, got, expected in results if got != expected]
     assert not wrong, f"{len(wrong)} path(s) judged differently; first: {wrong[0]}"
     oracle_valid = {path for path, _, expected in results if not expected}

@@ -15,7 +15,7 @@ from typing import Any, cast
 import pytest
 
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
 from inspect_sparc.core.rules import check
 from inspect_sparc.core.search import solve
 
@@ -47,7 +47,7 @@ def engine(request: pytest.FixtureRequest) -> str:
     """Each search engine in turn (the compiled one needs numba: see `numba_required`)."""
     if request.param == "compiled":
         request.getfixturevalue("numba_required")
-    return request.param
+    return cast(str, request.param)
 
 
 def _params(puzzles: list[Puzzle]) -> list[object]:
@@ -64,7 +64,7 @@ def test_search_finds_exactly_the_stored_solutions(puzzle: Puzzle, engine: str) 
     assert set(found) == set(puzzle.solutions)
 
 
-def _wrong_sets(records: list[dict], engine: str) -> list[str]:
+def _wrong_sets(records: list[dict[str, Any]], engine: str) -> list[str]:
     """Ids whose search result is not exactly the stored solution set (or repeats a path)."""
     wrong = []
     for record in records:
@@ -77,7 +77,7 @@ def _wrong_sets(records: list[dict], engine: str) -> list[str]:
 
 @pytest.mark.slow
 def test_python_search_reproduces_every_stored_set_of_the_test_split(
-    sparc_test_split: list[dict],
+    sparc_test_split: list[dict[str, Any]],
 ) -> None:
     """All 500 published puzzles: the search finds exactly the stored solutions, no repeats."""
     assert len(sparc_test_split) == 500
@@ -86,7 +86,7 @@ def test_python_search_reproduces_every_stored_set_of_the_test_split(
 
 @needs_numba
 def test_compiled_search_reproduces_every_stored_set_of_the_test_split(
-    sparc_test_split: list[dict],
+    sparc_test_split: list[dict[str, Any]],
 ) -> None:
     """The compiled engine on all 500 published puzzles (a few seconds, so in every run)."""
     assert len(sparc_test_split) == 500
@@ -95,7 +95,9 @@ def test_compiled_search_reproduces_every_stored_set_of_the_test_split(
 
 @needs_numba
 @pytest.mark.slow
-def test_engines_give_the_same_order_on_the_test_split(sparc_test_split: list[dict]) -> None:
+def test_engines_give_the_same_order_on_the_test_split(
+    sparc_test_split: list[dict[str, Any]],
+) -> None:
     """Both engines list every puzzle's paths in the same order (so limits cut the same)."""
     differ = []
     for record in sparc_test_split:
@@ -253,7 +255,7 @@ def test_a_huge_limit_is_no_limit(limit: int, engine: str) -> None:
     assert solve(puzzle, limit=limit, engine=engine) == solve(puzzle, engine=engine)
 
 
-def _grid_record(columns: int, rows: int, marks: dict[tuple[int, int], str]) -> dict:
+def _grid_record(columns: int, rows: int, marks: dict[tuple[int, int], str]) -> dict[str, Any]:
     """A bare record: a grid of the given size in positions, with `marks` (S, E, symbols)."""
     array = [["N" if x % 2 and y % 2 else "+" for x in range(columns)] for y in range(rows)]
     for (x, y), value in marks.items():
@@ -270,7 +272,7 @@ def _grid_record(columns: int, rows: int, marks: dict[tuple[int, int], str]) -> 
     return record
 
 
-def _every_valid_path(puzzle: Puzzle) -> set[tuple]:
+def _every_valid_path(puzzle: Puzzle) -> set[tuple[Point, ...]]:
     """Brute force: every simple path from S to E over usable positions that `check` accepts."""
     usable = {
         (x, y)
@@ -278,9 +280,9 @@ def _every_valid_path(puzzle: Puzzle) -> set[tuple]:
         for y in range(puzzle.rows)
         if not (x % 2 and y % 2) and (x, y) not in puzzle.gaps
     }
-    found: set[tuple] = set()
+    found: set[tuple[Point, ...]] = set()
 
-    def grow(path: list, seen: set) -> None:
+    def grow(path: list[Point], seen: set[Point]) -> None:
         x, y = path[-1]
         for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             edge, node = (x + dx, y + dy), (x + 2 * dx, y + 2 * dy)

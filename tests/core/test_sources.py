@@ -7,11 +7,12 @@ import json
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from huggingface_hub.utils import filter_repo_objects
+from huggingface_hub.utils._paths import filter_repo_objects
 
 from inspect_sparc.core import sources
 from inspect_sparc.core.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
@@ -47,13 +48,13 @@ class FakeHub:
     def __init__(
         self,
         root: Path,
-        records: list[dict],
+        records: list[dict[str, Any]],
         cached: bool = False,
         fail: bool = False,
         stars: bool = True,
     ):
         self.root, self.records, self.fail, self.stars = root, records, fail, stars
-        self.calls: list[dict] = []
+        self.calls: list[dict[str, Any]] = []
         if cached:  # a previous run of config `all` filled the cache
             self.fetch(HUGGINGFACE.revision, ["*.md", "*all*"])
             self.fetch(MODELSCOPE.revision, ["*.md", "*all*"])
@@ -345,6 +346,7 @@ def test_cached_hub_records_reads_the_cache_and_never_downloads(
     cached = FakeHub(tmp_path / "cached", sparc_records[:3], cached=True)
     use_fake(monkeypatch, cached)
     records = sources.cached_hub_records(hub, "test")
+    assert records is not None
     assert [r["id"] for r in records] == [r["id"] for r in sparc_records[:3]]
     assert [c["local_files_only"] for c in cached.calls] == [True]
 

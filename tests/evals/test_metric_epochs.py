@@ -20,6 +20,7 @@ from pytest_inspect_evals.metrics import (
     run_metrics,
 )
 
+from inspect_sparc.contract.scores import BREAK_METRICS
 from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy
 from inspect_sparc.core.puzzle import parse_puzzle
@@ -40,7 +41,6 @@ from inspect_sparc.evals.sparc.episode_scorer import (
     step_counts,
 )
 from inspect_sparc.evals.sparc.scorer import (
-    BREAK_METRICS,
     invalid_path_rate,
     rule_break_rates,
     score_answer,

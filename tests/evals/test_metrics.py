@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from typing import cast
 
 import pytest
-from inspect_ai.scorer import SampleScore, Score
+from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Score
 
 from inspect_sparc.evals.metrics import (
     accuracy,
@@ -23,6 +24,12 @@ from inspect_sparc.evals.metrics import (
 
 def scored(value: object, **metadata: object) -> SampleScore:
     return SampleScore(score=Score(value=value), sample_metadata=metadata)  # type: ignore[arg-type]
+
+
+def applied(metric: Metric, scores: list[SampleScore]) -> dict[str, float]:
+    """`metric` on `scores`: the package's metrics take `SampleScore`s (Inspect's `Metric` also
+    admits the deprecated `Score` signature) and give a dict of floats."""
+    return cast("dict[str, float]", cast(MetricProtocol, metric)(scores))
 
 
 def test_value_of_reads_numbers_and_booleans() -> None:
@@ -47,7 +54,7 @@ def test_a_missing_or_odd_key_fails_loudly(value: object, error: type, message: 
     with pytest.raises(error, match=message):
         value_of(scored(value), "correct")
     with pytest.raises(error):
-        accuracy()([scored({"correct": 1}), scored(value)])
+        applied(accuracy(), [scored({"correct": 1}), scored(value)])
 
 
 @pytest.mark.parametrize(
@@ -57,10 +64,10 @@ def test_a_missing_or_odd_key_fails_loudly(value: object, error: type, message: 
 def test_mean_and_stderr_match_statistics(values: list[float]) -> None:
     scores = [scored({"correct": v}) for v in values]
     assert mean_of(scores, "correct") == pytest.approx(statistics.fmean(values))
-    assert accuracy()(scores) == {"accuracy": pytest.approx(statistics.fmean(values))}
+    assert applied(accuracy(), scores) == {"accuracy": pytest.approx(statistics.fmean(values))}
     expected = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     assert stderr_of(scores, "correct") == pytest.approx(expected)
-    assert stderr()(scores) == {"stderr": pytest.approx(expected)}
+    assert applied(stderr(), scores) == {"stderr": pytest.approx(expected)}
 
 
 def test_means_do_not_depend_on_the_order_samples_finish_in() -> None:
@@ -85,9 +92,9 @@ def test_no_scores_give_nan_mean_and_zero_stderr() -> None:
 
 def test_other_keys_are_read_by_name() -> None:
     scores = [scored({"correct": 1, "dot": 0}), scored({"correct": 0, "dot": 1})]
-    assert accuracy("dot")(scores) == {"accuracy": 0.5}
-    assert stderr("dot")(scores) == {"stderr": pytest.approx(0.5)}
-    assert key_means({"breaks_dot": "dot", "accuracy_too": "correct"})(scores) == {
+    assert applied(accuracy("dot"), scores) == {"accuracy": 0.5}
+    assert applied(stderr("dot"), scores) == {"stderr": pytest.approx(0.5)}
+    assert applied(key_means({"breaks_dot": "dot", "accuracy_too": "correct"}), scores) == {
         "breaks_dot": 0.5,
         "accuracy_too": 0.5,
     }
@@ -101,10 +108,10 @@ def test_grouped_accuracy_groups_by_sample_metadata_sorted_by_name() -> None:
         scored({"correct": 0}, level=1),
         scored({"correct": 1}, puzzle="maze"),
     ]
-    result = grouped_accuracy("level", name_template="level_{group}")(scores)
+    result = applied(grouped_accuracy("level", name_template="level_{group}"), scores)
     assert list(result) == ["level_1", "level_10", "level_2", "level_None"]
     assert result == {"level_1": 0.0, "level_10": 0.5, "level_2": 1.0, "level_None": 1.0}
-    assert grouped_accuracy("puzzle")(scores) == {"None": 0.5, "maze": 1.0}
+    assert applied(grouped_accuracy("puzzle"), scores) == {"None": 0.5, "maze": 1.0}
 
 
 def test_group_means_names_groups_by_their_value_by_default() -> None:

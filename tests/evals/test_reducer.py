@@ -123,6 +123,7 @@ def test_inspect_score_reads_the_reducer_back_from_the_log(tmp_path):
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     rescored = read_eval_log(str(out))
+    assert rescored.results is not None
     [score], [before] = rescored.results.scores, log.results.scores
     assert score.reducer == EPOCHS_REDUCER
     assert {k: m.value for k, m in score.metrics.items()} == {

@@ -3,6 +3,8 @@ tokenizer download), scored as any model's answer; a misspelled model name stops
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
@@ -21,12 +23,15 @@ def test_its_answer_goes_through_generate_and_the_scorer(sparc_records, tmp_path
     [log] = eval(sparc(source="sample"), model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success" and log.samples
     solved = {
-        str(s.id) for s in log.samples if s.scores and s.scores["sparc_scorer"].value["correct"]
+        str(s.id)
+        for s in log.samples
+        if s.scores and cast("dict[str, Any]", s.scores["sparc_scorer"].value)["correct"]
     }
     assert record["id"] in solved and len(solved) < len(log.samples)
     for sample in log.samples:
         usage = sample.output.usage
         assert usage is not None and usage.output_tokens == len(path.split()) + 1
+        assert isinstance(sample.input, list)
         assert usage.input_tokens >= len(sample.input[-1].text.split())
 
 

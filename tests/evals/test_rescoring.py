@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -47,7 +48,7 @@ def rescored(log, tmp_path, scorer_name: str, *args: str):
     return read_eval_log(str(out))
 
 
-def scores_by_sample(log) -> dict:
+def scores_by_sample(log) -> dict[tuple[str | int, int], Any]:
     return {(s.id, s.epoch): s.scores for s in log.samples}
 
 

@@ -41,6 +41,7 @@ def test_the_subset_eval_line_runs_the_subset(tmp_path):
     [log_file] = tmp_path.glob("*.eval")
     log = read_eval_log(str(log_file))
     assert log.eval.task_args["puzzles"] == "informative:100"
+    assert log.eval.metadata is not None
     assert log.eval.metadata["puzzles"] == "informative:100"
     assert log.results is not None and log.results.total_samples == 100
 

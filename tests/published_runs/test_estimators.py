@@ -5,6 +5,7 @@ stratified sample (enumerated), its interval covers for models unlike the publis
 from __future__ import annotations
 
 import itertools
+from typing import cast
 
 import numpy as np
 import pytest
@@ -96,7 +97,7 @@ def test_the_2pl_fit_recovers_simulated_puzzles_and_the_ability_is_the_posterior
     def negative_log_posterior(t: float) -> float:
         z = model.a[at] * (t - model.b[at])
         loglik = (values * z - np.logaddexp(0, z)).sum()
-        return -(loglik - (t - model.ability_mean) ** 2 / (2 * model.ability_sd**2))
+        return -cast("float", loglik - (t - model.ability_mean) ** 2 / (2 * model.ability_sd**2))
 
     assert found == pytest.approx(minimize_scalar(negative_log_posterior).x, abs=1e-4)
 

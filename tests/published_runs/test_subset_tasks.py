@@ -44,6 +44,7 @@ def test_a_subset_task_runs_the_subset_with_its_weights(make):
 
 def test_all_puzzles_is_the_default_and_adds_no_metadata():
     task = sparc(source=SPLIT)
+    assert task.metadata is not None
     assert len(task.dataset) == 500 and "puzzles" not in task.metadata
 
 

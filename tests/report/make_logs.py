@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
+from inspect_ai.log import EvalLog
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 
 
@@ -77,21 +78,20 @@ def algo_model() -> Model:
     )
 
 
-def write_logs(log_dir: str | Path, *, visual: bool = True, limit: int | None = None) -> list:
+def write_logs(
+    log_dir: str | Path, *, visual: bool = True, limit: int | None = None
+) -> list[EvalLog]:
     """One log per configuration under `log_dir` (`limit` samples each); returns the EvalLogs."""
-    from inspect_sparc._registry import (
-        algopuzzlevqa,
-        gym_astar,
-        gym_random,
-        search_solver,
-        sparc,
-        sparc_gym,
-        sparc_visual,
-    )
+    from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+    from inspect_sparc.evals.sparc.gym.solvers import gym_astar, gym_random
+    from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
+    from inspect_sparc.evals.sparc.single_shot.solvers import search_solver
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc
+    from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
 
     log_dir = str(log_dir)
-    logs = []
-    common = dict(log_dir=log_dir, display="none", limit=limit)
+    logs: list[EvalLog] = []
+    common: dict[str, Any] = dict(log_dir=log_dir, display="none", limit=limit)
     logs += eval(sparc(source="sample"), solver=search_solver(), model="none", **common)
     task = sparc(source="sample")
     remember_targets(task)
@@ -163,7 +163,7 @@ def write_bad_logs(log_dir: str | Path, good_log: Any) -> dict[str, Path]:
 
     from inspect_ai.solver import solver
 
-    from inspect_sparc._registry import sparc
+    from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 
     @solver
     def crash():

@@ -5,6 +5,7 @@ test by enumerating every table with statsmodels' own test."""
 from __future__ import annotations
 
 import itertools
+from typing import cast
 
 import numpy as np
 
@@ -19,7 +20,7 @@ def tango_score(b: int, c: int, n: int, delta: float) -> float:
     def minus_log_likelihood(p21: float) -> float:
         p12 = p21 + delta
         terms = [(b, p12), (c, p21), (rest, 1 - p12 - p21)]
-        return -sum(k * np.log(p) for k, p in terms if k)
+        return -cast("float", sum(k * np.log(p) for k, p in terms if k))
 
     low, high = max(0.0, -delta), (1 - delta) / 2
     p21 = minimize_scalar(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from inspect_sparc.contract.registry import SETTINGS
@@ -59,7 +61,7 @@ def sample_rows(run_label: str = "same label") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def baseline_run(**values) -> dict:
+def baseline_run(**values) -> dict[str, Any]:
     return {
         "log": "/logs/r.eval",
         "run": "random baseline | gym x3 epochs",

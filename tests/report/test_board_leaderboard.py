@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import cast
 
 import pytest
 from scripted import scripted_log, scripted_runs
@@ -152,7 +153,7 @@ def legible_px(fig, fontsize: float) -> float:
     """How tall `fontsize` points of `fig` are on the page at 1280 px (150 dpi PNG, shown at
     most `PAGE_PX` wide)."""
     width = fig.get_figwidth() * 150
-    return fontsize * 150 / 72 * min(1.0, PAGE_PX / width)
+    return cast(float, fontsize * 150 / 72 * min(1.0, PAGE_PX / width))
 
 
 def test_heat_maps_rank_runs_and_keep_cell_text_legible(board):

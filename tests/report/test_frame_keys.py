@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 from inspect_ai.scorer import Score
 
@@ -11,7 +12,7 @@ from inspect_sparc.report.read.runs import protocol_of
 from inspect_sparc.report.read.samples import score_values
 
 
-def sample_with(value: dict) -> SimpleNamespace:
+def sample_with(value: dict[str, Any]) -> SimpleNamespace:
     return SimpleNamespace(scores={"sparc_scorer": Score(value=value, answer="(0,0)")})
 
 

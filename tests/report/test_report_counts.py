@@ -29,7 +29,8 @@ def test_an_errored_epoch_leaves_its_puzzle_in_n(report_logs, tmp_path):
         reducer="mean",
         errored=errored,
     )
-    assert read_eval_log(str(path)).results.completed_samples == 17  # 17 // 2 = 8, not 10
+    results = read_eval_log(str(path)).results
+    assert results is not None and results.completed_samples == 17  # 17 // 2 = 8, not 10
     report = build_report(path, tmp_path / "out")
     [row] = report.tables["results"].to_dict("records")
     assert row["n"] == 10 and row["errored"] == 0
@@ -45,7 +46,9 @@ def test_a_run_whose_every_sample_errored_counts_them_as_failures(report_logs, t
     from inspect_sparc.report import build_report
 
     errored = report_logs[2]["errored"]  # its solver raised: no sample scored
-    ran = len({str(s.id) for s in read_eval_log(str(errored)).samples})
+    samples = read_eval_log(str(errored)).samples
+    assert samples is not None
+    ran = len({str(s.id) for s in samples})
     report = build_report(errored, tmp_path / "out")
     [row] = report.tables["results"].to_dict("records")
     assert row["errored"] == ran > 0

@@ -6,6 +6,7 @@ import gzip
 import json
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 import pytest
 from inspect_ai.log import read_eval_log
@@ -24,7 +25,7 @@ def metrics(log) -> dict[str, float]:
 
 def run_of(report, log) -> str:
     [run] = report.runs.loc[report.runs["log"] == log.location, "run"]
-    return run
+    return cast(str, run)
 
 
 def row_of(table, run):
@@ -201,4 +202,4 @@ def test_baselines_are_computed_at_each_runs_own_max_steps(report_logs, report):
 
 
 def log_steps(log) -> int:
-    return log.eval.task_args["max_steps"]
+    return cast(int, log.eval.task_args["max_steps"])

@@ -4,6 +4,7 @@ clustered by puzzle type (statsmodels' cluster-robust OLS as the oracle)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ def test_average_and_categories_are_clustered_by_puzzle_type(report_logs, report
     _, logs, _ = report_logs
     [log] = [log for log in logs if log.eval.task.endswith("/algopuzzlevqa")]
     correct: dict[str, list[float]] = defaultdict(list)
-    meta: dict[str, dict] = {}
+    meta: dict[str, dict[str, Any]] = {}
     for sample in log.samples:
         correct[sample.id].append(next(iter(sample.scores.values())).value["correct"])
         meta[sample.id] = sample.metadata

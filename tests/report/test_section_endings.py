@@ -3,6 +3,8 @@ backtracking ratio."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pandas as pd
 import pytest
 from report_rows import baseline_run
@@ -10,10 +12,13 @@ from report_rows import baseline_run
 from inspect_sparc.report.analysis.endings import behaviour_table, endings_table
 
 
-def agent_run(**metrics) -> dict:
+def agent_run(**metrics) -> dict[str, Any]:
     """The row of a model's `sparc_agent` run with these metrics (and settings)."""
-    return baseline_run(
-        task="sparc_agent", protocol="agent", run="m | agent", baseline=False, **metrics
+    return cast(
+        "dict[str, Any]",
+        baseline_run(
+            task="sparc_agent", protocol="agent", run="m | agent", baseline=False, **metrics
+        ),
     )
 
 
@@ -65,7 +70,7 @@ def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
     assert "too few" in row["backtracking_ratio_interval"]  # no zero-width interval of two
 
 
-def clustered_wilson(per_puzzle: list[tuple[float, float]], epochs: int = 1) -> tuple:
+def clustered_wilson(per_puzzle: list[tuple[float, float]], epochs: int = 1) -> tuple[Any, ...]:
     """The oracle of a pooled rate's interval (%): each trial of every epoch a 0/1 outcome with
     its puzzle as cluster, statsmodels' cluster-robust OLS variance; Wilson at n = p(1 - p) /
     variance, at most the trials per epoch (a design effect of at least 1); with no event,

@@ -7,7 +7,7 @@ estimate against the Horvitz-Thompson weights of the shipped subsets CSV."""
 from __future__ import annotations
 
 from importlib.resources import files
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from scripted import epochs_log, scripted_log, sparc_mock_log
@@ -73,7 +73,7 @@ def scripted(base, tmp_path_factory):
     return report, {"whole": whole, "part": part, "subset": solved}
 
 
-def oracle(outcomes: dict[str, int], published: str, level: int | None = None) -> dict:
+def oracle(outcomes: dict[str, int], published: str, level: int | None = None) -> dict[str, Any]:
     """The pair's counts from the verdicts CSV merged with the run's outcomes on puzzle id."""
     verdicts = shipped("verdicts.csv")[["puzzle_id", "level", published]]
     run = pd.DataFrame({"puzzle_id": list(outcomes), "run": list(outcomes.values())})

@@ -103,8 +103,10 @@ def per_puzzle(log, value):
     """Per puzzle of a log read with Inspect: `value(sample)` averaged over its epochs."""
     from collections import defaultdict
 
-    seen: dict = defaultdict(list)
-    for sample in read_eval_log(log.location).samples:
+    seen: dict[str, list[float]] = defaultdict(list)
+    samples = read_eval_log(log.location).samples
+    assert samples is not None
+    for sample in samples:
         seen[str(sample.id)].append(value(sample))
     return [sum(v) / len(v) for v in seen.values()]
 
@@ -155,6 +157,7 @@ def test_tokens_by_level_have_t_intervals_over_the_levels_puzzles(report_logs, r
         if log.eval.task.endswith("sparc_gym") and log.eval.model == "mockllm/model"
     )
     samples = read_eval_log(gym.location).samples
+    assert samples is not None
     table = report.tables["tokens_by_level"]
     widths = []
     for level in range(1, 6):

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 # One mock-output helper for the whole suite (tests/mock_outputs.py; tests/ is on sys.path
 # through its conftest), re-exported for the AlgoPuzzleVQA tests.
 from mock_outputs import mock_output
+
+if TYPE_CHECKING:
+    from inspect_ai.model import ChatMessage
 
 __all__ = [
     "FIXTURE_DATA",
@@ -23,7 +28,7 @@ FIXTURE_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "algopuzzlevqa
 FIXTURE_DATA = FIXTURE_ROOT / "data"
 
 
-def fixture_records() -> list[dict]:
+def fixture_records() -> list[dict[str, Any]]:
     """Every raw record of the shipped sample, with its puzzle name added under `_puzzle`."""
     records = []
     for path in sorted(FIXTURE_DATA.glob("*.json")):
@@ -40,7 +45,7 @@ def image_bytes(reference: str) -> bytes:
     return Path(reference).read_bytes()
 
 
-def last_user_text(messages: list) -> str:
+def last_user_text(messages: Sequence[ChatMessage]) -> str:
     """The text of the last user message of a model input."""
     for message in reversed(messages):
         if message.role == "user":
@@ -51,17 +56,17 @@ def last_user_text(messages: list) -> str:
 REFERENCE = FIXTURE_ROOT / "reference"
 
 
-def read_jsonl(path: Path) -> list[dict]:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Records of a JSON-lines file."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def reference_protocol() -> dict[str, dict]:
+def reference_protocol() -> dict[str, dict[str, Any]]:
     """The authors' code's prompts, follow-up and sent image per shipped instance, by id."""
     return {row["id"]: row for row in read_jsonl(REFERENCE / "reference_protocol.jsonl")}
 
 
-def reference_readings() -> list[dict]:
+def reference_readings() -> list[dict[str, Any]]:
     """The authors' `get_answer` on 307 crafted replies x (two, four) options."""
     return read_jsonl(REFERENCE / "reference_answer_reading.jsonl")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 from algopuzzlevqa_helpers import FIXTURE_DATA
@@ -13,7 +14,7 @@ from inspect_sparc.core.algopuzzlevqa.images import DEFAULT_MAX_IMAGE_SIZE, resi
 @pytest.fixture
 def fixture_data() -> Path:
     """The shipped copy of the sample's `data` folder (repository layout)."""
-    return FIXTURE_DATA
+    return cast(Path, FIXTURE_DATA)  # the helper module is seen as `Any` (found on pytest's path)
 
 
 @pytest.fixture(scope="session")

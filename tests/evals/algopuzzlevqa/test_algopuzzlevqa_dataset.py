@@ -6,14 +6,28 @@ import json
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from algopuzzlevqa_helpers import fixture_records, image_bytes, reference_protocol
-from inspect_ai.model import ContentImage, ContentText
+from inspect_ai.dataset import Sample
+from inspect_ai.model import Content, ContentImage, ContentText
 
 from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.core.algopuzzlevqa.sources import sample_folder
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
+
+
+def metadata_of(sample: Sample) -> dict[str, Any]:
+    """A sample's metadata (every AlgoPuzzleVQA sample has some)."""
+    assert sample.metadata is not None
+    return sample.metadata
+
+
+def content_of(sample: Sample) -> list[Content]:
+    """The content of a sample's one user message: its text, then its image."""
+    assert isinstance(sample.input, list) and isinstance(sample.input[0].content, list)
+    return sample.input[0].content
 
 
 def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
@@ -25,12 +39,12 @@ def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
     for record in records:
         sample = samples[Path(record["image"]).stem]
         assert sample.target == record["answer"]
-        assert sample.metadata["puzzle"] == record["_puzzle"]
-        assert sample.metadata["options"] == record["options"]
-        assert sample.metadata["image"] == record["image"]
+        assert metadata_of(sample)["puzzle"] == record["_puzzle"]
+        assert metadata_of(sample)["options"] == record["options"]
+        assert metadata_of(sample)["image"] == record["image"]
         letter = "ABCD"[record["options"].index(record["answer"])]
-        assert sample.metadata["answer_letter"] == letter
-        text, image = sample.input[0].content  # text first, as the OpenAI and Gemini clients
+        assert metadata_of(sample)["answer_letter"] == letter
+        text, image = content_of(sample)  # text first, as the OpenAI and Gemini clients
         assert isinstance(text, ContentText) and isinstance(image, ContentImage)
         assert text.text == reference[sample.id]["prompt_describe"]
         assert image.image.endswith(".png")  # Inspect sends it as image/png
@@ -39,9 +53,10 @@ def test_every_record_becomes_its_sample(fixture_data: Path) -> None:
 def test_max_image_size_0_sends_the_original_files(fixture_data: Path) -> None:
     dataset = algopuzzlevqa_dataset(source="sample", max_image_size=0)
     for sample in dataset:
-        image = sample.input[0].content[1].image
-        original = (fixture_data / sample.metadata["image"]).read_bytes()
+        image = cast(ContentImage, content_of(sample)[1]).image
+        original = (fixture_data / metadata_of(sample)["image"]).read_bytes()
         assert image_bytes(image) == original
+        assert isinstance(sample.id, str)
         if sample.id.startswith(("move_box", "rotting_kiwi")):  # PNG files named .jpg
             assert image.startswith("data:image/png;base64,")
         else:
@@ -49,7 +64,9 @@ def test_max_image_size_0_sends_the_original_files(fixture_data: Path) -> None:
 
 
 def test_ids_are_image_names_and_order_is_round_robin(fixture_data: Path) -> None:
-    ids = [sample.id for sample in algopuzzlevqa_dataset(source=str(fixture_data))]
+    ids = cast(
+        "list[str]", [sample.id for sample in algopuzzlevqa_dataset(source=str(fixture_data))]
+    )
     assert ids[:3] == ["board_tile_0057", "calendar_0059", "chain_link_0057"]
     assert [i.rsplit("_", 1)[0] for i in ids[:18]] == list(PUZZLES)
     assert [i.rsplit("_", 1)[0] for i in ids[18:]] == list(PUZZLES)
@@ -58,8 +75,10 @@ def test_ids_are_image_names_and_order_is_round_robin(fixture_data: Path) -> Non
 
 def test_cot_prompt(fixture_data: Path) -> None:
     sample = algopuzzlevqa_dataset(prompt="cot", source=str(fixture_data))[0]
-    assert sample.input[0].content[0].text.endswith("\n\nAnswer: Let's think step by step.")
-    assert sample.metadata["prompt"] == "cot"
+    assert cast(ContentText, content_of(sample)[0]).text.endswith(
+        "\n\nAnswer: Let's think step by step."
+    )
+    assert metadata_of(sample)["prompt"] == "cot"
 
 
 @pytest.mark.parametrize(
@@ -73,7 +92,7 @@ def test_cot_prompt(fixture_data: Path) -> None:
 )
 def test_puzzle_filter(puzzle: object, expected: list[str]) -> None:
     dataset = algopuzzlevqa_dataset(puzzle=puzzle, source="sample")  # type: ignore[arg-type]
-    counts = Counter(sample.metadata["puzzle"] for sample in dataset)
+    counts = Counter(metadata_of(sample)["puzzle"] for sample in dataset)
     assert sorted(counts) == expected and set(counts.values()) == {2}
 
 
@@ -142,7 +161,7 @@ def test_folder_without_puzzles_is_rejected(tmp_path: Path) -> None:
     ],
 )
 def test_bad_records_are_rejected(
-    fixture_data: Path, tmp_path: Path, change: dict, message: str
+    fixture_data: Path, tmp_path: Path, change: dict[str, Any], message: str
 ) -> None:
     folder = copy_data(fixture_data, tmp_path)
     (folder / "images/clock/clock_0042.jpg").write_bytes(b"GIF89a")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any, cast
 
 import eval_runs
 from algopuzzlevqa_helpers import image_bytes, mock_output, pixels_sha256, reference_protocol
 from eval_runs import metrics_of
-from inspect_ai.log import EvalLog
+from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ContentImage, ContentText, get_model
+from inspect_ai.scorer import Score
 
 from inspect_sparc.contract.ontology import CATEGORIES
 from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
@@ -17,16 +20,48 @@ from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 from inspect_sparc.evals.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa
 
 REFERENCE = reference_protocol()
-SAMPLES = {sample.id: sample for sample in algopuzzlevqa_dataset(source="sample", max_image_size=0)}
+SAMPLES: dict[str, Sample] = {
+    cast(str, sample.id): sample
+    for sample in algopuzzlevqa_dataset(source="sample", max_image_size=0)
+}
 BY_PROMPT = {sample.input[0].text: sample for sample in SAMPLES.values()}  # type: ignore[union-attr]
 """First prompt text -> its sample, to let the mock model answer as a test needs."""
 
-NO_LETTER = REFERENCE["clock_0023"]["followup_after_first_reply"]["first_reply"]
+NO_LETTER: str = REFERENCE["clock_0023"]["followup_after_first_reply"]["first_reply"]
 """The reference's first reply with no letter ("I could not decide between the options.")."""
 
 
+def id_of(sample: Sample) -> str:
+    """A sample's id (every AlgoPuzzleVQA sample has its image's name)."""
+    return cast(str, sample.id)
+
+
+def metadata_of(item: Sample | Score) -> dict[str, Any]:
+    """The metadata of a sample or score (every one here has some)."""
+    assert item.metadata is not None
+    return item.metadata
+
+
+def explanation_of(score: Score) -> str:
+    """A score's explanation (the scorer always gives one)."""
+    assert score.explanation is not None
+    return score.explanation
+
+
+def scorer_score(sample: EvalSample) -> Score:
+    """The score the eval's one scorer gave a logged sample."""
+    assert sample.scores is not None
+    return sample.scores["algopuzzlevqa_scorer"]
+
+
+def value_of(score: Score) -> dict[str, Any]:
+    """A score's value: the scorer's dict of `correct` and `follow_up`."""
+    return cast("dict[str, Any]", score.value)
+
+
 def gold(sample_id: str) -> str:
-    return SAMPLES[sample_id].metadata["answer_letter"]
+    letter: str = metadata_of(SAMPLES[sample_id])["answer_letter"]
+    return letter
 
 
 def wrong(letter: str) -> str:
@@ -36,7 +71,7 @@ def wrong(letter: str) -> str:
 
 def first_reply(sample_id: str) -> str:
     """The scripted first reply, per puzzle."""
-    puzzle = SAMPLES[sample_id].metadata["puzzle"]
+    puzzle: str = metadata_of(SAMPLES[sample_id])["puzzle"]
     letter = gold(sample_id)
     return {
         "board_tile": "Both colours count 14, so the answer is (C).",  # (C) names no option
@@ -47,7 +82,9 @@ def first_reply(sample_id: str) -> str:
     }.get(puzzle, f"The answer is {letter}")
 
 
-def run(model_outputs, tmp_path: Path, task_args: dict | None = None, **kwargs) -> EvalLog:
+def run(
+    model_outputs, tmp_path: Path, task_args: dict[str, Any] | None = None, **kwargs
+) -> EvalLog:
     """Eval the bundled sample against a mock model answering with `model_outputs`."""
     model = get_model("mockllm/model", custom_outputs=model_outputs)
     task = algopuzzlevqa(source="sample", **(task_args or {}))
@@ -55,21 +92,21 @@ def run(model_outputs, tmp_path: Path, task_args: dict | None = None, **kwargs) 
 
 
 def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
-    first_calls: dict[str, list] = {}
-    follow_ups: dict[str, list] = {}
+    first_calls: dict[str, list[Any]] = {}
+    follow_ups: dict[str, list[Any]] = {}
 
     def answer(messages, tools, tool_choice, config):
         assert len(messages) == 1 and messages[0].role == "user"  # always one single-turn prompt
         text = messages[0].text
         if text in BY_PROMPT:
-            sample_id = BY_PROMPT[text].id
+            sample_id = id_of(BY_PROMPT[text])
             first_calls[sample_id] = messages[0].content
             return mock_output(first_reply(sample_id))
         sample_id = next(
-            s for p, s in ((p, s.id) for p, s in BY_PROMPT.items()) if text.startswith(p)
+            s for p, s in ((p, id_of(s)) for p, s in BY_PROMPT.items()) if text.startswith(p)
         )
         follow_ups[sample_id] = messages[0].content
-        if SAMPLES[sample_id].metadata["puzzle"] == "n_queens":
+        if metadata_of(SAMPLES[sample_id])["puzzle"] == "n_queens":
             return mock_output("I still cannot tell.")
         return mock_output(f"({gold(sample_id)})")
 
@@ -100,37 +137,37 @@ def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
     expected = {
         sample_id: int(
             {"board_tile": gold(sample_id) == "A", "calendar": gold(sample_id) == "D"}.get(
-                sample.metadata["puzzle"], not sample_id.startswith("n_queens")
+                metadata_of(sample)["puzzle"], not sample_id.startswith("n_queens")
             )
         )
         for sample_id, sample in SAMPLES.items()
     }
     assert log.samples is not None and len(log.samples) == 36
-    scores = {s.id: s.scores["algopuzzlevqa_scorer"] for s in log.samples}
-    assert {i: score.value["correct"] for i, score in scores.items()} == expected  # type: ignore[index]
+    scores = {s.id: scorer_score(s) for s in log.samples}
+    assert {i: value_of(score)["correct"] for i, score in scores.items()} == expected
     values = metrics_of(log)
     assert values["accuracy"] == sum(expected.values()) / 36
     assert set(values) == {"accuracy", "stderr", *PUZZLES, *CATEGORIES}
 
     tile = scores["board_tile_0057"]
-    assert tile.answer == "C" and tile.metadata["first_option_fallback"] is True
+    assert tile.answer == "C" and metadata_of(tile)["first_option_fallback"] is True
     assert "parenthesised (C), which names no option, so the first option (A) 'No'" in (
-        tile.explanation
+        explanation_of(tile)
     )
     calendar = scores["calendar_0059"]
-    assert (calendar.answer, calendar.metadata["rule"], calendar.metadata["word"]) == (
+    assert (calendar.answer, metadata_of(calendar)["rule"], metadata_of(calendar)["word"]) == (
         "D",
         "in_word",
         "Days",
     )
-    assert "bare capital D inside the word 'Days'" in calendar.explanation
+    assert "bare capital D inside the word 'Days'" in explanation_of(calendar)
     clock = next(s for s in log.samples if s.id == "clock_0023")
     assert [m.role for m in clock.messages] == ["user", "assistant", "user", "assistant"]
     assert clock.messages[2].text == REFERENCE["clock_0023"]["followup_after_first_reply"]["prompt"]
-    assert scores["clock_0023"].explanation.startswith("Read from the follow-up reply (paper")
+    assert explanation_of(scores["clock_0023"]).startswith("Read from the follow-up reply (paper")
     queens = scores["n_queens_0011"]
     assert queens.value == {"correct": 0, "follow_up": 1} and queens.answer == ""
-    assert "no option letter found" in queens.explanation
+    assert "no option letter found" in explanation_of(queens)
     assert log.eval.task_version == TASK_VERSION == "2-B"
     assert log.plan.config.temperature == 0.0
 
@@ -139,23 +176,23 @@ def test_strict_protocol_end_to_end(tmp_path: Path) -> None:
     def answer(messages, tools, tool_choice, config):
         sample = BY_PROMPT[messages[0].text]
         if len(messages) == 1:
-            return mock_output(first_reply(sample.id))
+            return mock_output(first_reply(id_of(sample)))
         assert [m.role for m in messages] == ["user", "assistant", "user"]  # a chat turn
-        letters = "(A) (B)" if sample.metadata["puzzle"] == "board_tile" else "(A) (B) (C) (D)"
+        letters = "(A) (B)" if metadata_of(sample)["puzzle"] == "board_tile" else "(A) (B) (C) (D)"
         assert messages[2].text == f"Therefore, among {letters}, the answer is:"
-        if sample.metadata["puzzle"] == "n_queens":
+        if metadata_of(sample)["puzzle"] == "n_queens":
             return mock_output("I still cannot tell.")
-        return mock_output(f"({gold(sample.id)})")
+        return mock_output(f"({gold(id_of(sample))})")
 
     log = run(answer, tmp_path, {"extraction": "strict"}, limit=18)
     assert log.samples is not None and len(log.samples) == 18
-    scores = {s.metadata["puzzle"]: s.scores["algopuzzlevqa_scorer"] for s in log.samples}
-    follow_ups = {p for p, score in scores.items() if score.value["follow_up"]}  # type: ignore[index]
+    scores = {s.metadata["puzzle"]: scorer_score(s) for s in log.samples}
+    follow_ups = {p for p, score in scores.items() if value_of(score)["follow_up"]}
     assert follow_ups == {"board_tile", "calendar", "clock", "n_queens"}
-    wrong_ones = {p for p, score in scores.items() if not score.value["correct"]}  # type: ignore[index]
+    wrong_ones = {p for p, score in scores.items() if not value_of(score)["correct"]}
     assert wrong_ones == {"n_queens"}
-    assert scores["calendar"].explanation.startswith("Read from the follow-up reply (strict")
-    assert scores["board_tile"].metadata["first_letter"] == "C"
+    assert explanation_of(scores["calendar"]).startswith("Read from the follow-up reply (strict")
+    assert metadata_of(scores["board_tile"])["first_letter"] == "C"
 
 
 def test_limit_36_gives_two_of_each_puzzle(tmp_path: Path) -> None:
@@ -170,7 +207,7 @@ def test_metrics_under_epochs(tmp_path: Path) -> None:
 
     def alternate(messages, tools, tool_choice, config):
         text = messages[0].text
-        letter = gold(BY_PROMPT[text].id)
+        letter = gold(id_of(BY_PROMPT[text]))
         calls[text] += 1
         return mock_output(f"({letter})" if calls[text] == 1 else f"({wrong(letter)})")
 

@@ -54,6 +54,7 @@ def test_category_metrics_equal_a_hand_computation(tmp_path: Path) -> None:
 
     def answer(messages, tools, tool_choice, config):
         sample = by_prompt[messages[0].text]
+        assert sample.metadata is not None
         gold = sample.metadata["answer_letter"]
         return mock_output(f"({gold if sample.id in right else 'AB'[gold == 'A']})")
 

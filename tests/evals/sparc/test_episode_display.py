@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import cast
 
 import pytest
 from inspect_ai import eval
@@ -49,7 +50,7 @@ def test_the_chance_reads_the_same_in_the_explanation_and_the_metadata(logs):
         if exact == 0:  # 1 step cannot reach E on these puzzles
             assert words == "0"
             continue
-        odds, percent = CHANCE_WORDS.fullmatch(words).groups()
+        odds, percent = cast("re.Match[str]", CHANCE_WORDS.fullmatch(words)).groups()
         assert int(odds.replace(",", "")) == round(1 / exact)
         assert math.isclose(float(percent), exact * 100, rel_tol=0.05)  # two significant digits
         assert not re.search(r"\de-\d", score.explanation)  # no exponent notation anywhere

@@ -45,6 +45,7 @@ def test_a_picture_that_cannot_be_encoded_is_said_so_and_the_score_stands(sparc_
     assert deferred.value == inline.value and deferred.metadata == inline.metadata
     assert "data:image/" not in deferred.explanation
     assert "The answer picture could not be encoded." in deferred.explanation
+    assert inline.explanation is not None
     assert deferred.explanation.startswith(inline.explanation.split("![")[0])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from picture_helpers import (
@@ -24,7 +25,7 @@ from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, first_illegal_step,
 
 
 @pytest.fixture(scope="module")
-def region_cases(sparc_records) -> list[tuple[dict, tuple]]:
+def region_cases(sparc_records) -> list[tuple[dict[str, Any], tuple[Any, ...]]]:
     return region_failures(sparc_records[::3])
 
 
@@ -51,7 +52,7 @@ def test_the_picture_of_a_line_that_breaks_region_rules_shows_its_path(region_ca
             assert not close(picture.getpixel(where.middle_positions[y][x]), PATH_COLOR), (x, y)
 
 
-def mutations(solution: tuple) -> dict[str, tuple[list, tuple, str]]:
+def mutations(solution: tuple[Any, ...]) -> dict[str, tuple[list[Any], tuple[Any, ...], str]]:
     """Paths that are no line, each made from a solution: (path, expected first illegal step,
     words the explanation gives it). The steps are known by construction."""
     s = list(solution)

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
-from rule_oracle import LINE_FAULTS, PLACEMENT_FAULTS, PUZZLE_RULES, Board, broken_rules
+from rule_oracle import LINE_FAULTS, PLACEMENT_FAULTS, PUZZLE_RULES, Board, Point, broken_rules
 from sparc.validation import analyze_path, validate_solution
 
 from inspect_sparc.core.puzzle import parse_puzzle
@@ -32,7 +33,7 @@ ANSWERS = [json.loads(line) for line in (FIXTURES / "answers.jsonl").read_text()
 RULE_KEYS = LINE_FAULTS + PLACEMENT_FAULTS + PUZZLE_RULES
 
 
-def expected_value(answer: dict) -> dict[str, int]:
+def expected_value(answer: dict[str, Any]) -> dict[str, int]:
     """The score value the README promises, from the reference verdicts and the oracle."""
     reference = answer["reference"]
     line = reference["analysis"]["fully_valid_path"]
@@ -70,11 +71,11 @@ def test_the_real_answers_exercise_every_key() -> None:
     assert all(expected_value(answer)["breaks_gap"] == 0 for answer in crossing)
 
 
-def _path(answer: dict) -> tuple:
+def _path(answer: dict[str, Any]) -> tuple[Point, ...]:
     return tuple(tuple(point) for point in answer["reference"]["extracted_path"] or ())
 
 
-def _detour(record: dict) -> tuple | None:
+def _detour(record: dict[str, Any]) -> tuple[Point, ...] | None:
     """The first solution with a step along the right border replaced by a loop off the grid.
 
     (Answers cannot write negative coordinates, so the loop goes right, past the last column.)
@@ -91,7 +92,9 @@ DETOURS = [(record, path) for record in RECORDS.values() if (path := _detour(rec
 
 
 @pytest.mark.parametrize(("record", "path"), DETOURS, ids=[r["id"] for r, _ in DETOURS])
-def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tuple) -> None:
+def test_a_line_through_off_grid_points_counts_off_grid(
+    record: dict[str, Any], path: tuple[Point, ...]
+) -> None:
     # The reference calls such a detour a valid line, so off_grid and every puzzle rule count.
     points = [{"x": x, "y": y} for x, y in path]
     analysis = analyze_path(points, record)
@@ -107,6 +110,7 @@ def test_a_line_through_off_grid_points_counts_off_grid(record: dict, path: tupl
     }
     text = "#### " + ", ".join(f"({x}, {y})" for x, y in path)
     score = score_answer(parse_puzzle(record), text)
+    assert isinstance(score.value, dict)
     assert score.value == expected_value(answer)
     assert score.value["breaks_off_grid"] == 1 and score.value["invalid_path"] == 0
 
@@ -115,6 +119,7 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
     for answer in ANSWERS:
         record = RECORDS[answer["puzzle_id"]]
         score = score_answer(parse_puzzle(record), answer["response"])
+        assert score.explanation is not None
         reference = answer["reference"]
         broken = sorted(broken_rules(Board(record), _path(answer)))
         assert score.metadata == {
@@ -175,13 +180,18 @@ def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> Non
     trimmed = dict(record, solutions=record["solutions"][1:])
     text = "#### " + ", ".join(f"({p['x']}, {p['y']})" for p in withheld)
     score = score_answer(parse_puzzle(trimmed), text)
+    assert isinstance(score.value, dict) and score.metadata is not None
+    assert score.explanation is not None
     assert score.value["correct"] == 0 and not any(score.value[f"breaks_{k}"] for k in RULE_KEYS)
     assert score.metadata["unlisted_valid"] is True
     assert score.explanation.splitlines()[1].startswith(
         "**Not solved**, although the path satisfies every rule: it is not among the stored "
         "solutions (`unlisted_valid`, worth reporting to the dataset authors)."
     )
-    assert score_answer(parse_puzzle(record), text).metadata["unlisted_valid"] is False
+    assert (
+        cast("dict[str, Any]", score_answer(parse_puzzle(record), text).metadata)["unlisted_valid"]
+        is False
+    )
 
 
 def test_the_answer_stops_at_the_end_and_long_paths_are_cut_in_score_answer() -> None:
@@ -190,11 +200,13 @@ def test_the_answer_stops_at_the_end_and_long_paths_are_cut_in_score_answer() ->
     solution = puzzle.solutions[0]
     text = ", ".join(f"({x}, {y})" for x, y in solution)
     score = score_answer(puzzle, "#### " + text + ", (0, 0), (1, 1)")
+    assert isinstance(score.value, dict)
     assert score.value["correct"] == 1
     assert score.answer == ", ".join(f"({x},{y})" for x, y in solution)
     for count, shown in ((200, 200), (201, 200), (450, 200)):
         far = [(100 + i, 100) for i in range(count)]
         answer = score_answer(puzzle, ", ".join(f"({x}, {y})" for x, y in far)).answer
+        assert answer is not None
         assert answer.startswith("(100,100), (101,100)")
         assert answer.count("(") == shown + (count > shown)
         more = count - shown
@@ -202,7 +214,7 @@ def test_the_answer_stops_at_the_end_and_long_paths_are_cut_in_score_answer() ->
 
 
 def test_sparc_metrics_on_the_real_answers() -> None:
-    from inspect_ai.scorer import SampleScore
+    from inspect_ai.scorer import MetricProtocol, SampleScore
 
     from inspect_sparc.evals.sparc.scorer import sparc_metrics
 
@@ -213,7 +225,9 @@ def test_sparc_metrics_on_the_real_answers() -> None:
         score = score_answer(parse_puzzle(record), answer["response"])
         scores.append(SampleScore(score=score, sample_metadata={"level": level}))
         expected.append((level, expected_value(answer)))
-    accuracy, stderr, invalid, by_level, breaks = (m(scores) for m in sparc_metrics())
+    accuracy, stderr, invalid, by_level, breaks = (
+        cast("dict[str, float]", cast(MetricProtocol, m)(scores)) for m in sparc_metrics()
+    )
 
     def mean(values: list[int]) -> float:
         return sum(values) / len(values)
@@ -240,6 +254,7 @@ def test_an_answer_without_a_path_is_explained_as_empty_not_as_a_bad_line(answer
     claim the (absent) path jumps, revisits or crosses a rule cell."""
     puzzle = parse_puzzle(next(iter(RECORDS.values())))
     score = score_answer(puzzle, answer)
+    assert isinstance(score.value, dict) and score.explanation is not None
     assert score.value["correct"] == 0 and score.value["invalid_path"] == 1
     verdict = score.explanation.splitlines()[1]
     assert "it is empty" in verdict

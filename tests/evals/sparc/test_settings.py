@@ -4,11 +4,15 @@ the agent's tools and the scorer read back, and the stored shapes are the logged
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from inspect_sparc.core.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.agent.tools import SETTINGS_KEY, store_fields, stored_settings
+
+if TYPE_CHECKING:
+    from inspect_ai.util import Store
 
 ALL = [
     EpisodeSettings.from_task(prompt, traceback, steps, observation, plot)
@@ -22,7 +26,7 @@ ALL = [
 ]
 
 
-class FakeStore(dict):
+class FakeStore(dict[str, Any]):
     """The two methods of Inspect's Store the tools use."""
 
     def set(self, key, value):
@@ -39,7 +43,7 @@ def test_what_a_sample_stores_reads_back_the_same(settings):
         if settings.image:  # the plot only matters for pictures, and is stored only then
             assert read == settings
     store = FakeStore({SETTINGS_KEY: store_fields(settings)})
-    back = stored_settings(store)
+    back = stored_settings(cast("Store", store))  # the fake has the two methods used
     assert (back.traceback, back.max_steps) == (settings.traceback, settings.max_steps)
     assert (back.observation, back.plot) == (settings.observation, settings.plot)
 

@@ -7,6 +7,7 @@ runs are order-proof; expectations come from `core.stepper.Stepper` on the same 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import eval_runs
 import pytest
@@ -35,9 +36,9 @@ def run(task, player: Player, tmp_path: Path, **kwargs):
     return eval_runs.run(task, player.model(), tmp_path, **kwargs)
 
 
-def value_of(sample) -> dict:
+def value_of(sample) -> dict[str, Any]:
     [score] = sample.scores.values()
-    return score.value
+    return cast("dict[str, Any]", score.value)
 
 
 def ends_on_e(env: Stepper, action: int) -> bool:
@@ -99,7 +100,7 @@ def test_moves_in_one_turn_are_taken_in_order_and_calls_after_the_end_are_errors
         assert all(m.error is not None and "No move made" in m.error.message for m in late)
 
 
-def greedy_episode(record: dict) -> Stepper:
+def greedy_episode(record: dict[str, Any]) -> Stepper:
     """The episode of always taking the first legal move."""
     env = Stepper(parse_puzzle(record))
     while not env.done:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from agent_scripts import Player, gym_replay, replay_policy, scripted_actions
@@ -24,19 +25,19 @@ TEST_SPLIT = Path(__file__).parents[3] / "fixtures" / "sparc" / "test_split.json
 AGENT_ONLY = ("tool_calls", "turns", "no_tool_turns", "malformed_tool_calls")
 
 
-def scores_by_sample(log) -> dict:
+def scores_by_sample(log) -> dict[str | int, Any]:
     assert log.status == "success", log.error
     return {sample.id: next(iter(sample.scores.values())) for sample in log.samples}
 
 
 def check_parity(
     source: str, tmp_path, traceback: bool = False, limit: int | None = None
-) -> Counter:
+) -> Counter[str]:
     """Run both tasks on the same actions; assert equal scores; return the endings seen."""
-    args = {"source": source, "traceback": traceback}
+    args: dict[str, Any] = {"source": source, "traceback": traceback}
     agent_task, gym_task = sparc_agent(**args), sparc_gym(**args)
     order = {sample.id: n for n, sample in enumerate(agent_task.dataset)}
-    cache: dict = {}
+    cache: dict[str | int, list[int | None]] = {}
 
     def actions_for(state):
         if state.sample_id not in cache:
@@ -44,13 +45,13 @@ def check_parity(
             cache[state.sample_id] = scripted_actions(puzzle, order[state.sample_id], traceback)
         return cache[state.sample_id]
 
-    options = {"log_dir": str(tmp_path), "display": "none", "limit": limit}
+    options: dict[str, Any] = {"log_dir": str(tmp_path), "display": "none", "limit": limit}
     options["max_connections"] = 50
     [agent_log] = eval(agent_task, model=Player(replay_policy(actions_for)).model(), **options)
     [gym_log] = eval(gym_task, model=gym_replay(actions_for), **options)
     agent, gym = scores_by_sample(agent_log), scores_by_sample(gym_log)
     assert agent.keys() == gym.keys() and agent
-    endings: Counter = Counter()
+    endings: Counter[str] = Counter()
     for sample_id, expected in gym.items():
         score = agent[sample_id]
         value = {k: v for k, v in score.value.items() if k not in AGENT_ONLY}

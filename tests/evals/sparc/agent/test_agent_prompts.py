@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from typing import Any
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_anything_else_is_unreadable():
 # --- replies of the `move` tool on real episodes -----------------------------------------------
 
 
-def solution_episode(record: dict, **kwargs) -> tuple[Stepper, list[str]]:
+def solution_episode(record: dict[str, Any], **kwargs) -> tuple[Stepper, list[str]]:
     """An episode walking the record's first solution, and the move_text of each step."""
     puzzle = parse_puzzle(record)
     env = Stepper(puzzle, **kwargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from typing import Any
 
 import pytest
 from eval_runs import metrics_of, run
@@ -55,7 +56,7 @@ def scripted(reply_for) -> object:
 
 
 @pytest.fixture(scope="module")
-def sample_records() -> dict[str, dict]:
+def sample_records() -> dict[str, dict[str, Any]]:
     return {r["id"]: r for r in load_records("sample", "test", "all")}
 
 

@@ -46,7 +46,9 @@ def reference_in_tmp(tmp_path, monkeypatch):
         )
 
 
-def reference_requests(record: dict, replies: list[str], traceback: bool, plot: str, prompt: str):
+def reference_requests(
+    record: dict[str, Any], replies: list[str], traceback: bool, plot: str, prompt: str
+):
     client = ScriptedClient(replies)
     name = REFERENCE_PROMPTS[prompt, traceback]
     with local_gym_records([record]):
@@ -58,7 +60,9 @@ def reference_requests(record: dict, replies: list[str], traceback: bool, plot: 
     return client.requests
 
 
-def our_requests(record: dict, replies: list[str], traceback: bool, plot: str, prompt: str, tmp):
+def our_requests(
+    record: dict[str, Any], replies: list[str], traceback: bool, plot: str, prompt: str, tmp
+):
     """The messages our sparc_gym sends, one [system, user] list per step."""
     source = tmp / "one.jsonl"
     source.write_text(json.dumps(record))
@@ -81,12 +85,12 @@ def our_requests(record: dict, replies: list[str], traceback: bool, plot: str, p
     return sent
 
 
-def pixels(uri: str) -> tuple:
+def pixels(uri: str) -> tuple[str, tuple[int, int], bytes]:
     image = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     return image.mode, image.size, image.tobytes()
 
 
-def walk(record: dict, seed: int, traceback: bool) -> list[int]:
+def walk(record: dict[str, Any], seed: int, traceback: bool) -> list[int]:
     """Actions that end the episode with illegal tries on the way: without traceback a random
     legal walk (to E or a dead end); with it the first solution with a step out and back."""
     rng = random.Random(seed)
@@ -147,9 +151,9 @@ def test_each_step_equals_the_reference(
         assert pixels(image.image) == pixels(ref_image["image_url"]["url"]), step
 
 
-def test_an_unknown_observation_or_plot_is_a_clear_error():
+def test_an_unknown_observation_or_plot_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="text, image"):
-        sparc_gym(source="/nonexistent.jsonl", observation="picture")
+        sparc_gym(source="/nonexistent.jsonl", observation="picture")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="path_cell_annotated"):
         sparc_gym(source="/nonexistent.jsonl", observation="image", plot="fancy")
 

@@ -8,6 +8,7 @@ import sys
 from collections import defaultdict
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 from eval_runs import run
@@ -30,7 +31,8 @@ def reversed_target(sample) -> str:
 
 def plan(sample_index: int, sample) -> str:
     """Correct, no path, or reversed, in turn."""
-    return ["#### " + sample.target, "I give up.", reversed_target(sample)][sample_index % 3]
+    answers: list[str] = ["#### " + sample.target, "I give up.", reversed_target(sample)]
+    return answers[sample_index % 3]
 
 
 def metric_values(log) -> dict[str, float]:
@@ -76,7 +78,7 @@ def test_eval_on_the_bundled_sample_reports_exact_metrics(tmp_path):
     assert "in magenta in the picture: the path starts at" in backwards.explanation
 
 
-def rule_breaking_line(record: dict) -> tuple[tuple[int, int], ...] | None:
+def rule_breaking_line(record: dict[str, Any]) -> tuple[tuple[int, int], ...] | None:
     """A line from S to E that the reference calls valid but that misses a dot, if any."""
     grid = [["+" if v == "." else v for v in row] for row in record["puzzle_array"]]
     stored = set(parse_puzzle(record).solutions)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from sparc.prompts import PROMPT_REGISTRY
@@ -28,7 +29,7 @@ GYM = {
 }
 
 
-def single_shot_mismatches(records: list[dict]) -> list[tuple[str, str]]:
+def single_shot_mismatches(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """(puzzle id, kind) of every single-shot visual prompt that differs from the reference."""
     bad = []
     for record in records:
@@ -41,7 +42,7 @@ def single_shot_mismatches(records: list[dict]) -> list[tuple[str, str]]:
     return bad
 
 
-def gym_mismatches(records: list[dict]) -> list[tuple[str, str]]:
+def gym_mismatches(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """(puzzle id, reference name) of every step-by-step visual system prompt that differs."""
     bad = []
     for record in records:

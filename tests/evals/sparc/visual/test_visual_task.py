@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import copy
 import io
+from typing import Any
 
 import pytest
 from inspect_ai import eval
@@ -22,7 +23,7 @@ from inspect_sparc.evals.sparc.visual.tasks import TASK_VERSION, sparc_visual
 PUZZLES = "tests/fixtures/sparc/puzzles.jsonl"
 
 
-def recording_model(answer_for, seen: list):
+def recording_model(answer_for, seen: list[Any]):
     """A mockllm model that records every message list it is sent and answers per puzzle."""
 
     def respond(messages, tools, tool_choice, config):
@@ -32,7 +33,7 @@ def recording_model(answer_for, seen: list):
     return get_model("mockllm/model", custom_outputs=respond)
 
 
-def pixels(data_uri: str) -> tuple:
+def pixels(data_uri: str) -> tuple[str, tuple[int, int], bytes]:
     header, encoded = data_uri.split(",", 1)
     assert header == "data:image/png;base64"
     image = Image.open(io.BytesIO(base64.b64decode(encoded)))
