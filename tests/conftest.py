@@ -17,37 +17,37 @@ SPARC_ANSWERS = FIXTURES / "sparc" / "answers.jsonl"
 SPARC_TEST_SPLIT = FIXTURES / "sparc" / "test_split.jsonl.gz"
 
 
-def read_jsonl(path: Path) -> list[dict]:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Records of a JSON-lines file."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def read_test_split() -> list[dict]:
+def read_test_split() -> list[dict[str, Any]]:
     """The 500 records of the published test split, in published order."""
     with gzip.open(SPARC_TEST_SPLIT, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
 
 
 @pytest.fixture(scope="session")
-def sparc_test_split() -> list[dict]:
+def sparc_test_split() -> list[dict[str, Any]]:
     """All 500 published test puzzles (use in tests marked slow, or in cheap whole-split checks)."""
     return read_test_split()
 
 
 @pytest.fixture(scope="session")
-def sparc_records() -> list[dict]:
+def sparc_records() -> list[dict[str, Any]]:
     """The 53 real test puzzles."""
     return read_jsonl(SPARC_PUZZLES)
 
 
 @pytest.fixture(scope="session")
-def sparc_by_id(sparc_records: list[dict]) -> dict[str, dict]:
+def sparc_by_id(sparc_records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The real test puzzles by id."""
     return {record["id"]: record for record in sparc_records}
 
 
 @pytest.fixture(scope="session")
-def sparc_answers() -> list[dict]:
+def sparc_answers() -> list[dict[str, Any]]:
     """60 real model answers with the reference verdicts."""
     return read_jsonl(SPARC_ANSWERS)
 
@@ -75,7 +75,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             "pytest_xdist_make_scheduler in tests/conftest.py"
         )
 
-    class SharedFixtureScheduling(LoadFileScheduling):
+    # xdist ships no type information: its scheduler is `Any` to mypy
+    class SharedFixtureScheduling(LoadFileScheduling):  # type: ignore[misc]
         """One unit of work per test file, or per folder of `SHARED_FIXTURE_FOLDERS`."""
 
         def _split_scope(self, nodeid: str) -> str:

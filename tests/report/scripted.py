@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 
-def rolled(grid: list) -> list:
+def rolled(grid: list[list[str]]) -> list[list[str]]:
     """Another grid of the same symbols (the top row moved to the bottom): a puzzle that is not a
     test grid. Not a turn or a mirror, which the test-grid hashes see through."""
     return [list(row) for row in grid[1:] + grid[:1]]
 
 
-def rolled_twice(grid: list) -> list:
+def rolled_twice(grid: list[list[str]]) -> list[list[str]]:
     """A third grid of the same symbols (the top two rows moved to the bottom)."""
     return [list(row) for row in grid[2:] + grid[:2]]
 
@@ -47,7 +47,7 @@ def scripted_log(
     source: str | None = None,
     id_prefix: str = "",
     started: str | None = None,
-    grid: Callable[[list], list] | None = None,
+    grid: Callable[[list[list[str]]], list[list[str]]] | None = None,
     errored: Iterable[str] = (),
 ) -> Path:
     """Write a copy of `base` (a full EvalLog) whose samples are solved as `outcomes` says
@@ -117,7 +117,7 @@ def epochs_log(
     reducer: str = "max",
     source: str | None = None,
     id_prefix: str = "",
-    grid: Callable[[list], list] | None = None,
+    grid: Callable[[list[list[str]]], list[list[str]]] | None = None,
     errored: Iterable[tuple[str, int]] = (),
 ) -> Path:
     """Write a copy of `base` (a log with epochs) whose sample (id, epoch) is solved as `solved`

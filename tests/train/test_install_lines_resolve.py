@@ -20,6 +20,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,9 @@ def extra_packages(extras: list[str]) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def resolved(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess[str], dict]]:
+def resolved(
+    tmp_path_factory,
+) -> dict[str, tuple[subprocess.CompletedProcess[str], dict[str, Any]]]:
     """Each line's dry run (started together: each waits on the registry), its report beside."""
     folder = tmp_path_factory.mktemp("reports")
     started = {}

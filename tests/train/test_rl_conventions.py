@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -35,7 +36,7 @@ def test_action_masks_are_the_legal_moves_at_every_step(sparc_records):
             _, info = env.reset()
 
 
-def dead_end_walk(record: dict) -> list[int]:
+def dead_end_walk(record: dict[str, Any]) -> list[int]:
     """Legal moves that end in a dead end, by the core engine (random walks, fixed seed)."""
     puzzle = parse_puzzle(record)
     rng = random.Random(0)

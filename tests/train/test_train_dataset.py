@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from inspect_sparc.train.dataset import level_counts, main, parse_level_argument
 
 
 @pytest.fixture(scope="module")
-def fresh_records() -> list[dict]:
+def fresh_records() -> list[dict[str, Any]]:
     """A few generated puzzles of levels 1 and 2 (seconds once the search is compiled)."""
     return generate_puzzles(2, 11, 1) + generate_puzzles(2, 11, 2)
 
@@ -99,7 +100,7 @@ def test_standard_format_is_the_task_input_as_one_text(sparc_records):
         prompt_dataset(sparc_records[:1], prompt_format="chat", allow_test=True)
 
 
-def isomorphs(record: dict) -> list[dict]:
+def isomorphs(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The record with its colours permuted (each moved three places) and with S and E swapped:
     the same puzzle (written here cell by cell, not with the guard's code)."""
     colours = ("R", "B", "G", "Y", "W", "O", "P", "K")

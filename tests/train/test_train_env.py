@@ -9,6 +9,7 @@ Spatial-Gym keeps the previous episode's marks (tested below: that is what we fi
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -27,7 +28,7 @@ from inspect_sparc.train.observations import CHANNEL
 QUICK = 8
 
 
-def walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
+def walks(record: dict[str, Any], seed: int, traceback: bool) -> list[list[int]]:
     """A stored solution, a blind walk (many illegal actions) and, with traceback, a solution
     walk that takes a detour and steps back wherever it can."""
     puzzle = parse_puzzle(record)
@@ -46,7 +47,7 @@ def walks(record: dict, seed: int, traceback: bool) -> list[list[int]]:
     return result
 
 
-def assert_same_steps(record: dict, actions: list[int], traceback: bool) -> int:
+def assert_same_steps(record: dict[str, Any], actions: list[int], traceback: bool) -> int:
     """Step both environments through `actions`; returns the number of steps compared."""
     reference = reference_env(record, traceback=traceback, max_steps=100)
     ours = SparcEnv(traceback=traceback, max_steps=100, observation="text")
@@ -67,8 +68,8 @@ def assert_same_steps(record: dict, actions: list[int], traceback: bool) -> int:
     return steps
 
 
-def run_parity(records: list[dict]) -> set:
-    outcomes = set()
+def run_parity(records: list[dict[str, Any]]) -> set[tuple[bool, float]]:
+    outcomes: set[tuple[bool, float]] = set()
     for index, record in enumerate(records):
         for traceback in (False, True):
             for walk in walks(record, index, traceback):

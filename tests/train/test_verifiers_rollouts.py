@@ -40,13 +40,13 @@ if shutil.which("uv", path=f"{Path(sys.executable).parent}:{os.environ.get('PATH
     pytest.skip("verifiers' harness needs uv (pip install uv)", allow_module_level=True)
 
 
-def short_puzzles(count: int) -> list[dict]:
+def short_puzzles(count: int) -> list[dict[str, Any]]:
     """Generated level-1 puzzles with the shortest solutions (few turns for the gym)."""
     records = generate_puzzles(12, 38, 1)
     return sorted(records, key=lambda r: len(parse_puzzle(r).solutions[0]))[:count]
 
 
-def opening_record(body: dict[str, Any], records: list[dict]) -> dict:
+def opening_record(body: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
     """The puzzle a request is about: the one whose user prompt opens the first user turn."""
     first = next(m["content"] for m in body["messages"] if m["role"] == "user")
     return next(r for r in records if first.startswith(user_prompt(r, "paper")))
@@ -106,8 +106,8 @@ def harness_env(request) -> dict[str, str]:
 
 
 def vf_eval(
-    tmp_path: Path, base_url: str, records: list[dict], line: int, harness: dict[str, str]
-) -> list[dict]:
+    tmp_path: Path, base_url: str, records: list[dict[str, Any]], line: int, harness: dict[str, str]
+) -> list[dict[str, Any]]:
     """Run the documented `vf-eval` line (`line` of the block) on the records in a fresh
     process, its file, model and URL replaced by the test's, uv under `harness`'s variables;
     its episodes from traces.jsonl."""
@@ -156,12 +156,12 @@ def test_the_documented_wheelhouse_holds_the_harness_packages():
     }
 
 
-def reward(trace: dict) -> float:
+def reward(trace: dict[str, Any]) -> float:
     """A recorded trace's reward as verifiers sums it: each score times its weight."""
-    return sum(r["score"] * r["weight"] for r in trace["rewards"].values())
+    return float(sum(r["score"] * r["weight"] for r in trace["rewards"].values()))
 
 
-def logged_rewards(episodes: list[dict]) -> list[str]:
+def logged_rewards(episodes: list[dict[str, Any]]) -> list[str]:
     """The rewards verifiers logged for the rollouts (`rollout done: ... reward=1.000`)."""
     done = [line for line in episodes[0]["log"].splitlines() if "rollout done" in line]
     return sorted(line.split("reward=")[1].split()[0] for line in done)
@@ -198,7 +198,7 @@ def test_a_single_turn_rollout_scores_as_the_reward_functions(tmp_path, harness_
         assert user["content"] == user_prompt(opening_record(body, records), "paper")
 
 
-def losing_walk(record: dict) -> list[str]:
+def losing_walk(record: dict[str, Any]) -> list[str]:
     """Legal moves that end the game unsolved (a dead end, or E by a wrong path): the first
     such random walk, played on the gym itself."""
     import random
