@@ -7,6 +7,7 @@ length in both. Slow: Spatial-Gym and the environment in a fresh process, about 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
 import subprocess
@@ -54,7 +55,7 @@ def test_the_cited_benchmark_prints_the_quoted_figures(command, tmp_path):
         capture_output=True,
         text=True,
         timeout=300,
-        env={**__import__("os").environ, "INSPECT_SPARC_CACHE_DIR": str(tmp_path)},
+        env={**os.environ, "INSPECT_SPARC_CACHE_DIR": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()

@@ -4,6 +4,7 @@ it prints. Slow; skipped without the `train-sb3` extra, scipy or statsmodels."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -34,7 +35,7 @@ def test_the_recipe_prints_solve_rates_with_wilson_intervals_and_a_paired_test(t
         capture_output=True,
         text=True,
         timeout=900,
-        env={"INSPECT_SPARC_CACHE_DIR": str(tmp_path), **__import__("os").environ},
+        env={**os.environ, "INSPECT_SPARC_CACHE_DIR": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
