@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from commands import run_together
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 #: The scripts (command_line.py is their shared helper, not a script).
@@ -17,24 +18,13 @@ SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py") if p.name != "command_line.p
 @pytest.fixture(scope="module")
 def helps(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess[str], Path]]:
     """`python SCRIPT --help` of every script, started together, each in an empty folder."""
-    started = {}
-    for script in SCRIPTS:
-        folder = tmp_path_factory.mktemp(script.stem)
-        started[script.name] = (
-            subprocess.Popen(
-                [sys.executable, str(script), "--help"],
-                cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            ),
-            folder,
-        )  # fmt: skip
-    done = {}
-    for name, (process, folder) in started.items():
-        stdout, stderr = process.communicate(timeout=120)
-        done[name] = (
-            subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr),
-            folder,
-        )
-    return done
+    folders = {script.name: tmp_path_factory.mktemp(script.stem) for script in SCRIPTS}
+    commands = {
+        script.name: ([sys.executable, str(script), "--help"], {"cwd": folders[script.name]})
+        for script in SCRIPTS
+    }
+    results = run_together(commands, timeout=120)
+    return {name: (result, folders[name]) for name, result in results.items()}
 
 
 def test_there_are_scripts_to_check():

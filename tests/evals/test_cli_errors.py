@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from commands import run_together
 
 from inspect_sparc import algopuzzlevqa, sparc, sparc_agent, sparc_gym, sparc_hard, sparc_visual
 from inspect_sparc.core.downloads import SourceError
@@ -48,22 +49,12 @@ RUNS = {
 def cli_runs(tmp_path_factory) -> dict[str, subprocess.CompletedProcess[str]]:
     """Every run of `RUNS` through the real `inspect eval`, started together (each is ~3 s of
     CLI start-up, mostly waiting on imports)."""
-    started = {}
+    commands = {}
     for name, (args, env, _) in RUNS.items():
         log_dir = str(tmp_path_factory.mktemp("logs"))
         command = [sys.executable, "-m", "inspect_ai", "eval", *args, "--model", "mockllm/model"]
-        started[name] = subprocess.Popen(
-            [*command, "--log-dir", log_dir],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, **env},
-        )
-    done = {}
-    for name, process in started.items():
-        stdout, stderr = process.communicate(timeout=180)
-        done[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-    return done
+        commands[name] = ([*command, "--log-dir", log_dir], {"env": {**os.environ, **env}})
+    return run_together(commands, timeout=180)
 
 
 @pytest.mark.parametrize("name", list(RUNS))

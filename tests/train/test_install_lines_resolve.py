@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from commands import run_together
 
 pytestmark = pytest.mark.slow
 tomllib = pytest.importorskip("tomllib")
@@ -71,25 +72,18 @@ def resolved(
 ) -> dict[str, tuple[subprocess.CompletedProcess[str], dict[str, Any]]]:
     """Each line's dry run (started together: each waits on the registry), its report beside."""
     folder = tmp_path_factory.mktemp("reports")
-    started = {}
-    for number, line in enumerate(LINES):
+    reports = {line: folder / f"{number}.json" for number, line in enumerate(LINES)}
+    commands = {}
+    for line in LINES:
         words = shlex.split(line)
         assert words[:2] == ["pip", "install"], line
-        report = folder / f"{number}.json"
         command = [sys.executable, "-m", *words, "--dry-run", "--ignore-installed", "--quiet"]
-        started[line] = (
-            subprocess.Popen(
-                [*command, "--report", str(report)],
-                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            ),
-            report,
-        )  # fmt: skip
-    done = {}
-    for line, (process, report) in started.items():
-        stdout, stderr = process.communicate(timeout=900)
-        result = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-        done[line] = (result, json.loads(report.read_text()) if report.exists() else {})
-    return done
+        commands[line] = ([*command, "--report", str(reports[line])], {"cwd": ROOT})
+    results = run_together(commands, timeout=900)
+    return {
+        line: (result, json.loads(reports[line].read_text()) if reports[line].exists() else {})
+        for line, result in results.items()
+    }
 
 
 @pytest.mark.parametrize("line", LINES)
