@@ -57,7 +57,7 @@ def hostile_answers(records: list[dict]) -> list[str]:
 def main(puzzle_file: Path) -> None:
     from sparc import tasks as upstream
 
-    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.evals.sparc.dataset import record_to_sample
     from inspect_sparc.evals.sparc.scorer import score_answer
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
-import inspect_sparc.core.generate as generator
+import inspect_sparc.core.generate.generator as generator
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 
 
 class _Counting:

@@ -48,9 +48,9 @@ def best_of(runs: int, work) -> tuple[float, int]:
 
 
 def ours(records: list[dict], actions: list[list[int]]) -> int:
-    from inspect_sparc.core.episode_prompts import observation_text
-    from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.core.stepper import Stepper
+    from inspect_sparc.core.episode.stepper import Stepper
+    from inspect_sparc.core.prompts.episode import observation_text
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
 
     steps = 0
     for record, walk in zip(records, actions, strict=True):
@@ -133,8 +133,8 @@ def model_eval(records: list[dict], limit: int = 50) -> None:
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver._task_state import sample_state
 
-    from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.core.stepper import path_actions
+    from inspect_sparc.core.episode.stepper import path_actions
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.evals.sparc.episode import MOVES_KEY
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 

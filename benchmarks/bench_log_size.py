@@ -231,7 +231,7 @@ def _ratios(rounds: list[tuple], floor: list[tuple], column: int) -> str:
 
 def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
     """The (puzzle, path, marks) of every answer picture the scorer draws for these answers."""
-    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.evals.sparc import scorer
 
     calls: list[tuple] = []
@@ -257,7 +257,7 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
     """Bytes and CPU milliseconds per picture, now and in variants."""
     import io
 
-    from inspect_sparc.core import picture
+    from inspect_sparc.core.picture import image as picture
 
     def palette_png(*call: object) -> tuple[str, bytes]:
         buffer = io.BytesIO()
@@ -295,7 +295,7 @@ def webp_settings(label: str, calls: list[tuple], count: int = 40) -> None:
     qualities (effort), on the first `count` pictures: what the encoder's settings can save."""
     import io
 
-    from inspect_sparc.core import picture
+    from inspect_sparc.core.picture import image as picture
 
     drawings = [picture.answer_drawing(*call) for call in calls[:count]]
     print(f"{label}: lossless WebP settings, {len(drawings)} pictures")

@@ -29,8 +29,8 @@ from typing import Any
 from command_line import arguments, run_main
 
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.puzzle import Puzzle, parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.puzzle.parse import Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.core.search import solve
 
 DEFAULT_FILE = (

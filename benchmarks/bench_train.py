@@ -52,10 +52,10 @@ def best_of(runs: int, work: Callable[[], int]) -> tuple[float, int]:
 
 def scorer_path(completions: list[str], puzzles: list[str], rules: bool) -> int:
     """What the `sparc` scorer computes per answer, the puzzle parsed each time."""
-    from inspect_sparc.core.analysis import is_solved, reference_analysis
-    from inspect_sparc.core.answer import extract_path
-    from inspect_sparc.core.puzzle import parse_puzzle
-    from inspect_sparc.core.rules import check
+    from inspect_sparc.core.puzzle.answer import extract_path
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
+    from inspect_sparc.core.puzzle.rules import check
+    from inspect_sparc.core.puzzle.verdict import is_solved, reference_analysis
 
     for completion, text in zip(completions, puzzles, strict=True):
         puzzle = parse_puzzle(json.loads(text))

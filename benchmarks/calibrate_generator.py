@@ -4,7 +4,8 @@ Prints, per level, generated vs published: puzzles, median cell area, mean rule 
 dots and gaps), share of puzzles holding each rule kind, solution count (median / mean / unique),
 median shortest solution `pathLength`, start/end placement (S or E on a corner, on an edge
 position, median S-E distance), and the model-free baselines (A* rate, mean chance of a random
-walk) when `inspect_sparc.core.baselines` is present. Then the issue's targets, pass or FAIL.
+walk) when `inspect_sparc.core.episode.baselines` is present. Then the issue's targets, pass or
+FAIL.
 
 Run: python benchmarks/calibrate_generator.py [--n 500] [--seed 7] [--workers 2]
      python benchmarks/calibrate_generator.py --file fresh.jsonl      (an existing set)
@@ -20,9 +21,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.puzzle import LEVELS, parse_puzzle
-from inspect_sparc.core.records import rule_counts
+from inspect_sparc.core.generate.generator import generate_puzzles
+from inspect_sparc.core.puzzle.parse import LEVELS, parse_puzzle
+from inspect_sparc.core.puzzle.records import rule_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
@@ -37,7 +38,7 @@ def published() -> list[dict]:
 
 def _baselines() -> tuple[Callable | None, Callable | None]:
     try:
-        from inspect_sparc.core import baselines  # type: ignore[attr-defined]
+        from inspect_sparc.core.episode import baselines
     except ImportError:
         return None, None
     return baselines.astar_solves, baselines.chance_of_solving
@@ -183,7 +184,7 @@ def main() -> int:
     ours, theirs = overall_astar(records), overall_astar(reference_records)
     print()
     if ours is None or theirs is None:
-        print("A* and chance: inspect_sparc.core.baselines is not available on this branch")
+        print("A* and chance: inspect_sparc.core.episode.baselines is not available on this branch")
         failures = 0
     else:
         ok = abs(ours - theirs) <= 0.02

@@ -2,8 +2,9 @@
 
 Writes `inspect_sparc/data/generator_calibration.json`:
 - `difficulty_model`: a least-squares linear model of `difficulty_score` on simple features
-  (`inspect_sparc.core.records.FEATURES`), with its 10-fold cross-validated error (RMSE of the
-  score, share of puzzles whose predicted level floor(score)+1 is right, and within one);
+  (`inspect_sparc.core.puzzle.records.FEATURES`), with its 10-fold cross-validated error
+  (RMSE of the score, share of puzzles whose predicted level floor(score)+1 is right, and within
+  one);
 - `profiles`: one row per published puzzle (level, grid size, S and E, how many of each rule
   kind, triangles by number, shortest solution length, solution count): the generator draws a
   row of the target level and builds a fresh puzzle with those counts (layout, path, colours,
@@ -23,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.records import FEATURES, features, rule_counts
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.records import FEATURES, features, rule_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"

@@ -4,7 +4,7 @@
 [--limit N]` prints one row per puzzle and a summary, with a progress bar on stderr while it
 runs when that is a terminal; it exits 0 when every puzzle matches, 1 on any mismatch (or
 unreadable record) and 2 when the records cannot be loaded. The command line only: the audit
-itself is `inspect_sparc.core.audit`.
+itself is `inspect_sparc.core.search.solution_audit`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from inspect_sparc.core.audit import (
+from inspect_sparc.core.puzzle.parse import parse_levels
+from inspect_sparc.core.search.solution_audit import (
     format_table,
     levels_of,
     run_audit,
@@ -21,7 +22,6 @@ from inspect_sparc.core.audit import (
     summary,
     warm_up,
 )
-from inspect_sparc.core.puzzle import parse_levels
 from inspect_sparc.runtime.progress import progress_bar
 
 __all__ = ["level_argument", "main"]

@@ -7,7 +7,7 @@
 The same arguments give the same bytes on any machine with any `--workers`; the `--shard` parts
 1/n..n/n, concatenated in order, equal the unsharded output. Use the file with
 `inspect eval inspect_sparc/sparc -T source=fresh.jsonl`. The command line only: the generator
-itself is `inspect_sparc.core.generate`.
+itself is `inspect_sparc.core.generate.generator`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from inspect_sparc.core.generate import (
+from inspect_sparc.core.generate.generator import (
     MAX_SOLUTIONS,
     GenerateError,
     check_arguments,

@@ -21,8 +21,8 @@ from inspect_ai.solver import TaskState
 from inspect_ai.solver._task_state import sample_state
 from inspect_ai.tool import ToolCall
 
-from inspect_sparc.core.puzzle import Puzzle
-from inspect_sparc.core.stepper import ACTION_NAMES, Stepper, path_actions
+from inspect_sparc.core.episode.stepper import ACTION_NAMES, Stepper, path_actions
+from inspect_sparc.core.puzzle.parse import Puzzle
 from inspect_sparc.evals.sparc.agent.tools import episode
 from inspect_sparc.evals.sparc.episode import MOVES_KEY
 

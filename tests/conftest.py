@@ -112,7 +112,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     config = session.config
     if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no":
         return  # a worker, or a serial run: the first compiled search compiles them
-    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.core.search import available, solve
 
     if available():

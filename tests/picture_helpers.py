@@ -13,8 +13,8 @@ from sparc.process_puzzle import _astar_find_path
 from sparc_visualization.objects.board import get_board_from_data
 from sparc_visualization.plots.original_plot import OriginalPlot
 
-from inspect_sparc.core.picture import ANSWER_CELL
-from inspect_sparc.core.puzzle import Point, parse_puzzle
+from inspect_sparc.core.picture.image import ANSWER_CELL
+from inspect_sparc.core.puzzle.parse import Point, parse_puzzle
 from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, score_answer
 
 PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")

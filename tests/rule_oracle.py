@@ -2,7 +2,7 @@
 
 It reads the published record itself (the raw `puzzle_array`, `polyshapes` and `solutions`),
 enumerates every simple S-to-E path with the symbols ignored, and says which rules a path
-breaks using other algorithms than `inspect_sparc.core.rules`: regions are unions of cells
+breaks using other algorithms than `inspect_sparc.core.puzzle.rules`: regions are unions of cells
 whose shared edge (or a node they touch through free edges) is off the path, and polyshapes
 are fitted by plain brute force over every translation. The stored solution sets are complete
 (the audit proves it on all 500 test puzzles), so a path this oracle finds rule-free must be
@@ -19,7 +19,7 @@ from typing import Any
 
 Point = tuple[int, int]
 
-#: Rules the oracle can name; their names are those of `inspect_sparc.core.rules.RULES`.
+#: Rules the oracle can name; their names are those of `inspect_sparc.core.puzzle.rules.RULES`.
 LINE_FAULTS = ("start", "end", "disconnected", "revisit", "rule_cell")
 PLACEMENT_FAULTS = ("off_grid", "gap")
 PUZZLE_RULES = ("dot", "square", "star", "triangle", "polyshape")

@@ -19,7 +19,7 @@ from typing import Any
 
 from rule_oracle import Board, valid_paths
 
-from inspect_sparc.core.puzzle import Path, Point, parse_puzzle
+from inspect_sparc.core.puzzle.parse import Path, Point, parse_puzzle
 from inspect_sparc.core.search import solve
 
 #: Shapes the random puzzles draw from (ids as in the records' `polyshapes`).

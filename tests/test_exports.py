@@ -20,7 +20,10 @@ def test_every_task_is_exported_by_name():
 
 
 def test_import_inspect_sparc_loads_no_inspect():
-    code = "import sys, inspect_sparc, inspect_sparc.core.rules; print('inspect_ai' in sys.modules)"
+    code = (
+        "import sys, inspect_sparc, inspect_sparc.core.puzzle.rules; "
+        "print('inspect_ai' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 
 def test_test_split_has_the_published_level_counts(sparc_test_split, sparc_by_id):

@@ -19,8 +19,8 @@ from typing import Any, cast
 from inspect_ai.log import read_eval_log
 from openai_stand_in import stand_in_server
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import Stepper, moves_text
+from inspect_sparc.core.episode.stepper import Stepper, moves_text
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 

@@ -10,12 +10,12 @@ development.md`). Pure: no Inspect import, so the report can read it without loa
 from __future__ import annotations
 
 from inspect_sparc.contract.ontology import CATEGORIES
-from inspect_sparc.core.rules import RULES
 
 # The episode endings, re-exported: the report reads every name of the scores from here.
-from inspect_sparc.core.stepper import DEAD_END as DEAD_END
-from inspect_sparc.core.stepper import REACHED_END as REACHED_END
-from inspect_sparc.core.stepper import STEP_LIMIT as STEP_LIMIT
+from inspect_sparc.core.episode.stepper import DEAD_END as DEAD_END
+from inspect_sparc.core.episode.stepper import REACHED_END as REACHED_END
+from inspect_sparc.core.episode.stepper import STEP_LIMIT as STEP_LIMIT
+from inspect_sparc.core.puzzle.rules import RULES
 
 # Score value keys: every SPaRC protocol.
 #: 1 when the path is a stored solution (every task's headline key, AlgoPuzzleVQA's too).

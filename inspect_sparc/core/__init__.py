@@ -5,7 +5,7 @@ tested against the reference and reused outside Inspect (the audit, benchmarks, 
 
     from inspect_sparc.core import check, parse_puzzle, solve
 
-`render` (the text drawing) is imported from `inspect_sparc.core.render`: a name exported here
+`render` (the text drawing) is imported from `inspect_sparc.core.picture.text`: a name exported here
 must differ from the package's modules.
 """
 
@@ -18,14 +18,14 @@ from inspect_sparc.runtime.lazy import lazy_exports
 #: The public names, each from the module defining it (imported on first use, so that importing
 #: one module of `core` does not load the search engines or the generator).
 EXPORTS = {
-    "Puzzle": "inspect_sparc.core.puzzle",
-    "RecordError": "inspect_sparc.core.puzzle",
-    "parse_puzzle": "inspect_sparc.core.puzzle",
-    "check": "inspect_sparc.core.rules",
+    "Puzzle": "inspect_sparc.core.puzzle.parse",
+    "RecordError": "inspect_sparc.core.puzzle.parse",
+    "parse_puzzle": "inspect_sparc.core.puzzle.parse",
+    "check": "inspect_sparc.core.puzzle.rules",
     "solve": "inspect_sparc.core.search",
-    "generate_puzzles": "inspect_sparc.core.generate",
+    "generate_puzzles": "inspect_sparc.core.generate.generator",
     "load_records": "inspect_sparc.core.sources",
-    "SourceError": "inspect_sparc.core.downloads",
+    "SourceError": "inspect_sparc.runtime.downloads",
 }
 
 __all__ = [
@@ -40,11 +40,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
-    from inspect_sparc.core.downloads import SourceError
-    from inspect_sparc.core.generate import generate_puzzles
-    from inspect_sparc.core.puzzle import Puzzle, RecordError, parse_puzzle
-    from inspect_sparc.core.rules import check
+    from inspect_sparc.core.generate.generator import generate_puzzles
+    from inspect_sparc.core.puzzle.parse import Puzzle, RecordError, parse_puzzle
+    from inspect_sparc.core.puzzle.rules import check
     from inspect_sparc.core.search import solve
     from inspect_sparc.core.sources import load_records
+    from inspect_sparc.runtime.downloads import SourceError
 
 __getattr__ = lazy_exports(__name__, EXPORTS)

@@ -21,9 +21,9 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.downloads import SourceError as SourceError  # raised by the loaders
-from inspect_sparc.core.downloads import cache_base, unreachable
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.runtime.downloads import SourceError as SourceError  # raised by the loaders
+from inspect_sparc.runtime.downloads import cache_base, unreachable
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -191,7 +191,7 @@ def _read_json_records(text: str) -> list[Any]:
 
 def generated_cache_file(seed: int, n: int) -> Path:
     """Where a generated set is cached (under `cache_base()`)."""
-    from inspect_sparc.core.generate import GENERATOR_VERSION
+    from inspect_sparc.core.generate.generator import GENERATOR_VERSION
 
     return cache_base() / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
 
@@ -247,7 +247,7 @@ def generator_workers(n: int) -> int:
 
 def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict[str, Any]]:
     """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
-    from inspect_sparc.core.generate import dumps, generate_puzzles, level_schedule
+    from inspect_sparc.core.generate.generator import dumps, generate_puzzles, level_schedule
     from inspect_sparc.runtime.progress import progress_bar
 
     workers = generator_workers(n)

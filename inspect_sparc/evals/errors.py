@@ -41,9 +41,9 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
-from inspect_sparc.core.downloads import SourceError
-from inspect_sparc.core.puzzle import RecordError
+from inspect_sparc.core.puzzle.parse import RecordError
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.runtime.downloads import SourceError
 
 try:
     # Private: Inspect has no public way to print a task error without its traceback.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.published_runs.verdicts import PublishedRun, Verdicts, load_verdicts
 
 #: Our `prompt` settings -> the published `prompt` they reproduce (runs.csv's column).

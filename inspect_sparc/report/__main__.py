@@ -117,7 +117,7 @@ def summary_table(results: Any) -> Any:
     (`fit_labels`), never wrapped; numbers never split."""
     from rich.table import Table
 
-    from inspect_sparc.report.drawing import distinct_labels, fit_labels
+    from inspect_sparc.report.render.figures import distinct_labels, fit_labels
 
     headers = ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5")
     table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)

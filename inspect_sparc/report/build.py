@@ -75,7 +75,7 @@ def build_report(
     written (`index` is None)."""
     from inspect_sparc.report.contents import build_sections
     from inspect_sparc.report.context import Context
-    from inspect_sparc.report.page import render_page
+    from inspect_sparc.report.render.page import render_page
 
     missing = missing_paths(logs)
     if missing:  # a mistyped path writes no report (nothing half-done to mistake for one)
@@ -126,7 +126,7 @@ def missing_paths(logs: str | Path | Iterable[str | Path]) -> list[str]:
 def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
     """One line per log whose samples disagree with its metrics (n x accuracy must equal the
     solved count behind every interval); the run is also noted in the results table."""
-    from inspect_sparc.report.intervals import check_counts, puzzle_values
+    from inspect_sparc.report.statistics.rates import check_counts, puzzle_values
 
     found = check_counts(runs, puzzle_values(samples, [K.CORRECT]), samples)
     for log, why in found.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 from inspect_sparc.report.sections import (
     algopuzzlevqa,
     baselines,

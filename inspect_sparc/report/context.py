@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
-from inspect_sparc.report.drawing import save
-from inspect_sparc.report.page import INTERVAL_OF, Section, figure_entry, table_entry
-from inspect_sparc.report.table_files import write_table
+from inspect_sparc.report.render.figures import save
+from inspect_sparc.report.render.page import INTERVAL_OF, Section, figure_entry, table_entry
+from inspect_sparc.report.render.table_files import write_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

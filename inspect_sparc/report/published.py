@@ -11,7 +11,7 @@ from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -116,7 +116,7 @@ def named(model: str) -> bool:
 def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
     """Published rows with the Wilson 95% interval (%) of their accuracy from their own n
     (the solved count is accuracy x n, rounded: the papers print one decimal)."""
-    from inspect_sparc.report.stats import wilson
+    from inspect_sparc.report.statistics.score_intervals import wilson
 
     lows: list[float | None] = []
     highs: list[float | None] = []

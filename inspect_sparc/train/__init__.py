@@ -25,14 +25,14 @@ ENTRY_POINT = "inspect_sparc.train.env:SparcEnv"
 EXPORTS = {
     "SparcEnv": "inspect_sparc.train.env",
     "prompt_dataset": "inspect_sparc.train.dataset",
-    "check_no_test_grids": "inspect_sparc.core.leakage",
+    "check_no_test_grids": "inspect_sparc.core.generate.leakage",
 }
 
 __all__ = ["ENV_ID", "SparcEnv", "check_no_test_grids", "prompt_dataset", "rule_reward"]
 __all__ += ["sparc_reward"]
 
 if TYPE_CHECKING:
-    from inspect_sparc.core.leakage import check_no_test_grids
+    from inspect_sparc.core.generate.leakage import check_no_test_grids
     from inspect_sparc.train.dataset import prompt_dataset
     from inspect_sparc.train.env import SparcEnv
 

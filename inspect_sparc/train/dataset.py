@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.grid_hashes import grid_hash
-from inspect_sparc.core.leakage import check_no_test_grids
-from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.generate.generator import generate_puzzles
+from inspect_sparc.core.generate.grid_hashes import grid_hash
+from inspect_sparc.core.generate.leakage import check_no_test_grids
+from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, check_prompt_kind, user_prompt
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.core.sources import GENERATED, GENERATED_SET_SIZE
 from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
 

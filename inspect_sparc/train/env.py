@@ -26,10 +26,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from inspect_sparc.core.leakage import check_no_test_grids
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import Board, board_for
-from inspect_sparc.core.stepper import (
+from inspect_sparc.core.episode.stepper import (
     ACTIONS,
     DEAD_END,
     DEFAULT_MAX_STEPS,
@@ -37,6 +34,9 @@ from inspect_sparc.core.stepper import (
     Stepper,
     check_max_steps,
 )
+from inspect_sparc.core.generate.leakage import check_no_test_grids
+from inspect_sparc.core.puzzle.parse import Point, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import Board, board_for
 from inspect_sparc.train import observations as obs
 from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
 from inspect_sparc.train.rewards import path_reward, puzzle_rules

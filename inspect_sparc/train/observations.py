@@ -15,7 +15,7 @@ import json
 import string
 from typing import Any
 
-from inspect_sparc.core.puzzle import Path, Puzzle
+from inspect_sparc.core.puzzle.parse import Path, Puzzle
 
 #: Channel names, in order; each is 0/1 unless `CHANNEL_HIGH` says otherwise.
 CHANNELS: tuple[str, ...] = (
@@ -138,7 +138,7 @@ def picture(puzzle: Puzzle, path: Path, shape: tuple[int, ...] | None = None) ->
     RGB uint8 array; padded with black to `shape` when given."""
     import numpy as np
 
-    from inspect_sparc.core.picture import board_record, puzzle_image
+    from inspect_sparc.core.picture.image import board_record, puzzle_image
 
     points = [{"x": x, "y": y} for x, y in path]
     drawn = puzzle_image(board_record(puzzle), "original", points).convert("RGB")

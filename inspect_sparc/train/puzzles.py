@@ -10,8 +10,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from inspect_sparc.core.downloads import SourceError
 from inspect_sparc.core.sources import BUNDLED, HUBS, SPLITS, load_records
+from inspect_sparc.runtime.downloads import SourceError
 
 #: The hub that publishes both splits (`source="test"` / `"train"`); its cache is read first.
 SPLIT_HUB = "huggingface"

@@ -18,10 +18,10 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_sparc.core.analysis import is_solved
-from inspect_sparc.core.answer import extract_path
-from inspect_sparc.core.puzzle import Path, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import LINE_RULES, STRUCTURAL_RULES, Board, board_for, check
+from inspect_sparc.core.puzzle.answer import extract_path
+from inspect_sparc.core.puzzle.parse import Path, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import LINE_RULES, STRUCTURAL_RULES, Board, board_for, check
+from inspect_sparc.core.puzzle.verdict import is_solved
 
 #: Parsed puzzles kept per process (a GRPO batch holds a few prompts; a dataset a few thousand).
 CACHE_SIZE = 4096

@@ -20,8 +20,8 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import ACTION_NAMES, DEFAULT_MAX_STEPS, Stepper, read_action
+from inspect_sparc.core.episode.stepper import ACTION_NAMES, DEFAULT_MAX_STEPS, Stepper, read_action
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.train.vf import SparcData, SparcTask
 
 #: The id verifiers resolves to `SparcGymEnv` (the plugin package `inspect_sparc_vf_gym`).

@@ -9,9 +9,9 @@ from typing import Any, cast
 import pytest
 from sparc.validation import analyze_path, extract_solution_path, validate_solution
 
-from inspect_sparc.core.analysis import is_solved, reference_analysis
-from inspect_sparc.core.answer import HUGE, MAX_DIGITS, extract_path, format_path
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.answer import HUGE, MAX_DIGITS, extract_path, format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.verdict import is_solved, reference_analysis
 
 
 def reference_verdict(text: str, record: dict[str, Any]) -> tuple[Any, ...]:
@@ -222,7 +222,7 @@ def test_extraction_stops_at_the_end_node(sparc_records):
 def test_rule_engine_calls_a_path_a_line_exactly_when_the_reference_does(
     sparc_records, sparc_answers, sparc_by_id
 ):
-    from inspect_sparc.core.rules import LINE_RULES, check
+    from inspect_sparc.core.puzzle.rules import LINE_RULES, check
 
     cases = [(sparc_by_id[a["puzzle_id"]], a["response"]) for a in sparc_answers]
     cases += [(record, text) for record in sparc_records for text in crafted_answers(record)]

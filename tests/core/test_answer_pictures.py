@@ -16,7 +16,7 @@ from picture_helpers import (
     rule_blind_line,
 )
 
-from inspect_sparc.core.picture import (
+from inspect_sparc.core.picture.image import (
     ANSWER_CELL,
     BADGE_FILL,
     BADGE_TEXT,
@@ -24,8 +24,8 @@ from inspect_sparc.core.picture import (
     PATH_COLOR,
     answer_drawing,
 )
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, mark_labels, score_answer
 
 #: The smallest grid cell, in pixels, at which every symbol reads at the viewer's normal width.
@@ -110,7 +110,7 @@ def test_ring_numbers_match_the_listed_broken_rules_and_their_positions(region_c
 
 
 def test_a_position_named_by_two_rules_shows_both_numbers() -> None:
-    from inspect_sparc.core.rules import Violation
+    from inspect_sparc.core.puzzle.rules import Violation
 
     violations = (
         Violation("dot", ((0, 0),), "dot at (0,0) not on the path"),
@@ -123,9 +123,9 @@ def test_a_position_named_by_two_rules_shows_both_numbers() -> None:
 def test_a_gym_dead_end_names_and_marks_where_the_agent_got_stuck(sparc_records):
     import random
 
-    from inspect_sparc.core.baselines import random_policy
-    from inspect_sparc.core.render import MARK
-    from inspect_sparc.core.stepper import DEAD_END, Stepper
+    from inspect_sparc.core.episode.baselines import random_policy
+    from inspect_sparc.core.episode.stepper import DEAD_END, Stepper
+    from inspect_sparc.core.picture.text import MARK
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     found = 0
@@ -334,7 +334,7 @@ def test_each_number_badge_sits_at_its_rings_top_right(region_cases):
 def test_ring_labels_are_cut_to_fit_and_odd_points_skipped():
     """A position named by many broken rules gets a short label ending in `+`, keeping the
     first numbers; points that are not two whole numbers are left out, the rest still drawn."""
-    from inspect_sparc.core.picture import MAX_LABEL, _labels
+    from inspect_sparc.core.picture.image import MAX_LABEL, _labels
 
     many = ",".join(str(n) for n in range(1, 12))
     labels = _labels({(1, 1): many, (3, 1): "1,2,3", (5, 5): "1234567"})

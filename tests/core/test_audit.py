@@ -10,7 +10,7 @@ import pytest
 
 from inspect_sparc.audit import level_argument, main
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.audit import audit_record
+from inspect_sparc.core.search.solution_audit import audit_record
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES_FILE = FIXTURES / "puzzles.jsonl"

@@ -10,14 +10,14 @@ import pytest
 from gym_reference import reference_astar, reference_random
 from sparc.process_puzzle import _astar_find_path
 
-from inspect_sparc.core.baselines import (
+from inspect_sparc.core.episode.baselines import (
     astar_path,
     astar_solves,
     chance_of_solving,
     episode_rng,
     random_walk,
 )
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 
 def brute_force_chance(record: dict[str, Any], max_steps: int) -> float:
@@ -126,8 +126,8 @@ def test_mean_chance_matches_the_reference_random_walk(sparc_test_split):
 
 
 def test_an_episode_that_reaches_e_off_the_solutions_names_the_broken_rules(sparc_records):
-    from inspect_sparc.core.rules import check
-    from inspect_sparc.core.stepper import Stepper, path_actions
+    from inspect_sparc.core.episode.stepper import Stepper, path_actions
+    from inspect_sparc.core.puzzle.rules import check
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     checked = 0

@@ -16,10 +16,9 @@ import pytest
 from rule_oracle import Board as OracleBoard
 from rule_oracle import valid_paths
 
-from inspect_sparc.core import generate as generator
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.downloads import CACHE_ENV
-from inspect_sparc.core.generate import (
+from inspect_sparc.core.generate import generator
+from inspect_sparc.core.generate.generator import (
     LEVEL_COUNTS,
     GenerateError,
     dumps,
@@ -27,10 +26,11 @@ from inspect_sparc.core.generate import (
     level_schedule,
     parse_shard,
 )
-from inspect_sparc.core.puzzle import REQUIRED_FIELDS, parse_puzzle
-from inspect_sparc.core.records import content_id, text_visualization
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.puzzle.parse import REQUIRED_FIELDS, parse_puzzle
+from inspect_sparc.core.puzzle.records import content_id, text_visualization
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
+from inspect_sparc.runtime.downloads import CACHE_ENV
 
 SEED = 2  # any seed works; this one's set is quick to build (level-5 searches vary a lot)
 N = 10
@@ -153,7 +153,7 @@ def test_reference_validator_accepts_every_stored_solution(generated):
 def test_reference_prompt_builder_matches_ours(generated):
     from sparc.prompts import single_shot, single_shot_paper
 
-    from inspect_sparc.core.prompts import user_prompt
+    from inspect_sparc.core.prompts.single_shot import user_prompt
 
     for record in generated:
         assert user_prompt(record, "paper") == single_shot_paper.get_prompt(record)["user"]

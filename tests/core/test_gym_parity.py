@@ -14,9 +14,7 @@ import pytest
 from gym_reference import reference_env, reference_episode
 from sparc.process_puzzle import _parse_action
 
-from inspect_sparc.core.episode_prompts import gym_system_prompt, observation_text
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import (
+from inspect_sparc.core.episode.stepper import (
     DEAD_END,
     REACHED_END,
     Stepper,
@@ -24,6 +22,8 @@ from inspect_sparc.core.stepper import (
     path_actions,
     read_action,
 )
+from inspect_sparc.core.prompts.episode import gym_system_prompt, observation_text
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 REFERENCE_PROMPTS = {
     ("paper", False): "gym_step_paper",
@@ -209,7 +209,7 @@ def test_the_reply_is_read_after_the_last_think_tag_as_the_reference():
 def test_the_position_prints_like_a_numpy_array():
     import numpy as np
 
-    from inspect_sparc.core.stepper import numpy_vector_text
+    from inspect_sparc.core.episode.stepper import numpy_vector_text
 
     for point in [(0, 0), (4, 10), (10, 4), (12, 12), (3, 100)]:
         assert numpy_vector_text(point) == str(np.array(point, dtype=np.int32))

@@ -12,11 +12,11 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
-from inspect_sparc.core import generate as generator
-from inspect_sparc.core.generate import generate_one, generate_puzzles
-from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
-from inspect_sparc.core.leakage import LeakageError, check_no_test_grids, is_test_grid
-from inspect_sparc.core.puzzle import COLORS
+from inspect_sparc.core.generate import generator
+from inspect_sparc.core.generate.generator import generate_one, generate_puzzles
+from inspect_sparc.core.generate.grid_hashes import grid_hash, shipped_test_hashes
+from inspect_sparc.core.generate.leakage import LeakageError, check_no_test_grids, is_test_grid
+from inspect_sparc.core.puzzle.parse import COLORS
 
 
 def oriented(

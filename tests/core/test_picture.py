@@ -17,7 +17,7 @@ import sparc_visualization.fonts as reference_fonts
 from PIL import Image, ImageFont
 from sparc_visualization.plot import get_puzzle_image
 
-from inspect_sparc.core.picture import (
+from inspect_sparc.core.picture.image import (
     FONT_PATH,
     PLOT_TYPES,
     board_record,
@@ -25,7 +25,7 @@ from inspect_sparc.core.picture import (
     puzzle_png,
     renderer_info,
 )
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 #: The reference modules whose font lookup the pinned font replaces.
 FONT_USERS = (
@@ -122,7 +122,7 @@ def test_images_do_not_depend_on_the_fonts_a_machine_has(sparc_records, monkeypa
 
 DETERMINISM = """
 import hashlib, json, sys
-from inspect_sparc.core.picture import puzzle_png
+from inspect_sparc.core.picture.image import puzzle_png
 records = json.loads(sys.stdin.read())
 print(json.dumps([hashlib.sha256(puzzle_png(r, p)).hexdigest() for r in records
                   for p in ("original", "text", "path_cell_annotated", "rotated")]))

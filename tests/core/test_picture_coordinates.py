@@ -21,9 +21,9 @@ from picture_helpers import (
     rule_blind_line,
 )
 
-from inspect_sparc.core.picture import ANSWER_CELL, FONT_PATH, LABEL_COLOR, answer_drawing
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.picture.image import ANSWER_CELL, FONT_PATH, LABEL_COLOR, answer_drawing
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.scorer import mark_labels, score_answer
 
 #: The reference renderer's background colour (`OriginalPlot`'s default): the margins' colour.
@@ -155,7 +155,7 @@ def test_rings_and_number_badges_leave_the_labels_whole(sparc_records):
 def test_the_tasks_pictures_carry_the_coordinates(sparc_records):
     """The picture in a `sparc` (and `sparc_visual`: the same scorer) explanation, and in a
     `sparc_gym` episode's (the `sparc_agent` scorer wraps it), is labelled."""
-    from inspect_sparc.core.stepper import Stepper, path_actions
+    from inspect_sparc.core.episode.stepper import Stepper, path_actions
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_failures(sparc_records[::4])[0]

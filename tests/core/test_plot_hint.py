@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspect_sparc import sparc_gym, sparc_visual
-from inspect_sparc.core.picture import PLOT_TYPES
+from inspect_sparc.core.picture.image import PLOT_TYPES
 
 
 @pytest.mark.parametrize(

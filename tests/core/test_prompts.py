@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from sparc.prompts import single_shot, single_shot_paper
 
-from inspect_sparc.core.prompts import SYSTEM_PROMPT, user_prompt
+from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, user_prompt
 
 REFERENCE = {"paper": single_shot_paper.get_prompt, "corrected": single_shot.get_prompt}
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.records import COLOR_NAMES
-from inspect_sparc.core.render import KIND_WORDS, LATTICE_WORDS, MARK, legend, render
+from inspect_sparc.core.picture.text import KIND_WORDS, LATTICE_WORDS, MARK, legend, render
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.records import COLOR_NAMES
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 PUZZLES = [

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from sparc.validation import analyze_path, extract_solution_path
 
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import (
+from inspect_sparc.core.puzzle.parse import Point, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import (
     PUZZLE_RULES,
     RULES,
     SEARCH_PRUNING,
@@ -209,7 +209,7 @@ def test_shape_offsets_anchor_top_left_cell() -> None:
 def test_negative_shapes_cancel_or_fail() -> None:
     puzzle = next(p for p in PUZZLES if any(s.kind == "ylop" for s in p.symbols.values()))
     board = board_for(puzzle)
-    from inspect_sparc.core.rules import polyshape_problem
+    from inspect_sparc.core.puzzle.rules import polyshape_problem
 
     shape = next(s.shape_id for s in puzzle.symbols.values() if s.kind == "ylop")
     assert shape is not None

@@ -21,8 +21,8 @@ from typing import Any, cast
 import pytest
 from rule_oracle import Board, Point, broken_rules, simple_paths
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import board_for, check
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import board_for, check
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
 RECORDS = {
@@ -142,8 +142,8 @@ def test_polyshape_fitting_agrees_with_brute_force_on_random_regions() -> None:
 
     from rule_oracle import _tiles
 
-    from inspect_sparc.core.rules import Board as Tables
-    from inspect_sparc.core.rules import polyshape_problem
+    from inspect_sparc.core.puzzle.rules import Board as Tables
+    from inspect_sparc.core.puzzle.rules import polyshape_problem
 
     record = next(r for r in RECORDS.values() if r["grid_size"] == {"width": 3, "height": 3})
     oracle = Board(record)

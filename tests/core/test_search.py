@@ -15,8 +15,8 @@ from typing import Any, cast
 import pytest
 
 from inspect_sparc.core import search as search_engines
-from inspect_sparc.core.puzzle import Point, Puzzle, parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.puzzle.parse import Point, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.core.search import solve
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "sparc"
@@ -236,7 +236,7 @@ def test_a_grid_too_large_for_the_masks_runs_in_python(monkeypatch: pytest.Monke
 @pytest.mark.slow
 def test_engines_agree_on_fresh_generated_puzzles() -> None:
     """Beyond the published split: 120 generated puzzles (60 of the level mix, 60 of level 5)."""
-    from inspect_sparc.core.generate import generate_puzzles
+    from inspect_sparc.core.generate.generator import generate_puzzles
 
     records = generate_puzzles(60, 11) + generate_puzzles(60, 12, level=5)
     differ = []

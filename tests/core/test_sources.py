@@ -356,8 +356,8 @@ def test_the_training_guard_reads_cached_test_grids_without_offline_variables(
 ):
     import os
 
-    from inspect_sparc.core import leakage
-    from inspect_sparc.core.grid_hashes import grid_hash
+    from inspect_sparc.core.generate import leakage
+    from inspect_sparc.core.generate.grid_hashes import grid_hash
 
     fake = FakeHub(tmp_path, sparc_records[:4], cached=True)
     use_fake(monkeypatch, fake)

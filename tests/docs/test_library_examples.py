@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.core.rules import check as rules_check
+from inspect_sparc.core.puzzle.rules import check as rules_check
 from inspect_sparc.core.search import solve as search_solve
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -44,7 +44,7 @@ def test_nothing_close_adds_no_guess(task, args):
 
 
 def test_the_search_engine_variable_names_the_engine_meant(monkeypatch):
-    from inspect_sparc.core.puzzle import parse_puzzle
+    from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.core.sources import load_records
 
     monkeypatch.setenv("INSPECT_SPARC_SEARCH", "pythn")

@@ -10,14 +10,14 @@ import pytest
 from commands import run_together
 
 from inspect_sparc import algopuzzlevqa, sparc, sparc_agent, sparc_gym, sparc_hard, sparc_visual
-from inspect_sparc.core.downloads import SourceError
-from inspect_sparc.core.puzzle import RecordError
+from inspect_sparc.core.puzzle.parse import RecordError
 from inspect_sparc.evals.errors import (
     PlainRecordError,
     PlainSourceError,
     PlainTypeError,
     PlainValueError,
 )
+from inspect_sparc.runtime.downloads import SourceError
 
 LEVEL = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None for all levels"
 #: A misspelled argument name, which Inspect alone would drop with a warning (all 500 puzzles run).

@@ -13,15 +13,15 @@ import sys
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
-from inspect_sparc.core.downloads import SourceError
-from inspect_sparc.core.generate import GenerateError
-from inspect_sparc.core.puzzle import RecordError
+from inspect_sparc.core.generate.generator import GenerateError
+from inspect_sparc.core.puzzle.parse import RecordError
 from inspect_sparc.evals.errors import (
     PlainRecordError,
     PlainSourceError,
     PlainValueError,
     plain_errors,
 )
+from inspect_sparc.runtime.downloads import SourceError
 
 
 def raising(error: BaseException):

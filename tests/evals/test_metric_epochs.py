@@ -21,9 +21,9 @@ from pytest_inspect_evals.metrics import (
 )
 
 from inspect_sparc.contract.scores import BREAK_METRICS
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.baselines import astar_policy, random_policy, run_policy
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.episode.baselines import astar_policy, random_policy, run_policy
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.algopuzzlevqa.metrics import membership_accuracy
 from inspect_sparc.evals.metrics import (
     accuracy,

@@ -16,7 +16,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import match
 from mock_outputs import mock_output
 
-from inspect_sparc.core.rules import RULES
+from inspect_sparc.core.puzzle.rules import RULES
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.evals.sparc.single_shot.solvers import search_solver
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc

@@ -21,7 +21,7 @@ from mock_outputs import answers_by_prompt, scripted_model
 from picture_helpers import rule_blind_line
 
 from inspect_sparc.contract.scores import EPOCHS_REDUCER
-from inspect_sparc.core.answer import format_path
+from inspect_sparc.core.puzzle.answer import format_path
 from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 

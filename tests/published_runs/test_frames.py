@@ -10,7 +10,7 @@ from scipy.stats import binomtest
 from inspect_sparc.published_runs.frames import paired_frame, subset_estimate_frame
 from inspect_sparc.published_runs.shipped import subset_puzzles
 from inspect_sparc.published_runs.verdicts import load_verdicts
-from inspect_sparc.report.stats import mcnemar_exact, paired_exact
+from inspect_sparc.report.statistics.score_intervals import mcnemar_exact, paired_exact
 
 OLMO = "gym-analysis/allenai_Olmo-3.1-32B-Think"
 

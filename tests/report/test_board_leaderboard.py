@@ -93,7 +93,7 @@ def test_terminal_summary_by_accuracy_without_shared_words_in_80_columns(board):
 
 
 def test_long_tables_are_folded_with_their_row_count_and_the_page_says_what_differs(board):
-    from inspect_sparc.report.page import FOLD_ROWS
+    from inspect_sparc.report.render.page import FOLD_ROWS
 
     report, outcomes = board
     page = report.index.read_text(encoding="utf-8")
@@ -204,7 +204,7 @@ def test_matrix_text_of_16_runs_stays_legible():
 
 
 def test_an_interval_is_never_broken_on_the_page_and_labels_break_only_between_words(board):
-    from inspect_sparc.report.page import breakable
+    from inspect_sparc.report.render.page import breakable
 
     report, _ = board
     page = report.index.read_text(encoding="utf-8")
@@ -242,7 +242,7 @@ def test_the_folding_note_appears_only_where_a_table_is_folded(board, base, tmp_
 def test_rows_without_a_known_accuracy_come_last_in_their_order():
     import pandas as pd
 
-    from inspect_sparc.report.drawing import most_accurate_first
+    from inspect_sparc.report.render.figures import most_accurate_first
 
     runs = pd.DataFrame({"run": ["a", "b", "c", "d"], "accuracy": [0.2, None, 0.9, 0.2]})
     rows = pd.DataFrame({"run": ["x", "a", "b", "c", "d"], "value": range(5)})

@@ -11,7 +11,7 @@ from typing import cast
 import pytest
 from inspect_ai.log import read_eval_log
 
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.report.read.puzzles import RULE_COLUMNS, rule_kinds
 from inspect_sparc.report.read.samples import BREAK_RULES
 

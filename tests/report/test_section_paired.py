@@ -144,7 +144,7 @@ def test_errored_puzzles_are_counted_out_of_a_pair(base, tmp_path):
 
 def test_every_log_the_report_reads_has_counts_that_agree(report_logs, report, scripted):
     from inspect_sparc.contract import scores as K
-    from inspect_sparc.report.intervals import check_counts, puzzle_values
+    from inspect_sparc.report.statistics.rates import check_counts, puzzle_values
 
     for rep in (report, scripted[0]):
         assert check_counts(rep.runs, puzzle_values(rep.samples, [K.CORRECT])) == {}

@@ -198,8 +198,8 @@ def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_p
     import csv
 
     from inspect_sparc.report import build_report
-    from inspect_sparc.report.page import cell_text
-    from inspect_sparc.report.table_files import write_table
+    from inspect_sparc.report.render.page import cell_text
+    from inspect_sparc.report.render.table_files import write_table
 
     base = sparc_mock_log(report_logs, 1)
     ids = sorted(str(s.id) for s in base.samples)

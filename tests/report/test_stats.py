@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from oracles import tango_score
 
-from inspect_sparc.report import stats
+from inspect_sparc.report.statistics import score_intervals as stats
 
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
 StratifiedTable = pytest.importorskip("statsmodels.stats.contingency_tables").StratifiedTable

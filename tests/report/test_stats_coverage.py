@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspect_sparc.report import exact, stats
+from inspect_sparc.report.statistics import exact
+from inspect_sparc.report.statistics import score_intervals as stats
 
 #: The grid of the paired interval: puzzles, share discordant, difference / discordance.
 SIZES, DISCORDANCES, RATIOS = (25, 100, 500), (0.05, 0.1, 0.2), (0.0, 0.5, 0.75, 1.0)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from oracles import brute_force_stratified_p
 
-from inspect_sparc.report import exact, stats
+from inspect_sparc.report.statistics import exact
+from inspect_sparc.report.statistics import score_intervals as stats
 
 TABLES = [(9, 86, 2, 5), (5, 5, 2, 5), (0, 5, 5, 5), (40, 100, 1, 5), (3, 20, 4, 6), (12, 89, 0, 5)]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from inspect_sparc.report.table_files import write_table
+from inspect_sparc.report.render.table_files import write_table
 
 
 def test_latex_cells_are_escaped_once(tmp_path):
@@ -45,7 +45,7 @@ def test_csv_cells_are_rounded_to_what_they_mean(report):
 
 def test_p_values_and_differences_keep_the_digits_that_show_significance(tmp_path):
     # issue: 13 vs 4 of 500 printed "1.8 (0.0-2.9)" beside p 0.049; p-values printed as rates
-    from inspect_sparc.report.page import cell_text, interval_text
+    from inspect_sparc.report.render.page import cell_text, interval_text
 
     table = pd.DataFrame(
         {

@@ -67,7 +67,7 @@ def test_a_guarded_script_still_uses_the_pool(tmp_path):
     done = run_script(
         tmp_path,
         """
-        from inspect_sparc.core.generate import generate_puzzles, pool_blocker
+        from inspect_sparc.core.generate.generator import generate_puzzles, pool_blocker
 
         if __name__ == "__main__":
             print(pool_blocker(), len(generate_puzzles(2, 3, 1, workers=2)))

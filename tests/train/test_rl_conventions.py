@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from inspect_sparc.core.leakage import LeakageError
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import DEAD_END, Stepper
+from inspect_sparc.core.episode.stepper import DEAD_END, Stepper
+from inspect_sparc.core.generate.leakage import LeakageError
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.train import ENV_ID
 from inspect_sparc.train.env import SparcEnv
 from inspect_sparc.train.observations import BINARY_CHANNELS, ONE_HOT

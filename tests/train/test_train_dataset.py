@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.leakage import LeakageError
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.generate.generator import generate_puzzles
+from inspect_sparc.core.generate.leakage import LeakageError
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.dataset import record_to_sample
 from inspect_sparc.train import prompt_dataset, sparc_reward
 from inspect_sparc.train.dataset import level_counts, main, parse_level_argument
@@ -131,7 +131,7 @@ def test_recoloured_and_end_swapped_test_puzzles_are_refused(fresh_records, spar
 def test_a_held_out_set_shares_no_grid_with_the_training_set():
     """Another seed is not enough: seed 202's level-1 puzzles repeat grids of seed 101's
     (small grids); `exclude=` drops those and draws further, in the set's own order."""
-    from inspect_sparc.core.grid_hashes import grid_hash
+    from inspect_sparc.core.generate.grid_hashes import grid_hash
 
     train = prompt_dataset("generated:101", n=500, level=1)
     seen = {grid_hash(json.loads(text)) for text in train["puzzle"]}

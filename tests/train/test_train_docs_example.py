@@ -50,7 +50,7 @@ def test_the_documented_command_pipeline_runs_end_to_end(tmp_path):
 
     from datasets import load_dataset
 
-    from inspect_sparc.core.grid_hashes import grid_hash
+    from inspect_sparc.core.generate.grid_hashes import grid_hash
 
     text = DOC.read_text(encoding="utf-8")
     block = re.search(r"<!-- tested: cli -->\n```bash\n(.*?)```", text, re.DOTALL)

@@ -18,8 +18,8 @@ from gym_reference import reference_env
 from gymnasium.utils.env_checker import check_env
 
 import inspect_sparc.train  # noqa: F401 - registers the environment
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import Stepper, path_actions
+from inspect_sparc.core.episode.stepper import Stepper, path_actions
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.train import ENV_ID
 from inspect_sparc.train.env import SparcEnv
 from inspect_sparc.train.observations import CHANNEL

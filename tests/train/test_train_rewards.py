@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.dataset import compact_record
 from inspect_sparc.evals.sparc.scorer import score_answer
 from inspect_sparc.train import rule_reward, sparc_reward
@@ -94,7 +94,7 @@ def test_rule_reward_puts_every_line_above_every_invalid_path(sparc_by_id, sparc
 
 
 def test_rule_reward_falls_with_each_further_broken_rule(sparc_records):
-    from inspect_sparc.core.rules import check
+    from inspect_sparc.core.puzzle.rules import check
 
     found = 0
     for record in sparc_records:

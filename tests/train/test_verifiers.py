@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import ACTION_NAMES, path_actions
+from inspect_sparc.core.episode.stepper import ACTION_NAMES, path_actions
+from inspect_sparc.core.generate.generator import generate_puzzles
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.train import rule_reward, sparc_reward
 
 pytestmark = pytest.mark.slow
@@ -106,7 +106,7 @@ def scored(task, reply: str):
 
 
 def test_tasks_are_the_prompt_dataset_rows(puzzle_file):
-    from inspect_sparc.core.prompts import SYSTEM_PROMPT, user_prompt
+    from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, user_prompt
 
     tasks = list(taskset(puzzle_file))
     records = [json.loads(line) for line in open(puzzle_file, encoding="utf-8")]

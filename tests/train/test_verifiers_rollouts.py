@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.generate import generate_puzzles
-from inspect_sparc.core.prompts import SYSTEM_PROMPT, user_prompt
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import ACTION_NAMES, path_actions
+from inspect_sparc.core.episode.stepper import ACTION_NAMES, path_actions
+from inspect_sparc.core.generate.generator import generate_puzzles
+from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, user_prompt
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.train import rule_reward, sparc_reward
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -203,7 +203,7 @@ def losing_walk(record: dict[str, Any]) -> list[str]:
     such random walk, played on the gym itself."""
     import random
 
-    from inspect_sparc.core.stepper import Stepper
+    from inspect_sparc.core.episode.stepper import Stepper
 
     rng = random.Random(0)
     while True:

@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from inspect_sparc.core.algopuzzlevqa.layout import data_folder, image_mime_type
-from inspect_sparc.core.downloads import SourceError, cache_base, unreachable
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.runtime.downloads import SourceError, cache_base, unreachable
 
 __all__ = ["resolve_source"]
 

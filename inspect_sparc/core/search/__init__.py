@@ -3,7 +3,7 @@
 Two engines give the same paths in the same order: the pure one (`python`, always there) and
 the compiled one (`compiled`, with numba from the `fast` extra, about 10x faster). Both read the
 puzzle's `layout` and apply the pruning rules written down in docs/search.md; every path either
-returns is confirmed by `inspect_sparc.core.rules.check`. Pure logic: no Inspect import, and
+returns is confirmed by `inspect_sparc.core.puzzle.rules.check`. Pure logic: no Inspect import, and
 numba is imported only by the compiled engine's `kernel`, when a search runs there.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from inspect_sparc.core.puzzle import Path, Puzzle
+from inspect_sparc.core.puzzle.parse import Path, Puzzle
 from inspect_sparc.core.search.compiled import available, fits, solve_compiled
 from inspect_sparc.core.search.python import solve_python
 from inspect_sparc.core.suggest import did_you_mean

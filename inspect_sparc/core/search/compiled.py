@@ -1,8 +1,9 @@
 """The compiled engine: the pure engine's enumeration as a numba kernel (`kernel`), 10x faster.
 
 `solve_compiled` converts the puzzle's `layout.Layout` once into numpy `Tables`, runs
-`kernel.enumerate_candidates` and confirms each candidate with `inspect_sparc.core.rules.check`,
-so its paths and their order equal the pure engine's. The kernel applies every pruning rule of
+`kernel.enumerate_candidates` and confirms each candidate with
+`inspect_sparc.core.puzzle.rules.check`, so its paths and their order equal the pure engine's.
+The kernel applies every pruning rule of
 docs/search.md but the dead-dot check (the reachability test at the next node catches the same
 paths one step later). numba is imported only when a search runs here, never by importing this
 module. The first search on a machine makes numba compile the kernel (10-25 s, then cached on
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from inspect_sparc.core.search.layout import Layout, build_layout
 
 if TYPE_CHECKING:
-    from inspect_sparc.core.puzzle import Path, Puzzle
+    from inspect_sparc.core.puzzle.parse import Path, Puzzle
 
 #: Masks are int64: cells and lattice nodes must fit in 63 bits.
 MAX_BITS = 63
@@ -111,7 +112,7 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
     """Every rule-valid path (at most `limit`), in the pure search's order, by the compiled
     engine; each candidate is confirmed by `check`. With a limit the kernel stops after that
     many candidates and runs again with a larger cap if some were not valid (ylops)."""
-    from inspect_sparc.core.rules import board_for, check
+    from inspect_sparc.core.puzzle.rules import board_for, check
 
     tables = _tables(puzzle)
     board = board_for(puzzle)

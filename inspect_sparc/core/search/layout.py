@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.rules import shape_offsets
+from inspect_sparc.core.puzzle.parse import Point, Puzzle
+from inspect_sparc.core.puzzle.rules import shape_offsets
 
 #: A move from a node: (edge bit index, edge bit, node bit index or -1 when the edge is E, node
 #: bit, triangle numbers the edge touches, (ring mask, split table) of the node when on the border).

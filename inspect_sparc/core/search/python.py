@@ -5,7 +5,7 @@ cells or visited positions, and it stops at E. Each pruning rule is a method nam
 docs/search.md (`count_edge`, `flood`, `node_flood`, `dots_reachable`, `sealed_ok`,
 `stars_ok`, `conflict`, `landing_walls`, `landings`, `area_walls`, `area_arcs`, `tile`), which
 says what each cuts and why that is sound. Every path found is confirmed by
-`inspect_sparc.core.rules.check`, the single arbiter. `step` is the recursion: `arrive`
+`inspect_sparc.core.puzzle.rules.check`, the single arbiter. `step` is the recursion: `arrive`
 (live region, reachability), `excursion_walls` (strips, landing and area walls), `advance` (the
 moves). Pure logic.
 
@@ -16,8 +16,8 @@ every rule would take that state as arguments, and each is found here by its doc
 
 from __future__ import annotations
 
-from inspect_sparc.core.puzzle import Path, Puzzle
-from inspect_sparc.core.rules import board_for, check, polyshape_problem
+from inspect_sparc.core.puzzle.parse import Path, Puzzle
+from inspect_sparc.core.puzzle.rules import board_for, check, polyshape_problem
 from inspect_sparc.core.search.layout import Landing, add_walk, build_layout
 
 

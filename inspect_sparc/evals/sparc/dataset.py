@@ -9,10 +9,10 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 
-from inspect_sparc.core.answer import format_path
 from inspect_sparc.core.ordering import round_robin
-from inspect_sparc.core.prompts import SYSTEM_PROMPT, check_prompt_kind, user_prompt
-from inspect_sparc.core.puzzle import (
+from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, check_prompt_kind, user_prompt
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import (
     REQUIRED_FIELDS,
     Puzzle,
     RecordError,

@@ -14,10 +14,10 @@ from typing import Any
 from inspect_ai.model import ContentImage
 from inspect_ai.util import Store
 
-from inspect_sparc.core.picture import board_record, data_uri, puzzle_png
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.settings import EpisodeSettings
-from inspect_sparc.core.stepper import Stepper, StepResult, replay_moves, step_letter
+from inspect_sparc.core.episode.settings import EpisodeSettings
+from inspect_sparc.core.episode.stepper import Stepper, StepResult, replay_moves, step_letter
+from inspect_sparc.core.picture.image import board_record, data_uri, puzzle_png
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 #: Store key of the episode's moves, one letter per step (see `core.stepper.step_letter`).
 MOVES_KEY = "gym_moves"

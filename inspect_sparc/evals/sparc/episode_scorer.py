@@ -31,18 +31,18 @@ from inspect_sparc.contract.scores import (
     STEPS,
     UNPARSEABLE,
 )
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.baselines import chance_of_solving
-from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.rules import Violation, check, format_point
-from inspect_sparc.core.settings import EpisodeSettings
-from inspect_sparc.core.stepper import (
+from inspect_sparc.core.episode.baselines import chance_of_solving
+from inspect_sparc.core.episode.settings import EpisodeSettings
+from inspect_sparc.core.episode.stepper import (
     DEAD_END,
     REACHED_END,
     STEP_LIMIT,
     Stepper,
     moves_text,
 )
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import Point, Puzzle
+from inspect_sparc.core.puzzle.rules import Violation, check, format_point
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from inspect_sparc.core.settings import METADATA_KEY
+from inspect_sparc.core.episode.settings import METADATA_KEY
 from inspect_sparc.evals.errors import say_last
 
 Protocol = Literal["single_shot", "gym", "agent"]

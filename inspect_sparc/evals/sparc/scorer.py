@@ -21,18 +21,17 @@ from inspect_sparc.contract.scores import (
     INVALID_PATH,
     INVALID_PATH_RATE,
 )
-from inspect_sparc.core.analysis import is_solved, reference_analysis
-from inspect_sparc.core.answer import extract_path, format_path
-from inspect_sparc.core.picture import (
+from inspect_sparc.core.picture.image import (
     Step,
     answer_drawing,
     answer_image,
     data_uri,
     encode_answer,
 )
-from inspect_sparc.core.puzzle import Path, Point, Puzzle, parse_puzzle
-from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import (
+from inspect_sparc.core.picture.text import render
+from inspect_sparc.core.puzzle.answer import extract_path, format_path
+from inspect_sparc.core.puzzle.parse import Path, Point, Puzzle, parse_puzzle
+from inspect_sparc.core.puzzle.rules import (
     LINE_RULES,
     Verdict,
     Violation,
@@ -40,6 +39,7 @@ from inspect_sparc.core.rules import (
     format_point,
     format_points,
 )
+from inspect_sparc.core.puzzle.verdict import is_solved, reference_analysis
 from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
 from inspect_sparc.evals.worker import in_worker
 

@@ -16,8 +16,8 @@ from inspect_ai import Epochs, Task
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import ChatMessage
 
-from inspect_sparc.core.puzzle import parse_levels
-from inspect_sparc.core.settings import METADATA_KEY, EpisodeSettings
+from inspect_sparc.core.episode.settings import METADATA_KEY, EpisodeSettings
+from inspect_sparc.core.puzzle.parse import parse_levels
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.sparc.dataset import sparc_dataset

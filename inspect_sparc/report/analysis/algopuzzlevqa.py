@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
+from inspect_sparc.report.statistics.rates import ci_fields, puzzle_values
 from inspect_sparc.report.table_values import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,7 +60,7 @@ def algopuzzlevqa_table(
 def new_instances(group: pd.DataFrame) -> dict[str, Any]:
     """The average's 95% interval (%) for new instances of the same puzzle types (stratified
     by type, `stats.stratified_rate`), where the clustered one answers new puzzle types."""
-    from inspect_sparc.report.stats import stratified_rate
+    from inspect_sparc.report.statistics.score_intervals import stratified_rate
 
     kept = group.dropna(subset=[K.CORRECT])
     if kept.empty:

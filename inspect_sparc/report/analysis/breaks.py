@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
-from inspect_sparc.report.intervals import ci_fields, puzzle_values
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.read.samples import BREAK_RULES
+from inspect_sparc.report.statistics.rates import ci_fields, puzzle_values
 from inspect_sparc.report.table_values import pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover

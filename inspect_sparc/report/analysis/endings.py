@@ -11,14 +11,18 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
-from inspect_sparc.report.intervals import (
+from inspect_sparc.report.read.runs import run_steps
+from inspect_sparc.report.statistics.rates import (
     ci_fields,
     puzzle_values,
     reduced_values,
     shown_reducer,
 )
-from inspect_sparc.report.read.runs import run_steps
-from inspect_sparc.report.stats import clustered_ratio, mean_interval, median_interval
+from inspect_sparc.report.statistics.score_intervals import (
+    clustered_ratio,
+    mean_interval,
+    median_interval,
+)
 from inspect_sparc.report.table_values import known, pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
-from inspect_sparc.report.exact import two_sets, two_sets_stratified
-from inspect_sparc.report.intervals import REDUCERS, shown_reducer
-from inspect_sparc.report.stats import stratified_difference
+from inspect_sparc.report.statistics.exact import two_sets, two_sets_stratified
+from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
+from inspect_sparc.report.statistics.score_intervals import stratified_difference
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -8,9 +8,14 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
-from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report.intervals import ci_fields, puzzle_values, shown_outcomes, shown_reducer
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.read.runs import SPARC_TASKS
+from inspect_sparc.report.statistics.rates import (
+    ci_fields,
+    puzzle_values,
+    shown_outcomes,
+    shown_reducer,
+)
 from inspect_sparc.report.table_values import pct, per_log
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
-from inspect_sparc.report.intervals import REDUCERS, reduced_values, shown_reducer
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
+from inspect_sparc.report.statistics.rates import REDUCERS, reduced_values, shown_reducer
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

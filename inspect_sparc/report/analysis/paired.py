@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
-from inspect_sparc.report.exact import paired_mdd_exact
-from inspect_sparc.report.stats import (
+from inspect_sparc.report.statistics.exact import paired_mdd_exact
+from inspect_sparc.report.statistics.score_intervals import (
     ALPHA,
     CONFIDENCE,
     MIN_SHARED,

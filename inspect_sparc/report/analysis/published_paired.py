@@ -14,7 +14,7 @@ from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading
 from inspect_sparc.report.analysis.unpaired import same_model
-from inspect_sparc.report.stats import holm
+from inspect_sparc.report.statistics.score_intervals import holm
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

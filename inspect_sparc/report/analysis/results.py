@@ -10,15 +10,20 @@ from typing import TYPE_CHECKING, Any, cast
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
-from inspect_sparc.core.puzzle import LEVELS
-from inspect_sparc.report.intervals import (
+from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.statistics.rates import (
     REDUCERS,
     ci_fields,
     puzzle_values,
     reduced_values,
     shown_reducer,
 )
-from inspect_sparc.report.stats import bootstrap_ratio, mean_interval, variance_parts, wilson
+from inspect_sparc.report.statistics.score_intervals import (
+    bootstrap_ratio,
+    mean_interval,
+    variance_parts,
+    wilson,
+)
 from inspect_sparc.report.table_values import known, pct, per_log, run_n, sample_means
 
 if TYPE_CHECKING:  # pragma: no cover

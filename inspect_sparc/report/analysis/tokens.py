@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read.runs import SPARC_TASKS
-from inspect_sparc.report.stats import mean_interval
+from inspect_sparc.report.statistics.score_intervals import mean_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

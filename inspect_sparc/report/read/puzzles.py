@@ -28,7 +28,7 @@ def rule_kinds(record: Any) -> list[str]:
             return []
     if not isinstance(record, Mapping):
         return []
-    from inspect_sparc.core.records import rule_counts
+    from inspect_sparc.core.puzzle.records import rule_counts
 
     try:
         counts = rule_counts(record.get("puzzle_array") or ())
@@ -42,7 +42,7 @@ def is_test_grid_hash(grid: str | None) -> bool | None:
     a puzzle whose grid is unknown."""
     if grid is None:
         return None
-    from inspect_sparc.core.grid_hashes import shipped_test_hashes
+    from inspect_sparc.core.generate.grid_hashes import shipped_test_hashes
 
     return grid in shipped_test_hashes()
 
@@ -52,14 +52,14 @@ def puzzle_facts(record: Any) -> dict[str, Any]:
     (None where the installed parser rejects it), for the baselines at any setting."""
     facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None, "grid": None}
     try:
-        from inspect_sparc.core.grid_hashes import grid_hash
+        from inspect_sparc.core.generate.grid_hashes import grid_hash
 
         mapping = json.loads(record) if isinstance(record, str) else record
         facts["grid"] = grid_hash(mapping)
     except Exception:  # noqa: BLE001 - a record without a grid has no hash
         pass
     try:
-        from inspect_sparc.core.puzzle import parse_puzzle
+        from inspect_sparc.core.puzzle.parse import parse_puzzle
 
         facts["puzzle"] = parse_puzzle(json.loads(record) if isinstance(record, str) else record)
     except Exception:  # noqa: BLE001 - a record the installed parser rejects has no baselines
@@ -70,7 +70,7 @@ def puzzle_facts(record: Any) -> dict[str, Any]:
 def baseline_facts(puzzle: Any, max_steps: int, traceback: bool) -> dict[str, Any]:
     """Whether the A* baseline solves `puzzle` within `max_steps`, and the exact chance that a
     uniformly random legal walk does (None with traceback: not computable exactly)."""
-    from inspect_sparc.core.baselines import astar_solves, chance_of_solving
+    from inspect_sparc.core.episode.baselines import astar_solves, chance_of_solving
 
     if puzzle is None:
         return {"astar": None, "chance": None}

@@ -235,7 +235,7 @@ def setting_label(row: Mapping[str, Any]) -> str:
         "original",
     ):
         parts.append(f"plot={row['plot']}")
-    from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS
+    from inspect_sparc.core.episode.stepper import DEFAULT_MAX_STEPS
 
     steps = row.get("max_steps")
     if steps is not None and not _isnan(steps) and int(steps) != DEFAULT_MAX_STEPS:
@@ -283,7 +283,7 @@ def complete_mask(runs: pd.DataFrame) -> pd.Series:
 def run_steps(run: Mapping[str, Any]) -> tuple[int, bool]:
     """The step limit and traceback the baselines of a run are computed at: the run's own
     (the gym default limit for a protocol without steps)."""
-    from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS
+    from inspect_sparc.core.episode.stepper import DEFAULT_MAX_STEPS
 
     steps = run.get("max_steps")
     steps = DEFAULT_MAX_STEPS if steps is None or _isnan(steps) else int(steps)

@@ -14,7 +14,7 @@ from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import registry as R
 from inspect_sparc.contract import scores as K
 from inspect_sparc.contract.registry import SETTINGS
-from inspect_sparc.core.rules import RULES
+from inspect_sparc.core.puzzle.rules import RULES
 from inspect_sparc.report.read.logs import LogEntry
 from inspect_sparc.report.read.puzzles import RULE_COLUMNS, PuzzleCache, is_test_grid_hash
 from inspect_sparc.report.read.runs import SPARC_TASKS, run_steps, runs_frame, sum_known

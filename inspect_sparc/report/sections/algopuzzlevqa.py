@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import (
+from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,
     new_figure,
@@ -17,7 +17,7 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

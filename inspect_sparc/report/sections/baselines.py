@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.report.analysis.baselines import baselines_table
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover
     pass

@@ -12,7 +12,7 @@ from inspect_sparc.report.analysis.endings import (
     endings_table,
 )
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import (
+from inspect_sparc.report.render.figures import (
     dot_chart,
     error_extents,
     new_figure,
@@ -20,7 +20,7 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

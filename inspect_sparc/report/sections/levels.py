@@ -7,10 +7,10 @@ from itertools import cycle
 from typing import TYPE_CHECKING
 
 from inspect_sparc.contract import columns as C
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.levels import level_table, wide_levels
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import (
+from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,
     PROTOCOL_TITLES,
@@ -21,7 +21,7 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover

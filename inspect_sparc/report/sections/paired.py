@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.paired import WITHIN, level_pairs, power_table
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import (
+from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     distinct_labels,
     fit_labels,
@@ -17,9 +17,9 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.exact import paired_mdd_exact
-from inspect_sparc.report.page import FOLD_ROWS, Section
-from inspect_sparc.report.stats import MIN_SHARED
+from inspect_sparc.report.render.page import FOLD_ROWS, Section
+from inspect_sparc.report.statistics.exact import paired_mdd_exact
+from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -136,7 +136,7 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
     simultaneous interval as text, the test's name only where the pairs' tests differ (the
     section's lead names a single one)."""
-    from inspect_sparc.report.page import interval_text
+    from inspect_sparc.report.render.page import interval_text
 
     if table.empty or "run_a" not in table:
         return table

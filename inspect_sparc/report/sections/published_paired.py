@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.report.analysis.published_paired import published_paired, subset_estimates
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.page import FOLD_ROWS, Section
-from inspect_sparc.report.stats import MIN_SHARED
+from inspect_sparc.report.render.page import FOLD_ROWS, Section
+from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
-from inspect_sparc.core.puzzle import LEVELS
+from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.drawing import (
+from inspect_sparc.report.render.figures import (
     error_extents,
     most_accurate_first,
     new_figure,
@@ -18,7 +18,7 @@ from inspect_sparc.report.drawing import (
     short_label,
     styled,
 )
-from inspect_sparc.report.page import Section
+from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -9,7 +9,7 @@ import pytest
 from sparc.prompts import single_shot_paper
 
 from inspect_sparc.core.ordering import round_robin
-from inspect_sparc.core.puzzle import RecordError, parse_levels, parse_puzzle
+from inspect_sparc.core.puzzle.parse import RecordError, parse_levels, parse_puzzle
 from inspect_sparc.evals.sparc.dataset import (
     record_to_sample,
     round_robin_by_level,
@@ -166,7 +166,7 @@ def test_a_generated_set_is_named_after_its_seed_and_says_what_it_builds(
     tmp_path, monkeypatch, capsys
 ):
     from inspect_sparc.core import sources
-    from inspect_sparc.core.downloads import CACHE_ENV
+    from inspect_sparc.runtime.downloads import CACHE_ENV
 
     monkeypatch.setattr(sources, "GENERATED_SET_SIZE", 5)
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))

@@ -14,8 +14,8 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.solver import SolverSpec
 
 from inspect_sparc import sparc_gym
-from inspect_sparc.core.baselines import chance_of_solving
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.episode.baselines import chance_of_solving
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 CHANCE_WORDS = re.compile(r"1 in ([\d,]+) \(([\d.]+)%\)")
 

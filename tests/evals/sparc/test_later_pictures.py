@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from picture_helpers import answer, region_failures
 
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc import scorer
 from inspect_sparc.evals.sparc.scorer import LaterPictures, score_answer
 from inspect_sparc.evals.worker import in_worker

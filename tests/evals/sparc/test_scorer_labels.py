@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspect_sparc.core.rules import Violation
+from inspect_sparc.core.puzzle.rules import Violation
 from inspect_sparc.evals.sparc.scorer import mark_labels
 
 

@@ -18,9 +18,9 @@ from picture_helpers import (
 from PIL import Image
 from sparc.validation import analyze_path
 
-from inspect_sparc.core.picture import MARK_COLOR, PATH_COLOR, answer_image
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.picture.image import MARK_COLOR, PATH_COLOR, answer_image
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, first_illegal_step, score_answer
 
 
@@ -171,7 +171,7 @@ def test_without_webp_the_picture_is_a_png(region_cases, monkeypatch):
 
 
 def test_a_gym_episode_that_reaches_e_breaking_region_rules_is_pictured(region_cases):
-    from inspect_sparc.core.stepper import Stepper, path_actions
+    from inspect_sparc.core.episode.stepper import Stepper, path_actions
     from inspect_sparc.evals.sparc.episode_scorer import score_episode
 
     record, line = region_cases[0]

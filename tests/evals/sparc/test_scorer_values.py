@@ -19,9 +19,9 @@ import pytest
 from rule_oracle import LINE_FAULTS, PLACEMENT_FAULTS, PUZZLE_RULES, Board, Point, broken_rules
 from sparc.validation import analyze_path, validate_solution
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.render import render
-from inspect_sparc.core.rules import check
+from inspect_sparc.core.picture.text import render
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, PLAIN_FAULTS, score_answer
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "sparc"

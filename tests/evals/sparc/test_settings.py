@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from inspect_sparc.core.settings import EpisodeSettings
+from inspect_sparc.core.episode.settings import EpisodeSettings
 from inspect_sparc.evals.sparc.agent.tools import SETTINGS_KEY, store_fields, stored_settings
 
 if TYPE_CHECKING:

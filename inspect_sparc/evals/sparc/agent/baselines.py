@@ -19,8 +19,8 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput, ModelUsage, exec
 from inspect_ai.tool import Tool, ToolCall
 from inspect_ai.util import store
 
-from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.stepper import Stepper, moves_text
+from inspect_sparc.core.episode.baselines import Policy, astar_policy, episode_rng, random_policy
+from inspect_sparc.core.episode.stepper import Stepper, moves_text
 from inspect_sparc.evals.sparc.agent.prompts import DIRECTIONS
 from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, PUZZLE_KEY, episode, sparc_tools
 from inspect_sparc.evals.sparc.protocols import wrong_task

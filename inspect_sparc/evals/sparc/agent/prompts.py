@@ -13,15 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from inspect_sparc.core.episode_prompts import (
-    INSTRUCTION,
-    episode_system_prompt,
-    gym_visual_step_text,
-    observation_text,
-)
-from inspect_sparc.core.prompts import PromptKind
-from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
-from inspect_sparc.core.stepper import (
+from inspect_sparc.core.episode.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.core.episode.stepper import (
     ACTION_NAMES,
     DEAD_END,
     DEFAULT_MAX_STEPS,
@@ -30,6 +23,13 @@ from inspect_sparc.core.stepper import (
     Stepper,
     StepResult,
 )
+from inspect_sparc.core.prompts.episode import (
+    INSTRUCTION,
+    episode_system_prompt,
+    gym_visual_step_text,
+    observation_text,
+)
+from inspect_sparc.core.prompts.single_shot import PromptKind
 
 #: The direction names the `move` tool takes, in action order (0=right ... 3=down).
 DIRECTIONS: tuple[str, ...] = tuple(name.lower() for name in ACTION_NAMES)

@@ -18,8 +18,8 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, ToolResult, tool
 from inspect_ai.util import Store, store
 
-from inspect_sparc.core.settings import EpisodeSettings
-from inspect_sparc.core.stepper import Stepper
+from inspect_sparc.core.episode.settings import EpisodeSettings
+from inspect_sparc.core.episode.stepper import Stepper
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,

@@ -28,14 +28,20 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from inspect_sparc.core.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.episode_prompts import (
+from inspect_sparc.core.episode.baselines import Policy, astar_policy, episode_rng, random_policy
+from inspect_sparc.core.episode.settings import EpisodeSettings, check_observation
+from inspect_sparc.core.episode.stepper import (
+    ACTION_NAMES,
+    Stepper,
+    StepResult,
+    moves_text,
+    read_action,
+)
+from inspect_sparc.core.prompts.episode import (
     episode_system_prompt,
     gym_visual_step_text,
     observation_text,
 )
-from inspect_sparc.core.settings import EpisodeSettings, check_observation
-from inspect_sparc.core.stepper import ACTION_NAMES, Stepper, StepResult, moves_text, read_action
 from inspect_sparc.evals.sparc.episode import new_episode, record_step, step_picture
 from inspect_sparc.evals.sparc.protocols import require_protocol
 

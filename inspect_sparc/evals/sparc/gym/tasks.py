@@ -19,10 +19,10 @@ from typing import Any, Literal
 from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
-from inspect_sparc.core.episode_prompts import episode_system_prompt
-from inspect_sparc.core.prompts import PromptKind
-from inspect_sparc.core.settings import EpisodeSettings, ObservationKind
-from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS
+from inspect_sparc.core.episode.settings import EpisodeSettings, ObservationKind
+from inspect_sparc.core.episode.stepper import DEFAULT_MAX_STEPS
+from inspect_sparc.core.prompts.episode import episode_system_prompt
+from inspect_sparc.core.prompts.single_shot import PromptKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles

@@ -10,8 +10,8 @@ import anyio
 from inspect_ai.model import ModelOutput, ModelUsage
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_sparc.core.puzzle import Puzzle, RecordError, parse_puzzle
-from inspect_sparc.core.rules import format_point
+from inspect_sparc.core.puzzle.parse import Puzzle, RecordError, parse_puzzle
+from inspect_sparc.core.puzzle.rules import format_point
 from inspect_sparc.core.search import solve
 from inspect_sparc.evals.sparc.protocols import require_protocol
 

@@ -20,8 +20,8 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
-from inspect_sparc.core.prompts import PromptKind
-from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.core.prompts.single_shot import PromptKind
+from inspect_sparc.core.puzzle.parse import parse_levels
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles, sparc_dataset

@@ -4,7 +4,7 @@ Single shot: `paper` is `sparc.prompts.single_shot_visual_paper` (the wording be
 published numbers), `corrected` is `single_shot_visual` (negative polyshapes stated the way the
 puzzles were built), `prompt_engineering` is `single_shot_visual_prompt_engineering` (the
 renderer package's image-only prompt, no text grid). The step-by-step visual prompts (`--gym
---visual`) are the episode's, in `core/episode_prompts.py`. Pure logic: no Inspect.
+--visual`) are the episode's, in `core/prompts/episode.py`. Pure logic: no Inspect.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
-from inspect_sparc.core.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
+from inspect_sparc.core.prompts.single_shot import YLOP_LOOK, check_prompt_kind, polyshapes_text
 
 VisualPromptKind = Literal["paper", "corrected", "prompt_engineering"]
 VISUAL_PROMPT_KINDS: tuple[str, ...] = get_args(VisualPromptKind)

@@ -9,8 +9,8 @@ import anyio
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from inspect_sparc.core.picture import board_record, check_plot_type, data_uri, puzzle_png
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.picture.image import board_record, check_plot_type, data_uri, puzzle_png
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 
 def render_sample_png(metadata: Mapping[str, Any], plot: str) -> bytes:

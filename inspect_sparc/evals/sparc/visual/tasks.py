@@ -3,7 +3,7 @@
 The reference is `sparc.process_puzzle.process_puzzle_visual` (`sparc-puzzle` 0.7.0, CLI
 `--visual --plot-type ...`): a system prompt, then one user message holding the PNG of the
 puzzle first and the prompt text second. Images come from the authors' renderer with its font
-pinned (`core/picture.py`); scoring is exactly the `sparc` scorer.
+pinned (`core/picture/image.py`); scoring is exactly the `sparc` scorer.
 
     inspect eval inspect_sparc/sparc_visual --model openai/gpt-4.1
     inspect eval inspect_sparc/sparc_visual -T plot=path_cell_annotated --model openai/gpt-4.1
@@ -20,8 +20,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import generate
 
-from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.core.puzzle import parse_levels
+from inspect_sparc.core.picture.image import check_plot_type, renderer_info
+from inspect_sparc.core.puzzle.parse import parse_levels
 from inspect_sparc.core.sources import load_records
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors

@@ -24,8 +24,8 @@ from eval_runs import metrics_of
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, ContentImage
 from inspect_ai.solver import SolverSpec
 
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import ACTIONS, Stepper, replay_moves
+from inspect_sparc.core.episode.stepper import ACTIONS, Stepper, replay_moves
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.agent.prompts import CONTINUE_TEXT, read_direction
 from inspect_sparc.evals.sparc.agent.tasks import TASK_VERSION, default_message_limit, sparc_agent
 from inspect_sparc.evals.sparc.episode import MOVES_KEY

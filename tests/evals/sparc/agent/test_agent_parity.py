@@ -15,7 +15,7 @@ import pytest
 from agent_scripts import Player, gym_replay, replay_policy, scripted_actions
 from inspect_ai import eval
 
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.agent.tasks import sparc_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from inspect_sparc.core.episode_prompts import (
+from inspect_sparc.core.episode.stepper import Stepper
+from inspect_sparc.core.prompts.episode import (
     gym_system_prompt,
     gym_visual_system_prompt,
     legal_actions_text,
 )
-from inspect_sparc.core.prompts import PROMPT_KINDS
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import Stepper
+from inspect_sparc.core.prompts.single_shot import PROMPT_KINDS
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.agent.prompts import (
     ended_text,
     illegal_text,

@@ -18,11 +18,11 @@ from inspect_ai.model import ChatMessageAssistant, Content, ModelOutput, get_mod
 from inspect_ai.model._model_output import ChatCompletionChoice, ModelUsage
 from inspect_ai.solver._task_state import sample_state
 
-from inspect_sparc.core.baselines import astar_solves, chance_of_solving
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import RULES
+from inspect_sparc.core.episode.baselines import astar_solves, chance_of_solving
+from inspect_sparc.core.episode.stepper import path_actions
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import RULES
 from inspect_sparc.core.sources import load_records
-from inspect_sparc.core.stepper import path_actions
 from inspect_sparc.evals.sparc.episode import MOVES_KEY
 from inspect_sparc.evals.sparc.gym.solvers import gym_astar, gym_random
 from inspect_sparc.evals.sparc.gym.tasks import TASK_VERSION, sparc_gym

@@ -18,9 +18,9 @@ from mock_outputs import mock_output
 from PIL import Image
 from sparc import process_puzzle as reference
 
-from inspect_sparc.core.picture import FONT_PATH
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.stepper import Stepper, path_actions
+from inspect_sparc.core.episode.stepper import Stepper, path_actions
+from inspect_sparc.core.picture.image import FONT_PATH
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
 from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 

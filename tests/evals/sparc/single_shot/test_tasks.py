@@ -17,9 +17,9 @@ from inspect_ai.model import get_model
 from mock_outputs import answers_by_prompt, mock_output, scripted_model
 
 import inspect_sparc as sparc_module
-from inspect_sparc.core.answer import format_path
-from inspect_sparc.core.puzzle import parse_puzzle
-from inspect_sparc.core.rules import RULES, check
+from inspect_sparc.core.puzzle.answer import format_path
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.core.puzzle.rules import RULES, check
 from inspect_sparc.core.search import solve
 from inspect_sparc.evals.sparc.single_shot.tasks import TASK_VERSION, sparc, sparc_hard
 

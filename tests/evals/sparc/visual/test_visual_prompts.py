@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sparc.prompts import PROMPT_REGISTRY
 
-from inspect_sparc.core.episode_prompts import gym_visual_system_prompt
+from inspect_sparc.core.prompts.episode import gym_visual_system_prompt
 from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_PROMPT_KINDS,
     VISUAL_SYSTEM_PROMPT,

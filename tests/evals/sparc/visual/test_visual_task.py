@@ -15,8 +15,8 @@ from mock_outputs import mock_output
 from PIL import Image
 from sparc.prompts import PROMPT_REGISTRY
 
-from inspect_sparc.core.picture import FONT_PATH, puzzle_png
-from inspect_sparc.core.puzzle import parse_puzzle
+from inspect_sparc.core.picture.image import FONT_PATH, puzzle_png
+from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.sparc.scorer import score_answer
 from inspect_sparc.evals.sparc.visual.tasks import TASK_VERSION, sparc_visual
 

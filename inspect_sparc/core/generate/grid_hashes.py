@@ -8,8 +8,8 @@ first appearance (the first colour read row by row is `0`, the next new one `1` 
 smallest SHA-256 (first 16 hex digits) is kept. So a test puzzle rotated, flipped or transposed,
 with its shapes renumbered, its colours permuted or S and E swapped has the test puzzle's hash.
 The 500 hashes of the published test split ship in `data/test_grid_hashes.txt` (rebuilt by
-`python -m inspect_sparc.core.leakage`). Pure logic, and it imports only the puzzle parser, so
-the generator can use it without reaching the sources.
+`python -m inspect_sparc.core.generate.leakage`). Pure logic, and it imports only the puzzle
+parser, so the generator can use it without reaching the sources.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from inspect_sparc.core.puzzle import parse_polyshapes
+from inspect_sparc.core.puzzle.parse import parse_polyshapes
 
-HASH_FILE = Path(__file__).parents[1] / "data" / "test_grid_hashes.txt"
+HASH_FILE = Path(__file__).parents[2] / "data" / "test_grid_hashes.txt"
 #: Hex digits kept of each SHA-256 (64 bits: no collision among millions of grids).
 HASH_DIGITS = 16
 #: S and E trade places in the swapped writing (a path read backwards solves the same puzzle).

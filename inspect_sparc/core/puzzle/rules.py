@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.records import COLOR_NAMES
+from inspect_sparc.core.puzzle.parse import Point, Puzzle
+from inspect_sparc.core.puzzle.records import COLOR_NAMES
 
 STRUCTURAL_RULES: tuple[str, ...] = (
     "start",

@@ -28,7 +28,14 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from inspect_sparc.report.stats import ALPHA, NAN, POWER, Interval, is_binary, z_value
+from inspect_sparc.report.statistics.score_intervals import (
+    ALPHA,
+    NAN,
+    POWER,
+    Interval,
+    is_binary,
+    z_value,
+)
 
 UNCONDITIONAL = "exact unconditional (score-ordered, Chan-Zhang)"
 BARNARD = "Barnard exact (pooled score)"

@@ -35,21 +35,21 @@ from functools import lru_cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from inspect_sparc.core.grid_hashes import grid_hash, shipped_test_hashes
-from inspect_sparc.core.puzzle import COLORS, LEVELS, Point, parse_puzzle
-from inspect_sparc.core.records import (
+from inspect_sparc.core.generate.grid_hashes import grid_hash, shipped_test_hashes
+from inspect_sparc.core.puzzle.parse import COLORS, LEVELS, Point, parse_puzzle
+from inspect_sparc.core.puzzle.records import (
     build_record,
     features,
     predict_score,
 )
-from inspect_sparc.core.rules import check, shape_offsets
+from inspect_sparc.core.puzzle.rules import check, shape_offsets
 from inspect_sparc.core.search import solve
 from inspect_sparc.runtime.processes import ordered_map
 
 # Re-exported: callers that guard their own pools import it from here.
 from inspect_sparc.runtime.processes import pool_blocker as pool_blocker
 
-CALIBRATION_FILE = FilePath(__file__).parent.parent / "data" / "generator_calibration.json"
+CALIBRATION_FILE = FilePath(__file__).parents[2] / "data" / "generator_calibration.json"
 #: The published test split's puzzles per level (86/118/121/86/89 of 500).
 LEVEL_COUNTS = {1: 86, 2: 118, 3: 121, 4: 86, 5: 89}
 MAX_SOLUTIONS = 48

@@ -6,7 +6,7 @@ The shipped list of the 500 test-split hashes is read; when the split is in the 
 cache its grids are checked as well (nothing is downloaded for this). Rebuild the shipped list
 from a file of the test split with
 
-    python -m inspect_sparc.core.leakage path/to/test_split.jsonl
+    python -m inspect_sparc.core.generate.leakage path/to/test_split.jsonl
 
 What it cannot catch: a test grid changed in any cell (a symbol added, moved or given another
 symbol's colour, S or E moved), embedded in a larger grid, or a different grid with the same
@@ -22,7 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.grid_hashes import HASH_FILE, grid_hash, shipped_test_hashes, write_hashes
+from inspect_sparc.core.generate.grid_hashes import (
+    HASH_FILE,
+    grid_hash,
+    shipped_test_hashes,
+    write_hashes,
+)
 
 
 class LeakageError(ValueError):

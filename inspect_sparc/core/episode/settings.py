@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal, cast, get_args
 
-from inspect_sparc.core.picture import check_plot_type, renderer_info
-from inspect_sparc.core.prompts import PromptKind, check_prompt_kind
-from inspect_sparc.core.stepper import DEFAULT_MAX_STEPS, check_max_steps
+from inspect_sparc.core.episode.stepper import DEFAULT_MAX_STEPS, check_max_steps
+from inspect_sparc.core.picture.image import check_plot_type, renderer_info
+from inspect_sparc.core.prompts.single_shot import PromptKind, check_prompt_kind
 from inspect_sparc.core.suggest import did_you_mean
 
 ObservationKind = Literal["text", "image"]

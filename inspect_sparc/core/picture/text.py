@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from inspect_sparc.core.puzzle import Point, Puzzle
-from inspect_sparc.core.records import COLOR_NAMES
+from inspect_sparc.core.puzzle.parse import Point, Puzzle
+from inspect_sparc.core.puzzle.records import COLOR_NAMES
 
 #: Width of one grid position in the drawing.
 _WIDTH = 3

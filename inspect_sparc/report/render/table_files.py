@@ -42,7 +42,7 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     """`table` rounded to what its numbers mean: rates to 0.1, p-values to 3 significant
     digits (never rounded across 0.05), ratios to 0.01, counts exact, a difference's interval
     that excludes 0 with the digits that show it (the in-memory tables keep every digit)."""
-    from inspect_sparc.report.stats import format_p
+    from inspect_sparc.report.statistics.score_intervals import format_p
 
     out = table.copy()
     ends = interval_ends(table)
@@ -69,7 +69,7 @@ def interval_ends(table: pd.DataFrame) -> dict[str, pd.Series]:
     interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`)."""
     import pandas as pd
 
-    from inspect_sparc.report.stats import format_interval
+    from inspect_sparc.report.statistics.score_intervals import format_interval
 
     ends: dict[str, pd.Series] = {}
     for stem in DIFFERENCE_INTERVALS:
@@ -104,7 +104,7 @@ def write_table(
     numeric = table.select_dtypes("number").columns
     # text cells escaped by pandas in one pass (`\\ & % $ # _ { } ~ ^`), then the rates
     # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
-    from inspect_sparc.report.stats import format_p
+    from inspect_sparc.report.statistics.score_intervals import format_p
 
     texts = {c: table[c].map(lambda v: format_p(v) or None) for c in numeric if c in P_COLUMNS}
     texts |= {c: v for c, v in interval_ends(table).items() if c in table}

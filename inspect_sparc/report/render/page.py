@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.table_files import (
+from inspect_sparc.report.render.table_files import (
     DIFFERENCE_INTERVALS,
     P_COLUMNS,
     WHOLE_WHEN_INTEGRAL,
@@ -129,7 +129,7 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
 def interval_text(low: float, high: float, stem: str) -> str:
     """An interval as a cell prints it, `8.1–17.9` or `-1.6 to 42.0`; a difference's interval
     that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`)."""
-    from inspect_sparc.report.stats import format_interval
+    from inspect_sparc.report.statistics.score_intervals import format_interval
 
     if stem in DIFFERENCE_INTERVALS:
         text = format_interval(low, high, scale=1.0)
@@ -155,7 +155,7 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float) and p:
-        from inspect_sparc.report.stats import format_p
+        from inspect_sparc.report.statistics.score_intervals import format_p
 
         return format_p(value)
     if isinstance(value, float):
@@ -205,7 +205,7 @@ def render_page(
     from inspect_sparc import __version__
 
     env = Environment(
-        loader=PackageLoader("inspect_sparc.report", "templates"),
+        loader=PackageLoader("inspect_sparc.report.render", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True, default_for_string=True),
     )
     env.filters["breakable"] = breakable

@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from inspect_sparc.core.puzzle import Point, Puzzle
+from inspect_sparc.core.puzzle.parse import Point, Puzzle
 from inspect_sparc.core.suggest import did_you_mean
 
 #: A pixel box: left, top, right, bottom.
@@ -51,7 +51,7 @@ PLOT_TYPES: tuple[str, ...] = (
 )
 
 #: The font every text-bearing plot uses: DejaVu Sans Mono 2.37 (Debian fonts-dejavu-core 2.37).
-FONT_PATH = Path(__file__).resolve().parent.parent / "fonts" / "DejaVuSansMono.ttf"
+FONT_PATH = Path(__file__).resolve().parents[2] / "fonts" / "DejaVuSansMono.ttf"
 FONT_NAME = "DejaVu Sans Mono 2.37"
 
 #: Reference renderer modules that look a font up by name (the others draw shapes only, or call

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.core.prompts import YLOP_LOOK, check_prompt_kind, polyshapes_text
-from inspect_sparc.core.stepper import ACTION_NAMES
+from inspect_sparc.core.episode.stepper import ACTION_NAMES
+from inspect_sparc.core.prompts.single_shot import YLOP_LOOK, check_prompt_kind, polyshapes_text
 
 if TYPE_CHECKING:
-    from inspect_sparc.core.settings import EpisodeSettings
+    from inspect_sparc.core.episode.settings import EpisodeSettings
 
 #: The system prompt of all four variants. The prompt kind changes only `shape_rules` (the
 #: polyshape and negative-polyshape rules); traceback changes the other fields.

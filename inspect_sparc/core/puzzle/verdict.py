@@ -8,7 +8,7 @@ Pure logic: no Inspect imports.
 
 from __future__ import annotations
 
-from inspect_sparc.core.puzzle import Path, Puzzle
+from inspect_sparc.core.puzzle.parse import Path, Puzzle
 
 ANALYSIS_KEYS = (
     "starts_at_start_ends_at_exit",

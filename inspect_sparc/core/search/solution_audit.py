@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_sparc.core.puzzle import RecordError, parse_puzzle
+from inspect_sparc.core.puzzle.parse import RecordError, parse_puzzle
 from inspect_sparc.core.search import solve
 
 HEADER = ("id", "level", "size", "stored", "found", "missing", "extra", "seconds", "status")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from itertools import chain
 
-from inspect_sparc.core.puzzle import Path, Point
+from inspect_sparc.core.puzzle.parse import Path, Point
 
 MARKER = "####"
 COORDINATE = re.compile(r"\((\d+),\s*(\d+)\)")

@@ -13,8 +13,7 @@ import heapq
 import random
 from collections.abc import Callable
 
-from inspect_sparc.core.puzzle import Path, Point, Puzzle
-from inspect_sparc.core.stepper import (
+from inspect_sparc.core.episode.stepper import (
     ACTIONS,
     DEFAULT_MAX_STEPS,
     Stepper,
@@ -22,6 +21,7 @@ from inspect_sparc.core.stepper import (
     open_neighbours,
     path_actions,
 )
+from inspect_sparc.core.puzzle.parse import Path, Point, Puzzle
 
 #: A policy picks the next action from the environment (None: a step that moves nothing).
 Policy = Callable[[Stepper], "int | None"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
-from inspect_sparc.report.stats import clustered_rate, rate_interval
+from inspect_sparc.report.statistics.score_intervals import clustered_rate, rate_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

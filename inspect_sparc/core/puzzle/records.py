@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_sparc.core.puzzle import SYMBOL_KINDS, TRIANGLE_COUNTS, Path, Point
+from inspect_sparc.core.puzzle.parse import SYMBOL_KINDS, TRIANGLE_COUNTS, Path, Point
 
 #: Colour letters of `puzzle_array` and their names in `text_visualization`.
 COLOR_NAMES = {

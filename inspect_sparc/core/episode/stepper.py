@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from inspect_sparc.core.puzzle import Path, Point, Puzzle
+from inspect_sparc.core.puzzle.parse import Path, Point, Puzzle
 
 #: Action number -> (dx, dy), in the reference's order.
 ACTIONS: tuple[Point, ...] = ((1, 0), (0, -1), (-1, 0), (0, 1))

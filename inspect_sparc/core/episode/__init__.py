@@ -1,0 +1,1 @@
+"""The step-by-step protocol: its settings, the stepper that runs an episode, its baselines."""

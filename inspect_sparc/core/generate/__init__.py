@@ -1,0 +1,1 @@
+"""Fresh SPaRC puzzles: the generator and the guards that keep the test split out of them."""

@@ -1,0 +1,1 @@
+"""SPaRC puzzles drawn: as monospace text and as images (the authors' renderer, answer pictures)."""

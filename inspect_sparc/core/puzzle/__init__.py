@@ -1,0 +1,1 @@
+"""A SPaRC puzzle and what is checked against it: records, the parsed puzzle, answers, rules."""

@@ -1,0 +1,1 @@
+"""Every interval and test of the report (scipy underneath), each with its coverage test."""
