@@ -8,6 +8,8 @@ the 36 is the full run's mix. The log size is fitted as fixed + per-sample from 
 samples (a mock model replying ~2,000 characters, like a 512-token answer); log attachments are
 deduplicated by content, so repeating images to fake 1,800 samples would undercount. Also prints
 the image bytes sent and the one-off resizing time (cached afterwards). Asserts nothing.
+
+Needs the base install only (`pip install -e .` or `pip install -e ".[dev]"`).
 """
 
 from __future__ import annotations

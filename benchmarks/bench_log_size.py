@@ -312,7 +312,10 @@ def webp_settings(label: str, calls: list[tuple], count: int = 40) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog='Needs sparc-puzzle, the reference (in the dev extra): pip install -e ".[dev]"',
+    )
     parser.add_argument("--answers", choices=("real", "failed", "both"), default="both")
     parser.add_argument("--runs", type=int, default=3, help="runs of each eval (best time kept)")
     parser.add_argument("--pictures", action="store_true", help="picture costs, no evals")
@@ -322,6 +325,9 @@ def main() -> None:
     parser.add_argument("--gc-off", action="store_true", help="garbage collection switched off")
     parser.add_argument("--webp", action="store_true", help="WebP settings' costs, no evals")
     args = parser.parse_args()
+    from command_line import needs
+
+    needs("sparc")  # the upstream task and its A* path (sparc-puzzle, in the dev extra)
     gc.callbacks.append(_time_gc)
     if args.gc_off:
         gc.disable()

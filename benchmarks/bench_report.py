@@ -3,6 +3,8 @@ never every sample in memory). Logs are real logs of every task but the visual o
 offline, their samples repeated under new ids to 500 (every puzzle new: the worst case).
 
     python benchmarks/bench_report.py [WORKDIR]   # logs are written once per WORKDIR
+
+Needs the report's and the tests' packages: pip install -e ".[dev]"
 """
 
 from __future__ import annotations

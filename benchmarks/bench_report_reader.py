@@ -11,6 +11,8 @@ Three readers are timed, each once after the others have warmed the file cache:
 - `samples_df`: Inspect's data frame of the same summaries (no puzzle record);
 - `samples_df full`: Inspect's data frame of the full samples (messages and events excluded),
   the way to get the puzzle records through it.
+
+Needs the report extra: pip install -e ".[report]"
 """
 
 from __future__ import annotations

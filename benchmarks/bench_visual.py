@@ -26,8 +26,6 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
-from sparc import tasks as upstream
-from sparc.process_puzzle import _astar_find_path
 
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc
 from inspect_sparc.evals.sparc.visual.tasks import sparc_visual
@@ -39,6 +37,8 @@ def failing_answer(
     record: dict, reasoning: str = "I go straight from the start to the end."
 ) -> str:
     """`reasoning`, then the rule-blind shortest path from S to E."""
+    from sparc.process_puzzle import _astar_find_path  # the reference (dev extra)
+
     path = _astar_find_path(record) or []
     points = ", ".join(f"({x}, {y})" for x, y in path)
     return f"{reasoning}\n####\n[{points}]"
@@ -75,10 +75,16 @@ def run(task: Task, answers: dict[str, str], folder: Path, name: str, **kwargs) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog='Needs sparc-puzzle, the reference (in the dev extra): pip install -e ".[dev]"',
+    )
     parser.add_argument("puzzles", help="a .jsonl file of SPaRC records (the 500 test puzzles)")
     parser.add_argument("--plot", default="original")
     args = parser.parse_args()
+    from command_line import needs
+
+    needs("sparc")  # the reference task and its A* path (sparc-puzzle, in the dev extra)
     records = [
         json.loads(line)
         for line in Path(args.puzzles).read_text(encoding="utf-8").splitlines()
@@ -110,6 +116,8 @@ def main() -> None:
 
 def text_mode(records: list[dict], source: str, answers: dict, folder: Path, label: str) -> None:
     """Log sizes of upstream, ours and ours without pictures on the same failing answers."""
+    from sparc import tasks as upstream
+
     count = len(records)
     samples = [upstream.record_to_sample(r, prompt="paper") for r in records]
     reference = Task(

@@ -9,9 +9,9 @@ backwards or no answer, so every verdict comes from the task's own scorer.
     python benchmarks/leaderboard_logs.py WORKDIR --report   # and the report into WORKDIR/report
     python benchmarks/screenshot_report.py WORKDIR/report    # then look at it in Chromium
 
-Needs `openai` (Inspect's openai-api provider; no extra of the package installs it): `pip install
-openai`. Writing the logs takes about 10 minutes on 2 cores (Inspect's display shows the
-progress); the report about a minute.
+Needs pip install openai (Inspect's openai-api provider; no extra of the package installs it)
+and, for --report, pip install -e ".[report]". Writing the logs takes about 10 minutes on 2
+cores (Inspect's display shows the progress); the report about a minute.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ a full-page screenshot per width (folded tables closed, as the page loads). Need
 (apt) and `playwright` (pip), no browser download:
 
     python benchmarks/screenshot_report.py sparc-report/ [SHOT_PREFIX]
+
+Needs pip install playwright (and apt-get install chromium).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""Every script under benchmarks/ answers `--help` at once (saying what it does and needs),
-doing no work and writing nothing, and stops on a missing need or bad input with one line."""
+"""Every script under benchmarks/ answers `--help` at once, in a plain install too (saying what
+it does and what to install for it), doing no work and writing nothing, and stops on a missing
+need or bad input with one line."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -11,16 +13,24 @@ import pytest
 from commands import run_together
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+#: Runs a script with only what a plain install (no extras, no dev tools) has.
+PLAIN = Path(__file__).resolve().parents[1] / "plain_install.py"
+#: What `command_line.needs` names when a script gives no install.
+DEV_INSTALL = 'pip install -e ".[dev]"'
 #: The scripts (command_line.py is their shared helper, not a script).
 SCRIPTS = sorted(p for p in BENCHMARKS.glob("*.py") if p.name != "command_line.py")
 
 
 @pytest.fixture(scope="module")
 def helps(tmp_path_factory) -> dict[str, tuple[subprocess.CompletedProcess[str], Path]]:
-    """`python SCRIPT --help` of every script, started together, each in an empty folder."""
+    """`python SCRIPT --help` of every script as a plain install runs it, started together,
+    each in an empty folder."""
     folders = {script.name: tmp_path_factory.mktemp(script.stem) for script in SCRIPTS}
     commands = {
-        script.name: ([sys.executable, str(script), "--help"], {"cwd": folders[script.name]})
+        script.name: (
+            [sys.executable, str(PLAIN), str(script), "--help"],
+            {"cwd": folders[script.name]},
+        )
         for script in SCRIPTS
     }
     results = run_together(commands, timeout=120)
@@ -39,6 +49,44 @@ def test_every_script_answers_help_and_does_nothing_else(helps, name):
     docstring_start = (BENCHMARKS / name).read_text(encoding="utf-8").split('"""')[1].split()[:4]
     assert " ".join(docstring_start) in " ".join(result.stdout.split())  # says what it does
     assert not list(folder.iterdir())  # took --help for no folder, wrote nothing
+
+
+def _installs_needed(script: Path) -> set[str]:
+    """The install lines of the script's `needs(...)` calls (literal or a module constant)."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    constants = {
+        target.id: str(node.value.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    installs: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "needs":
+            install = next((k.value for k in node.keywords if k.arg == "install"), None)
+            if install is None:
+                installs.add(DEV_INSTALL)
+            elif isinstance(install, ast.Constant):
+                installs.add(str(install.value))
+            else:
+                installs.add(constants[getattr(install, "id", "")])
+    return installs
+
+
+@pytest.mark.parametrize("name", [p.name for p in SCRIPTS])
+def test_help_says_what_to_install_for_what_the_script_needs(helps, name):
+    result, _ = helps[name]
+    for install in _installs_needed(BENCHMARKS / name):
+        command = install.split(" (")[0]  # the command, without the note after it
+        assert " ".join(command.split()) in " ".join(result.stdout.split()), install
+
+
+def test_the_install_lines_are_read_from_the_scripts():
+    assert _installs_needed(BENCHMARKS / "bench_visual.py") == {DEV_INSTALL}
+    assert "pip install playwright" in next(
+        iter(_installs_needed(BENCHMARKS / "screenshot_report.py"))
+    )
 
 
 def _stderr_lines(result: subprocess.CompletedProcess[str]) -> list[str]:
