@@ -1,19 +1,16 @@
-"""What every table of the report shares: the papers' protocol order, percentages, a run's
+"""What every table of the report shares: percentages, a run's
 puzzle count, per-sample means over epochs and per-log grouping (no section's own logic)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.report.read import columns as C
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["PROTOCOLS", "per_log", "known", "pct", "run_n", "sample_means"]
-
-#: Protocols in the order the papers present them.
-PROTOCOLS = ("single_shot", "gym", "gym_traceback", "visual", "gym_visual", "agent")
+__all__ = ["per_log", "known", "pct", "run_n", "sample_means"]
 
 
 def pct(value: Any) -> float | None:

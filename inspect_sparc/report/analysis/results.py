@@ -7,10 +7,10 @@ from __future__ import annotations
 from math import isclose
 from typing import TYPE_CHECKING, Any, cast
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.rates import (
     REDUCERS,
     ci_fields,
@@ -234,6 +234,6 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
 def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
     """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
     instances per type), or None for SPaRC, whose puzzles are the units."""
-    if run[C.TASK] != R.ALGOPUZZLEVQA or group is None or not len(values):
+    if run[C.TASK] != P.ALGOPUZZLEVQA or group is None or not len(values):
         return None
     return group.drop_duplicates(C.ID).set_index(C.ID)[C.PUZZLE].reindex(values.index).to_numpy()

@@ -12,18 +12,19 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
-from inspect_sparc.contract.registry import FILTERS, SETTINGS
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read import registry as R
 from inspect_sparc.report.read.logs import TASKS, LogEntry, read_headers, short_task
+from inspect_sparc.report.read.registry import FILTERS, SETTINGS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from inspect_ai.log import EvalLog
 
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
-SPARC_TASKS = frozenset(TASKS) - {R.ALGOPUZZLEVQA}
+SPARC_TASKS = frozenset(TASKS) - {P.ALGOPUZZLEVQA}
 #: Settings that tell runs of one model and task apart in their labels when they differ.
 DISTINGUISHING = (
     "source",
@@ -61,22 +62,6 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
             continue  # two tasks' arguments fill one column: the one this task has wins
         settings[column] = ",".join(map(str, value)) if isinstance(value, list) else value
     return settings
-
-
-def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
-    """The paper protocol a run follows: single_shot, gym, gym_traceback, gym_visual, visual,
-    agent or algopuzzlevqa (the published tables are keyed the same way)."""
-    if task in (R.SPARC, R.SPARC_HARD):
-        return "single_shot"
-    if task == R.SPARC_VISUAL:
-        return "visual"
-    if task == R.SPARC_GYM:
-        if settings.get("observation") == "image":
-            return "gym_visual"
-        return "gym_traceback" if settings.get("traceback") else "gym"
-    if task == R.SPARC_AGENT:
-        return "agent"
-    return task
 
 
 def model_of(header: EvalLog) -> tuple[str, bool]:
@@ -145,7 +130,7 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         C.MODEL: model,
         "baseline": baseline,
         "solver": short_task(spec.solver) if spec.solver and not baseline else None,
-        C.PROTOCOL: protocol_of(entry.task or "", settings),
+        C.PROTOCOL: P.protocol_of(entry.task or "", settings),
         **settings,
         "epochs": spec.config.epochs or 1,
         "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
@@ -225,7 +210,7 @@ def _setting_text(value: Any) -> str:
 def setting_label(row: Mapping[str, Any]) -> str:
     """Short text for a run's protocol and non-default settings."""
     parts = [str(row[C.PROTOCOL])]
-    if row.get(C.TASK) == R.SPARC_HARD:
+    if row.get(C.TASK) == P.SPARC_HARD:
         parts.append("hard")
     prompt = row.get("prompt")
     if prompt not in (None, "paper", "describe"):

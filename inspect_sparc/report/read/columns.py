@@ -1,6 +1,7 @@
 """Column names of the report's frames: the identity columns of the run and sample frames (which
 the analysis tables keep under the same names) and the sample frame's columns named after score
-metadata. `report/read/` writes them; `report/analysis/` and the sections read them."""
+metadata. `report/read/` writes them (the report alone uses them: the tasks write
+score names, `contract`); `report/analysis/` and the sections read them."""
 
 from __future__ import annotations
 
