@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of
 from inspect_sparc.report.read.runs import run_steps
 from inspect_sparc.report.statistics.rates import (
     ci_fields,
     puzzle_values,
     reduced_values,
-    shown_reducer,
 )
 from inspect_sparc.report.statistics.score_intervals import (
     clustered_ratio,
@@ -127,7 +127,7 @@ def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     episode (t interval over puzzles)."""
     if samples is None or samples.empty:
         return {}
-    reducer = shown_reducer(run)
+    reducer = reducer_of(run)
 
     def per_puzzle(keys: Iterable[str]) -> pd.DataFrame | None:
         import pandas as pd

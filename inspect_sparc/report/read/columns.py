@@ -16,6 +16,11 @@ TASK = "task"
 MODEL = "model"
 #: The paper protocol a run follows (`single_shot`, `gym`, ..., `algopuzzlevqa`).
 PROTOCOL = "protocol"
+#: The epochs reducer whose metrics a run's row shows, decided once by `read.reducer`.
+REDUCER = "metrics_reducer"
+#: How the report applies that reducer to per-epoch values (mean, max, min, median; missing:
+#: a reducer it cannot apply).
+REDUCTION = "reduction"
 #: A sample's id and epoch.
 ID = "id"
 EPOCH = "epoch"

@@ -17,6 +17,7 @@ from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read import registry as R
 from inspect_sparc.report.read.logs import TASKS, LogEntry, read_headers, short_task
+from inspect_sparc.report.read.reducer import decided_reducer, reducer_columns, shown_scores
 from inspect_sparc.report.read.registry import FILTERS, SETTINGS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,33 +74,18 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
     return spec.model, False
 
 
-#: The epochs reducers that take the mean: Inspect's and the SPaRC tasks' (the same values).
-MEAN_REDUCERS = ("mean", K.EPOCHS_REDUCER)
-
-
 def metrics_of(header: EvalLog) -> dict[str, float]:
-    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare.
-
-    With several epoch reducers (`--epochs-reducer max,mean`) a scorer has one set of metrics
-    per reducer: the mean set (Inspect's `mean` or the SPaRC tasks' `inspect_sparc/mean`) is
-    taken where there is one (the reducer the tables counted from samples use), else the first;
-    `metrics_reducer` says which."""
+    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare:
+    with several epoch reducers, the set `reducer.shown_scores` chooses; `metrics_reducer`
+    says which."""
     values: dict[str, float] = {}
-    results = header.results
-    if results is None:
-        return values
-    chosen: dict[str, Any] = {}
-    for score in results.scores:
-        if score.name not in chosen or (
-            score.reducer in MEAN_REDUCERS and chosen[score.name].reducer not in MEAN_REDUCERS
-        ):
-            chosen[score.name] = score
-    for i, score in enumerate(chosen.values()):
+    chosen = shown_scores(header.results)
+    for i, score in enumerate(chosen):
         for name, metric in score.metrics.items():
             key = name if i == 0 else f"{score.name}/{name}"
             values.setdefault(key, metric.value)
     if chosen:
-        values["metrics_reducer"] = next(iter(chosen.values())).reducer or "mean"  # type: ignore[assignment]
+        values[C.REDUCER] = chosen[0].reducer or "mean"  # type: ignore[assignment]
     return values
 
 
@@ -146,6 +132,7 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         "notes": "; ".join(entry.notes),
     }
     row.update(metrics_of(header))
+    row.update(reducer_columns(decided_reducer(row["epochs_reducer"], row.get(C.REDUCER))))
     return row
 
 
