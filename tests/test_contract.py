@@ -92,6 +92,7 @@ def test_the_settings_the_report_matches_runs_by_are_settings_it_copies():
     from inspect_sparc.report.analysis.paired import PUZZLE_SETTINGS
     from inspect_sparc.report.read.runs import DISTINGUISHING
 
-    columns = {*R.SETTINGS, *R.FILTERS.values(), "task", "protocol"}
+    # or the eval options that choose a run's puzzles (`--sample-id`, `--limit`)
+    columns = {*R.SETTINGS, *R.FILTERS.values(), "task", "protocol", "sample_ids", "limit"}
     for names in (DELTA_MATCH, SAME, PUZZLE_SETTINGS, DISTINGUISHING):
         assert set(names) <= columns, set(names) - columns

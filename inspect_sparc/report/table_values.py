@@ -13,6 +13,11 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["per_log", "known", "pct", "run_n", "sample_means"]
 
 
+#: Rates closer than this to 0 or 1 are floating error of an exact 0 or 1 (n is at most
+#: millions, so a true rate is never that close).
+ZERO_BELOW = 1e-12
+
+
 def pct(value: Any) -> float | None:
     """A 0-1 rate as a percentage (None stays None)."""
     if value is None:
@@ -21,7 +26,13 @@ def pct(value: Any) -> float | None:
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return None if number != number else 100 * number
+    if number != number:
+        return None
+    # a zero (or one) left by floating sums (1.39e-17 as a rule-break rate) is a zero
+    for exact in (0.0, 1.0):
+        if abs(number - exact) < ZERO_BELOW:
+            return 100 * exact
+    return 100 * number
 
 
 def sample_means(samples: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:

@@ -37,9 +37,14 @@ DISTINGUISHING = (
     "prevent_direct_answer",
     "max_image_size",
     "plot",
+    "sample_ids",
+    "limit",
 )
-#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`).
+#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`),
+#: unless the run chose its puzzles another way (`--sample-id`, `--limit`: said instead).
 ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
+#: Sample ids named in a label before the rest are counted (`ids=a,b +3`).
+IDS_SHOWN = 2
 #: Solvers that answer without a model, shown as baselines.
 BASELINE_SOLVERS = {
     R.SEARCH_SOLVER: "search (exact)",
@@ -118,6 +123,8 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         "solver": short_task(spec.solver) if spec.solver and not baseline else None,
         C.PROTOCOL: P.protocol_of(entry.task or "", settings),
         **settings,
+        "sample_ids": ids_text(spec.config.sample_id),
+        "limit": limit_text(spec.config.limit),
         "epochs": spec.config.epochs or 1,
         "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
         "status": header.status,
@@ -134,6 +141,21 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
     row.update(metrics_of(header))
     row.update(reducer_columns(decided_reducer(row["epochs_reducer"], row.get(C.REDUCER))))
     return row
+
+
+def ids_text(ids: Any) -> str | None:
+    """The sample ids a run was limited to (`--sample-id`), as a label says them: the first
+    `IDS_SHOWN` and how many more (`3f2a,91c0 +4`); None where it ran without."""
+    if ids is None:
+        return None
+    listed = [str(i) for i in (ids if isinstance(ids, list | tuple) else [ids])]
+    more = len(listed) - IDS_SHOWN
+    return ",".join(listed[:IDS_SHOWN]) + (f" +{more}" if more > 0 else "")
+
+
+def limit_text(limit: Any) -> Any:
+    """`--limit` as a setting: a count, or a range of samples as `10-20`."""
+    return "-".join(map(str, limit)) if isinstance(limit, tuple | list) else limit
 
 
 def sum_known(values: Iterable[int | None]) -> int | None:
@@ -164,8 +186,11 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
         solver = row.get("solver")
         if isinstance(solver, str) and solver:  # not the task's own solver: say which
             label += f" solver={solver}"
+        chosen = any(_setting_text(row.get(k)) != "-" for k in ("sample_ids", "limit"))
         for key in varying.get((str(row[C.MODEL]), str(row[C.TASK])), []):
             text = _setting_text(row.get(key))
+            if text == "-" and (key not in ALL_WHEN_UNSET or chosen):
+                continue  # unset: the run is told apart by what it did set
             label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"

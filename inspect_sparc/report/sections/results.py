@@ -71,7 +71,8 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
         rows = table[table[C.PROTOCOL] == protocol].sort_values("accuracy", ascending=False)
         _ranked_panel(ax, rows.reset_index(drop=True))
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol), loc="left")
-    axes[-1].set_xlabel("accuracy (%), 95% interval")
+        ax.set_xlabel("accuracy (%), 95% interval")
+        ax.set_ylabel("run (yours bold)")
     return fig
 
 
@@ -114,7 +115,7 @@ RESULTS_PAGE = [
 
 def results_section(ctx: Context) -> Section:
     """Results per run, and the published rows of the same protocols."""
-    s = Section("results", "Results per run")
+    s = Section("results", "Results per run", tables_first=True)
     s.text = (
         "One row per log (model x task x settings), each with n and its 95% interval; the "
         "chart ranks your runs among the published models of their protocol."
