@@ -135,10 +135,27 @@ def summary_table(results: Any, width: int = WIDTH) -> Any:
         ]
         for _, row in ordered.iterrows()
     ]
-    labels = distinct_labels([str(r) for r in ordered["run"]])
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    room = max(width - sum(w + 2 for w in widths) - 2, 12)  # each column padded a side
+    labels = [  # wrapped between words or after a hyphen, never inside a word
+        wrap_label(label, room) for label in distinct_labels([str(r) for r in ordered["run"]])
+    ]
     for label, cells, status in zip(labels, rows, ordered["status"], strict=True):
         table.add_row(label, *cells, style=None if status == "success" else "yellow")
     return table
+
+
+def wrap_label(label: str, room: int) -> str:
+    """`label` in lines of at most `room` characters, broken only after a space, a hyphen or a
+    slash (a piece longer than `room` keeps a line of its own, whole)."""
+    import re
+
+    lines = [""]
+    for piece in re.split(r"(?<=[-/ ])", label):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > room:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _importable(name: str) -> bool:
