@@ -1,6 +1,6 @@
-"""The names the report recognises runs by (`inspect_sparc.contract.registry`, and the scorers
-`--rescore` uses) are the names the package registers: renaming a solver, a scorer or a task
-argument fails here, not in a report that quietly stops recognising it."""
+"""The names the report recognises runs by (`contract.protocols`, `report.read.registry`,
+and the scorers `--rescore` uses) are the names the package registers: renaming a solver, a
+scorer or a task argument fails here, not in a report that quietly stops recognising it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from importlib import import_module
 import pytest
 
 from inspect_sparc import TASK_MODULES
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
+from inspect_sparc.report.read import registry as R
 from inspect_sparc.report.read.rescore import SCORERS
 
 pytest.importorskip("inspect_ai")
@@ -72,17 +73,16 @@ def test_every_task_argument_that_tells_runs_apart_is_copied():
 
 
 def test_the_task_names_are_the_exported_tasks():
-    assert sorted(R.TASK_NAMES) == sorted(TASK_MODULES)
-    assert set(R.EPISODE_TASKS) < set(R.TASK_NAMES)
+    assert sorted(P.TASK_NAMES) == sorted(TASK_MODULES)
+    assert set(P.EPISODE_TASKS) < set(P.TASK_NAMES)
 
 
 @pytest.mark.parametrize("task", sorted(TASK_MODULES))
 def test_every_task_is_read_as_a_protocol_the_report_knows(task):
     # a task the report does not know by name would become a protocol of its own
-    from inspect_sparc.report.read.runs import protocol_of
-    from inspect_sparc.report.table_values import PROTOCOLS
+    from inspect_sparc.contract.protocols import PROTOCOLS, protocol_of
 
-    assert protocol_of(task, {}) in (*PROTOCOLS, R.ALGOPUZZLEVQA)
+    assert protocol_of(task, {}) in (*PROTOCOLS, P.ALGOPUZZLEVQA)
 
 
 def test_the_settings_the_report_matches_runs_by_are_settings_it_copies():
@@ -92,6 +92,7 @@ def test_the_settings_the_report_matches_runs_by_are_settings_it_copies():
     from inspect_sparc.report.analysis.paired import PUZZLE_SETTINGS
     from inspect_sparc.report.read.runs import DISTINGUISHING
 
-    columns = {*R.SETTINGS, *R.FILTERS.values(), "task", "protocol"}
+    # or the eval options that choose a run's puzzles (`--sample-id`, `--limit`)
+    columns = {*R.SETTINGS, *R.FILTERS.values(), "task", "protocol", "sample_ids", "limit"}
     for names in (DELTA_MATCH, SAME, PUZZLE_SETTINGS, DISTINGUISHING):
         assert set(names) <= columns, set(names) - columns

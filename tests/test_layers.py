@@ -4,15 +4,16 @@ Layers: `runtime/` (worker processes, progress bars, lazy exports) imports nothi
 package, and every layer may use it; `core/` (pure puzzle logic, AlgoPuzzleVQA's in
 `core/algopuzzlevqa/`) imports only itself; `contract/` (the names the evals write and the
 report reads) on `core/`; `published_runs/` (the published per-puzzle verdicts, subsets and
-estimators) on `core/`; `train/` stands on `core/` and `contract/`, `report/` on those and
-`published_runs/` (and reads the package version); `evals/` (the Inspect layer) on `core/`,
-`contract/` and `published_runs/`; the top-level modules (the entry point, the command lines) on
-anything below; the verifiers plugin packages (`inspect_sparc_vf`, `inspect_sparc_vf_gym`) on
-`train/`. Within `evals/`, no protocol package imports another, and neither benchmark imports
-the other; within `report/`, no section imports another (what two sections share is computed in
-`report/analysis/`). A module named in a string (`import_module(NAME)`, a table of module names)
-is an import too: the graph counts it, so no layer reaches another by a string. The layers below
-`evals/` never import Inspect, not even inside a function.
+estimators) on `core/` and `contract/` (its protocol table); `train/` stands on `core/` and
+`contract/`, `report/` on those and `published_runs/` (and reads the package version); `evals/`
+(the Inspect layer) on `core/`, `contract/` and `published_runs/`; the top-level modules (the
+entry point, the command lines) on anything below; the verifiers plugin packages
+(`inspect_sparc_vf`, `inspect_sparc_vf_gym`) on `train/`. Within `evals/`, no protocol package
+imports another, and neither benchmark imports the other; within `report/`, no section imports
+another (what two sections share is computed in `report/analysis/`). A module named in a string
+(`import_module(NAME)`, a table of module names) is an import too: the graph counts it, so no
+layer reaches another by a string. The layers below `evals/` never import Inspect, not even
+inside a function.
 """
 
 import ast
@@ -52,7 +53,12 @@ ALLOWED = {
         f"{ROOT}.published_runs",
         f"{ROOT}.evals",
     ),
-    f"{ROOT}.published_runs": (f"{ROOT}.runtime", f"{ROOT}.core", f"{ROOT}.published_runs"),
+    f"{ROOT}.published_runs": (
+        f"{ROOT}.runtime",
+        f"{ROOT}.core",
+        f"{ROOT}.contract",
+        f"{ROOT}.published_runs",
+    ),
     **{plugin: (f"{ROOT}.train",) for plugin in PLUGINS},
 }
 

@@ -1,9 +1,10 @@
-"""The names the evals write and the report reads, defined once for both sides.
+"""What the tasks write and the report reads, defined once for both sides.
 
-`scores`: score-value keys, score metadata keys and metric names; `ontology`: AlgoPuzzleVQA's
-categories (metric names); `registry`: the registry names of the baseline solvers the report
-recognises, and the task arguments it copies as settings; `columns`: the column names of
-the report's frames. The evals and the report import these modules, never each other's strings,
-so a rename on one side breaks a test (`tests/test_contract.py`) instead of the report quietly.
-Pure: no Inspect import.
+`scores`: score-value keys, score metadata keys and metric names; `protocols`: the tasks'
+registry names, the protocol a run follows and each protocol's published counterpart;
+`ontology`: AlgoPuzzleVQA's categories (metric names, and for now the puzzle -> categories table
+the evals alone read). The evals and the report import these modules, never each other's
+strings, so a rename on one side breaks a test (`tests/test_contract.py`) instead of the report
+quietly. What one side alone uses lives on that side (the report's column names and the
+settings it copies are in `report/read/`). Pure: no Inspect import.
 """

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from inspect_sparc.contract.protocols import protocol_of, published_counterpart
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.published_runs.verdicts import PublishedRun, Verdicts, load_verdicts
 
@@ -19,12 +20,10 @@ PROMPT_MATCH = {"paper": "default", "default": "default", "no-reason": "no-reaso
 def published_protocol(task: str, traceback: bool = False, observation: str = "text") -> str | None:
     """The published protocol (runs.csv) a run of our `task` pairs with: `sparc`/`sparc_hard`
     single_shot; `sparc_gym` gym, gym_traceback or (image observation) gym_visual; None for the
-    tasks no published per-puzzle run matches (`sparc_visual`, `sparc_agent`)."""
-    if task in ("sparc", "sparc_hard"):
-        return "single_shot"
-    if task == "sparc_gym":
-        return "gym_visual" if observation == "image" else "gym_traceback" if traceback else "gym"
-    return None
+    tasks no published per-puzzle run matches (`sparc_visual`, `sparc_agent`). The table is
+    `contract.protocols`, the one the report reads a run's protocol from."""
+    settings = {"traceback": traceback, "observation": observation}
+    return published_counterpart(protocol_of(task, settings))
 
 
 @dataclass(frozen=True)

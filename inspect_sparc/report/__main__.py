@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from inspect_sparc.report.build import build_report
 
     args = parse_args(argv)
-    console = Console(stderr=False, width=min(WIDTH, Console().width))
+    console = Console(stderr=False, width=max(WIDTH, Console().width))
     needed = ("matplotlib", "jinja2", "pandas", "scipy")
     missing = [name for name in needed if not _importable(name)]
     if missing:
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     results = report.tables.get("results")
     if results is not None and len(results):
-        console.print(summary_table(results), markup=False)
+        console.print(summary_table(results, console.width), markup=False)
     for line in report.summary:
         if line["problem"] or "older task version" in line["text"]:
             console.print(f"[!] {line['path']}: {line['text']}", markup=False, highlight=False)
@@ -107,21 +107,22 @@ STAGES = {
     "page": "writing the page",
 }
 
-#: The summary's width: it fits an 80-column terminal.
+#: The summary's narrowest width: it fits an 80-column terminal (a wider one is used whole).
 WIDTH = 80
 
 
-def summary_table(results: Any) -> Any:
-    """The runs as a table 80 columns wide, most accurate first: labels without what every run
-    shares, shortened in the middle where they share a long part so that they stay distinct
-    (`fit_labels`), never wrapped; numbers never split."""
+def summary_table(results: Any, width: int = WIDTH) -> Any:
+    """The runs as a table `width` columns wide (at least 80), most accurate first: labels
+    without what every run shares (`distinct_labels`), wrapped between words where they are
+    longer than the room left, never cut inside a word; numbers never split."""
     from rich.table import Table
 
-    from inspect_sparc.report.render.figures import distinct_labels, fit_labels
+    from inspect_sparc.report.render.figures import distinct_labels
 
     headers = ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5")
-    table = Table(title="Runs", show_lines=False, width=WIDTH, padding=(0, 1), box=None)
-    table.add_column("run", overflow="ellipsis", no_wrap=True, ratio=1)
+    width = max(width, WIDTH)
+    table = Table(title="Runs", show_lines=False, width=width, padding=(0, 1), box=None)
+    table.add_column("run", overflow="fold", ratio=1)
     for column in headers:
         table.add_column(column, no_wrap=True, justify="right")
     ordered = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
@@ -135,11 +136,26 @@ def summary_table(results: Any) -> Any:
         for _, row in ordered.iterrows()
     ]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    room = WIDTH - sum(w + 2 for w in widths) - 2  # each column padded one space a side
-    labels = fit_labels(distinct_labels([str(r) for r in ordered["run"]]), max(room, 8))
+    room = max(width - sum(w + 2 for w in widths) - 2, 12)  # each column padded a side
+    labels = [  # wrapped between words or after a hyphen, never inside a word
+        wrap_label(label, room) for label in distinct_labels([str(r) for r in ordered["run"]])
+    ]
     for label, cells, status in zip(labels, rows, ordered["status"], strict=True):
         table.add_row(label, *cells, style=None if status == "success" else "yellow")
     return table
+
+
+def wrap_label(label: str, room: int) -> str:
+    """`label` in lines of at most `room` characters, broken only after a space, a hyphen or a
+    slash (a piece longer than `room` keeps a line of its own, whole)."""
+    import re
+
+    lines = [""]
+    for piece in re.split(r"(?<=[-/ ])", label):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > room:
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _importable(name: str) -> bool:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.logs import LogEntry, read_headers
 from inspect_sparc.report.read.runs import runs_frame
 from inspect_sparc.report.read.samples import samples_frame

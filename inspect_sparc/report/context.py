@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import save
 from inspect_sparc.report.render.page import INTERVAL_OF, Section, figure_entry, table_entry
 from inspect_sparc.report.render.table_files import write_table

@@ -11,8 +11,8 @@ from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
+from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
-from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -1,19 +1,21 @@
-"""What every table of the report shares: the papers' protocol order, percentages, a run's
+"""What every table of the report shares: percentages, a run's
 puzzle count, per-sample means over epochs and per-log grouping (no section's own logic)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.report.read import columns as C
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["PROTOCOLS", "per_log", "known", "pct", "run_n", "sample_means"]
+__all__ = ["per_log", "known", "pct", "run_n", "sample_means"]
 
-#: Protocols in the order the papers present them.
-PROTOCOLS = ("single_shot", "gym", "gym_traceback", "visual", "gym_visual", "agent")
+
+#: Rates closer than this to 0 or 1 are floating error of an exact 0 or 1 (n is at most
+#: millions, so a true rate is never that close).
+ZERO_BELOW = 1e-12
 
 
 def pct(value: Any) -> float | None:
@@ -24,7 +26,13 @@ def pct(value: Any) -> float | None:
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return None if number != number else 100 * number
+    if number != number:
+        return None
+    # a zero (or one) left by floating sums (1.39e-17 as a rule-break rate) is a zero
+    for exact in (0.0, 1.0):
+        if abs(number - exact) < ZERO_BELOW:
+            return 100 * exact
+    return 100 * number
 
 
 def sample_means(samples: pd.DataFrame, keys: list[str], values: list[str]) -> pd.DataFrame:

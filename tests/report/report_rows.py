@@ -6,8 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from inspect_sparc.contract.registry import SETTINGS
 from inspect_sparc.report.read.puzzles import RULE_COLUMNS
+from inspect_sparc.report.read.registry import SETTINGS
 
 
 def run_rows(**differ) -> pd.DataFrame:

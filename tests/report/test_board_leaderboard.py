@@ -360,20 +360,24 @@ def test_the_paired_section_leads_with_how_many_pairs_differ(board16):
     assert '<details class="method">' in section[: section.index("<figure")]
 
 
-def test_terminal_summary_keeps_labels_distinct_when_names_share_a_long_part(board16):
+def test_terminal_summary_keeps_labels_whole_when_names_share_a_long_part(board16):
     from rich.console import Console
 
     from inspect_sparc.report.__main__ import summary_table
+    from inspect_sparc.report.render.figures import distinct_labels
 
     report, _, _ = board16
-    console = Console(width=80, record=True, file=io.StringIO())
-    console.print(summary_table(report.tables["results"]))
-    lines = [line for line in console.export_text().splitlines() if "…" in line or "seed" in line]
-    assert len(lines) == 16 and max(len(line) for line in lines) <= 80
-    labels = [line.split()[0] for line in lines]
-    assert len(set(labels)) == 16  # each run told apart by its end, not cut to one text
-    assert [seed(label) for label in labels] == [name[-2:] for name in SWEEP_RANKED]
-    assert all(label.startswith("claude-sonnet-4") for label in labels)  # the start stays
+    results = report.tables["results"]
+    for width in (80, 100, 160):
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(summary_table(results, width))
+        text = console.export_text()
+        assert max(len(line) for line in text.splitlines()) <= width
+        assert "…" not in text  # a label wraps between words, never cut
+        for label in distinct_labels([str(r) for r in results["run"]]):
+            pieces = [p for p in re.split(r"\s+|(?<=-)", label) if p]  # wrapped only here
+            assert all(piece in text for piece in pieces), label
+    assert len(set(results["run"])) == 16 and not results["run"].str.contains("#").any()
 
 
 def test_progress_covers_the_build_not_only_the_reading(board16):

@@ -7,8 +7,8 @@ from typing import Any
 
 from inspect_ai.scorer import Score
 
+from inspect_sparc.contract.protocols import protocol_of
 from inspect_sparc.report.read.logs import short_task
-from inspect_sparc.report.read.runs import protocol_of
 from inspect_sparc.report.read.samples import score_values
 
 

@@ -68,3 +68,29 @@ def test_answer_cut_at_200_points_counts_its_points():
     assert answer_points(f"{points}, ... (7 more points)") == 207
     assert answer_points("(0, 0), (1, 0)") == 2
     assert answer_points("I give up (sorry)") == 0
+
+
+def test_a_run_limited_to_sample_ids_says_which_puzzles_ran_not_all_levels(tmp_path):
+    # `--sample-id a,b` beside a whole run of the same model and task: its label names the ids
+    from golden import LOGS
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from inspect_sparc.report import runs_frame
+
+    log = read_eval_log(str(LOGS / "01_mock.eval"))
+    ids = [str(s.id) for s in log.samples]
+    write_eval_log(log, str(tmp_path / "whole.eval"))
+    log.eval.config.sample_id = ids[:3]
+    log.eval.config.limit = None
+    log.stats.started_at = "2026-01-03T00:00:00+00:00"
+    write_eval_log(log, str(tmp_path / "some.eval"))
+    log.eval.config.sample_id = None
+    log.eval.task_args = {**(log.eval.task_args or {}), "level": 2}
+    write_eval_log(log, str(tmp_path / "level2.eval"))
+    runs = runs_frame(tmp_path)
+    labels = {
+        log.rsplit("/", 1)[-1]: run for log, run in zip(runs["log"], runs["run"], strict=True)
+    }
+    assert f"sample_ids={ids[0]},{ids[1]} +1" in labels["some.eval"]
+    assert "levels=all" not in labels["some.eval"] and "#" not in "".join(labels.values())
+    assert "levels=2" in labels["level2.eval"]

@@ -6,7 +6,7 @@ import io
 from types import SimpleNamespace
 
 from inspect_sparc.contract.scores import EPOCHS_REDUCER
-from inspect_sparc.report.analysis.results import reducer_text
+from inspect_sparc.report.read.reducer import reducer_text
 from inspect_sparc.report.read.runs import metrics_of
 
 

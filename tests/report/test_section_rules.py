@@ -32,3 +32,23 @@ def test_tables_of_a_run_with_no_scored_sample_do_not_raise():
     samples = sample_rows().drop(columns="correct")
     assert rule_table(samples).empty  # nothing scored: no row, no KeyError
     assert tokens_by_level(samples)["accuracy"].isna().all()
+
+
+def test_a_rule_break_rate_left_at_floating_error_reads_as_zero(tmp_path):
+    # the mean over epochs of 0/1 values can leave 1.39e-17 for a zero: the page says 0.0
+    from golden import LOGS
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from inspect_sparc.report import runs_frame, samples_frame
+    from inspect_sparc.report.analysis.breaks import breaks_table
+    from inspect_sparc.report.render.page import table_entry
+
+    log = read_eval_log(str(LOGS / "01_mock.eval"))
+    log.results.scores[0].metrics["breaks_gap"].value = 1.3877787807814457e-17
+    write_eval_log(log, str(tmp_path / "x.eval"))
+    runs = runs_frame(tmp_path)
+    table = breaks_table(runs, samples_frame(tmp_path, runs=runs))
+    assert table["gap"].tolist() == [0.0]
+    entry = table_entry(table, "rule_breaks", "Answers (%) breaking each rule")
+    gap = entry["columns"].index("gap")
+    assert entry["rows"][0]["cells"][gap].startswith("0.0 ")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.published import ALGOPUZZLEVQA_SETUP, published
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.rates import ci_fields, puzzle_values
 from inspect_sparc.report.table_values import known, pct, per_log
 
@@ -26,7 +26,7 @@ def algopuzzlevqa_table(
     types; beside it the average's stratified interval, for new instances of these types)."""
     import pandas as pd
 
-    algo = runs[runs[C.TASK] == R.ALGOPUZZLEVQA]
+    algo = runs[runs[C.TASK] == P.ALGOPUZZLEVQA]
     puzzles = sorted(set(published("algopuzzlevqa")["puzzle"]) - {"average"})
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask, run_steps
 from inspect_sparc.report.table_values import known, pct, run_n
 

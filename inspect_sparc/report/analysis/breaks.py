@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.read.samples import BREAK_RULES
 from inspect_sparc.report.statistics.rates import ci_fields, puzzle_values

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
 from inspect_sparc.report.table_values import pct, run_n
 
@@ -28,9 +28,6 @@ DELTAS = (
 DELTA_MATCH = ("prompt", "source", "split", "subset", "levels")
 
 
-GYM_PROTOCOLS = frozenset({"gym", "gym_traceback", "gym_visual"})
-
-
 def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Per model with runs of both protocols on the same puzzles: accuracy difference in
     points. Runs are paired only when prompt, source, split, subset, levels and the number of
@@ -39,7 +36,7 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     sparc = runs[runs[C.TASK].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
-    sparc = sparc[(sparc[C.TASK] != R.SPARC_HARD) & complete_mask(sparc)]
+    sparc = sparc[(sparc[C.TASK] != P.SPARC_HARD) & complete_mask(sparc)]
     keys = [k for k in DELTA_MATCH if k in sparc]
     sparc = sparc.assign(**{k: sparc[k].astype(str) for k in keys})
     # the same number of puzzles too (`--limit`): the same selection then gives the same ones
@@ -54,7 +51,7 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
             if a_runs.empty or b_runs.empty:
                 continue
             a = a_runs.iloc[-1]
-            if plus in GYM_PROTOCOLS and minus in GYM_PROTOCOLS:
+            if plus in P.GYM_PROTOCOLS and minus in P.GYM_PROTOCOLS:
                 b_runs = b_runs[b_runs["max_steps"].astype(str) == str(a["max_steps"])]
                 if b_runs.empty:
                     continue

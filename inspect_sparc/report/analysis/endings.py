@@ -8,15 +8,15 @@ from collections.abc import Iterable
 from math import isclose
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of
 from inspect_sparc.report.read.runs import run_steps
 from inspect_sparc.report.statistics.rates import (
     ci_fields,
     puzzle_values,
     reduced_values,
-    shown_reducer,
 )
 from inspect_sparc.report.statistics.score_intervals import (
     clustered_ratio,
@@ -52,7 +52,7 @@ def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
     keys = [K.CORRECT, K.REACHED_END, K.DEAD_END, K.STEP_LIMIT, K.CUT]
     outcomes = puzzle_values(samples, keys)
     by_log = per_log(outcomes)
-    gym = runs[runs[C.TASK].isin(R.EPISODE_TASKS)]
+    gym = runs[runs[C.TASK].isin(P.EPISODE_TASKS)]
     rows = []
     for _, run in gym.iterrows():
         if not known(run.get(K.REACHED_END_RATE)):
@@ -83,7 +83,7 @@ def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E."""
     import pandas as pd
 
-    gym = runs[runs[C.TASK].isin(R.EPISODE_TASKS)]
+    gym = runs[runs[C.TASK].isin(P.EPISODE_TASKS)]
     ratios = _backtracking(samples, gym)
     rows = []
     for _, run in gym.iterrows():
@@ -127,7 +127,7 @@ def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     episode (t interval over puzzles)."""
     if samples is None or samples.empty:
         return {}
-    reducer = shown_reducer(run)
+    reducer = reducer_of(run)
 
     def per_puzzle(keys: Iterable[str]) -> pd.DataFrame | None:
         import pandas as pd

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.exact import two_sets, two_sets_stratified
 from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
 from inspect_sparc.report.statistics.score_intervals import stratified_difference

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of
 from inspect_sparc.report.read.runs import SPARC_TASKS
 from inspect_sparc.report.statistics.rates import (
     ci_fields,
     puzzle_values,
     shown_outcomes,
-    shown_reducer,
 )
 from inspect_sparc.report.table_values import pct, per_log
 
@@ -42,7 +42,7 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
             at = group.loc[group[C.LEVEL] == lv, K.CORRECT] if group is not None else []
             ci = ci_fields(at)
             if shown is None and group is not None:  # a reducer the report cannot apply
-                reason = f"none: the {shown_reducer(run)} reducer has no per-puzzle interval here"
+                reason = f"none: the {reducer_of(run)} reducer has no per-puzzle interval here"
                 ci.update(ci95_low=None, ci95_high=None, interval=reason)
             rows.append(
                 {

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of, reduction_of
 from inspect_sparc.report.read.runs import SPARC_TASKS, complete_mask
-from inspect_sparc.report.statistics.rates import REDUCERS, reduced_values, shown_reducer
+from inspect_sparc.report.statistics.rates import reduced_values
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -35,8 +36,8 @@ def outcome_index(samples: pd.DataFrame, runs: pd.DataFrame | None = None) -> di
     if runs is None:
         return index
     for _, run in runs.iterrows():
-        reducer = shown_reducer(run)
-        if run[C.LOG] not in index or REDUCERS.get(reducer) == "mean":
+        reducer = reducer_of(run)
+        if run[C.LOG] not in index or reduction_of(run) == "mean":
             continue
         reduced = reduced_values(scored, run[C.LOG], reducer)
         if reduced is None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.exact import paired_mdd_exact
 from inspect_sparc.report.statistics.score_intervals import (
     ALPHA,

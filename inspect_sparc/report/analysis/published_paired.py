@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading
 from inspect_sparc.report.analysis.unpaired import same_model
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import holm
 
 if TYPE_CHECKING:  # pragma: no cover

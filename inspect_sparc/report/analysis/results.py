@@ -7,16 +7,15 @@ from __future__ import annotations
 from math import isclose
 from typing import TYPE_CHECKING, Any, cast
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of, reducer_text, reduction_of
 from inspect_sparc.report.statistics.rates import (
-    REDUCERS,
     ci_fields,
     puzzle_values,
     reduced_values,
-    shown_reducer,
 )
 from inspect_sparc.report.statistics.score_intervals import (
     bootstrap_ratio,
@@ -49,8 +48,8 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
         values: Any = []
         if group is not None and known(acc):
             values = group.set_index(C.ID)[K.CORRECT].dropna()
-        reducer = shown_reducer(run)
-        if REDUCERS.get(reducer) != "mean" and samples is not None and len(values):
+        reducer = reducer_of(run)
+        if reduction_of(run) != "mean" and samples is not None and len(values):
             values = reduced_values(samples, run[C.LOG], reducer)
         if values is None:  # a reducer the report cannot apply: no interval, and why
             ci: dict[str, Any] = {"ci95_low": None, "ci95_high": None}
@@ -143,7 +142,7 @@ def invalid_path_interval(samples: pd.DataFrame | None, run: Any) -> dict[str, A
     shown = pct(run.get(K.INVALID_PATH_RATE))
     if shown is None or samples is None or samples.empty or K.INVALID_PATH not in samples:
         return {}
-    values = reduced_values(samples, run[C.LOG], shown_reducer(run), K.INVALID_PATH)
+    values = reduced_values(samples, run[C.LOG], reducer_of(run), K.INVALID_PATH)
     if values is None or not len(values.dropna()):
         return {}
     if not isclose(100 * float(values.mean()), shown, abs_tol=1e-6):
@@ -169,15 +168,6 @@ def tokens_per_sample(
         return out  # usage outside the samples (a scorer's model): not the value shown
     interval = mean_interval(means.to_numpy(), lowest=0.0)
     return {**out, f"{name}_ci95_low": interval.low, f"{name}_ci95_high": interval.high}
-
-
-def reducer_text(run: Any) -> str | None:
-    """The epochs reducer(s), and which one's metrics the table shows when there are several."""
-    reducer = run.get("epochs_reducer")
-    shown = run.get("metrics_reducer")
-    if reducer and "," in str(reducer) and isinstance(shown, str):
-        return f"{reducer} (metrics: {shown})"
-    return cast("str | None", reducer)
 
 
 def _per(total: Any, count: Any) -> float | None:
@@ -215,8 +205,8 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
         if between != between:
             continue
         more = "more puzzles"  # they shrink both parts; more epochs only the within part
-        reducer = shown_reducer(run)
-        if REDUCERS.get(reducer) != "mean":
+        reducer = reducer_of(run)
+        if reduction_of(run) != "mean":
             more += f" (more epochs also change what the {reducer} reducer estimates)"
         rows.append(
             {
@@ -234,6 +224,6 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
 def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
     """AlgoPuzzleVQA's puzzle type of each value (its interval is clustered by type: 100
     instances per type), or None for SPaRC, whose puzzles are the units."""
-    if run[C.TASK] != R.ALGOPUZZLEVQA or group is None or not len(values):
+    if run[C.TASK] != P.ALGOPUZZLEVQA or group is None or not len(values):
         return None
     return group.drop_duplicates(C.ID).set_index(C.ID)[C.PUZZLE].reindex(values.index).to_numpy()

@@ -9,10 +9,10 @@ import re
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import is_fresh, test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.published import PROMPT_MATCH
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import newcombe
 
 if TYPE_CHECKING:  # pragma: no cover

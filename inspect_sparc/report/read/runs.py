@@ -12,18 +12,20 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
-from inspect_sparc.contract.registry import FILTERS, SETTINGS
+from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read import registry as R
 from inspect_sparc.report.read.logs import TASKS, LogEntry, read_headers, short_task
+from inspect_sparc.report.read.reducer import decided_reducer, reducer_columns, shown_scores
+from inspect_sparc.report.read.registry import FILTERS, SETTINGS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from inspect_ai.log import EvalLog
 
 #: SPaRC tasks (scored as SPaRC: levels, rules, paths).
-SPARC_TASKS = frozenset(TASKS) - {R.ALGOPUZZLEVQA}
+SPARC_TASKS = frozenset(TASKS) - {P.ALGOPUZZLEVQA}
 #: Settings that tell runs of one model and task apart in their labels when they differ.
 DISTINGUISHING = (
     "source",
@@ -35,9 +37,14 @@ DISTINGUISHING = (
     "prevent_direct_answer",
     "max_image_size",
     "plot",
+    "sample_ids",
+    "limit",
 )
-#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`).
+#: Filters whose unset value means every one (an all-levels run reads `levels=all`, not `-`),
+#: unless the run chose its puzzles another way (`--sample-id`, `--limit`: said instead).
 ALL_WHEN_UNSET = frozenset({"levels", "puzzles"})
+#: Sample ids named in a label before the rest are counted (`ids=a,b +3`).
+IDS_SHOWN = 2
 #: Solvers that answer without a model, shown as baselines.
 BASELINE_SOLVERS = {
     R.SEARCH_SOLVER: "search (exact)",
@@ -63,22 +70,6 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
     return settings
 
 
-def protocol_of(task: str, settings: Mapping[str, Any]) -> str:
-    """The paper protocol a run follows: single_shot, gym, gym_traceback, gym_visual, visual,
-    agent or algopuzzlevqa (the published tables are keyed the same way)."""
-    if task in (R.SPARC, R.SPARC_HARD):
-        return "single_shot"
-    if task == R.SPARC_VISUAL:
-        return "visual"
-    if task == R.SPARC_GYM:
-        if settings.get("observation") == "image":
-            return "gym_visual"
-        return "gym_traceback" if settings.get("traceback") else "gym"
-    if task == R.SPARC_AGENT:
-        return "agent"
-    return task
-
-
 def model_of(header: EvalLog) -> tuple[str, bool]:
     """The model shown for a run, and whether it is a no-model baseline (named by its solver)."""
     spec = header.eval
@@ -88,33 +79,18 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
     return spec.model, False
 
 
-#: The epochs reducers that take the mean: Inspect's and the SPaRC tasks' (the same values).
-MEAN_REDUCERS = ("mean", K.EPOCHS_REDUCER)
-
-
 def metrics_of(header: EvalLog) -> dict[str, float]:
-    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare.
-
-    With several epoch reducers (`--epochs-reducer max,mean`) a scorer has one set of metrics
-    per reducer: the mean set (Inspect's `mean` or the SPaRC tasks' `inspect_sparc/mean`) is
-    taken where there is one (the reducer the tables counted from samples use), else the first;
-    `metrics_reducer` says which."""
+    """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare:
+    with several epoch reducers, the set `reducer.shown_scores` chooses; `metrics_reducer`
+    says which."""
     values: dict[str, float] = {}
-    results = header.results
-    if results is None:
-        return values
-    chosen: dict[str, Any] = {}
-    for score in results.scores:
-        if score.name not in chosen or (
-            score.reducer in MEAN_REDUCERS and chosen[score.name].reducer not in MEAN_REDUCERS
-        ):
-            chosen[score.name] = score
-    for i, score in enumerate(chosen.values()):
+    chosen = shown_scores(header.results)
+    for i, score in enumerate(chosen):
         for name, metric in score.metrics.items():
             key = name if i == 0 else f"{score.name}/{name}"
             values.setdefault(key, metric.value)
     if chosen:
-        values["metrics_reducer"] = next(iter(chosen.values())).reducer or "mean"  # type: ignore[assignment]
+        values[C.REDUCER] = chosen[0].reducer or "mean"  # type: ignore[assignment]
     return values
 
 
@@ -145,8 +121,10 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         C.MODEL: model,
         "baseline": baseline,
         "solver": short_task(spec.solver) if spec.solver and not baseline else None,
-        C.PROTOCOL: protocol_of(entry.task or "", settings),
+        C.PROTOCOL: P.protocol_of(entry.task or "", settings),
         **settings,
+        "sample_ids": ids_text(spec.config.sample_id),
+        "limit": limit_text(spec.config.limit),
         "epochs": spec.config.epochs or 1,
         "epochs_reducer": ",".join(spec.config.epochs_reducer or ["mean"]),
         "status": header.status,
@@ -161,7 +139,23 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
         "notes": "; ".join(entry.notes),
     }
     row.update(metrics_of(header))
+    row.update(reducer_columns(decided_reducer(row["epochs_reducer"], row.get(C.REDUCER))))
     return row
+
+
+def ids_text(ids: Any) -> str | None:
+    """The sample ids a run was limited to (`--sample-id`), as a label says them: the first
+    `IDS_SHOWN` and how many more (`3f2a,91c0 +4`); None where it ran without."""
+    if ids is None:
+        return None
+    listed = [str(i) for i in (ids if isinstance(ids, list | tuple) else [ids])]
+    more = len(listed) - IDS_SHOWN
+    return ",".join(listed[:IDS_SHOWN]) + (f" +{more}" if more > 0 else "")
+
+
+def limit_text(limit: Any) -> Any:
+    """`--limit` as a setting: a count, or a range of samples as `10-20`."""
+    return "-".join(map(str, limit)) if isinstance(limit, tuple | list) else limit
 
 
 def sum_known(values: Iterable[int | None]) -> int | None:
@@ -192,8 +186,11 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
         solver = row.get("solver")
         if isinstance(solver, str) and solver:  # not the task's own solver: say which
             label += f" solver={solver}"
+        chosen = any(_setting_text(row.get(k)) != "-" for k in ("sample_ids", "limit"))
         for key in varying.get((str(row[C.MODEL]), str(row[C.TASK])), []):
             text = _setting_text(row.get(key))
+            if text == "-" and (key not in ALL_WHEN_UNSET or chosen):
+                continue  # unset: the run is told apart by what it did set
             label += f" {key}={'all' if key in ALL_WHEN_UNSET and text == '-' else text}"
         if row["epochs"] and int(row["epochs"]) > 1:
             label += f" x{int(row['epochs'])} epochs"
@@ -225,7 +222,7 @@ def _setting_text(value: Any) -> str:
 def setting_label(row: Mapping[str, Any]) -> str:
     """Short text for a run's protocol and non-default settings."""
     parts = [str(row[C.PROTOCOL])]
-    if row.get(C.TASK) == R.SPARC_HARD:
+    if row.get(C.TASK) == P.SPARC_HARD:
         parts.append("hard")
     prompt = row.get("prompt")
     if prompt not in (None, "paper", "describe"):

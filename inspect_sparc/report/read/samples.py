@@ -10,13 +10,13 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
-from inspect_sparc.contract import registry as R
+from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
-from inspect_sparc.contract.registry import SETTINGS
 from inspect_sparc.core.puzzle.rules import RULES
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.logs import LogEntry
 from inspect_sparc.report.read.puzzles import RULE_COLUMNS, PuzzleCache, is_test_grid_hash
+from inspect_sparc.report.read.registry import SETTINGS
 from inspect_sparc.report.read.runs import SPARC_TASKS, run_steps, runs_frame, sum_known
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,7 +62,7 @@ def sample_row(
         C.ID: str(sample.id),
         C.EPOCH: sample.epoch,
         C.LEVEL: meta.get(C.LEVEL),
-        C.PUZZLE: meta.get("puzzle") if run[C.TASK] == R.ALGOPUZZLEVQA else None,
+        C.PUZZLE: meta.get("puzzle") if run[C.TASK] == P.ALGOPUZZLEVQA else None,
         C.CATEGORIES: ",".join(meta.get("categories") or ()) or None,
         "rules": None,
         "answer": answer,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from itertools import cycle
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.report.read import columns as C
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -34,6 +34,8 @@ class Section:
     method: str = ""
     figures: list[dict[str, str]] = field(default_factory=list)
     tables: list[dict[str, Any]] = field(default_factory=list)
+    #: The first table above the figures (the results: the numbers come first on the page).
+    tables_first: bool = False
 
 
 def figure_entry(name: str, png: Path, caption: str) -> dict[str, str]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,

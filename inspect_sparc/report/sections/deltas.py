@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.deltas import delta_table, published_deltas, with_paired_interval
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import dot_chart
 from inspect_sparc.report.render.page import Section
 

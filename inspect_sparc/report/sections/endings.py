@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.endings import (
     ENDING_COLUMNS,
     behaviour_table,
     endings_table,
 )
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
     dot_chart,
     error_extents,

@@ -6,10 +6,11 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.levels import level_table, wide_levels
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,
@@ -22,7 +23,6 @@ from inspect_sparc.report.render.figures import (
     styled,
 )
 from inspect_sparc.report.render.page import Section
-from inspect_sparc.report.table_values import PROTOCOLS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

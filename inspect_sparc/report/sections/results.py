@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
+from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.results import epochs_variance
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
     MUTED,
     PROTOCOL_TITLES,
@@ -20,9 +21,6 @@ from inspect_sparc.report.render.figures import (
     styled,
 )
 from inspect_sparc.report.render.page import Section
-from inspect_sparc.report.table_values import (
-    PROTOCOLS,
-)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -73,7 +71,8 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
         rows = table[table[C.PROTOCOL] == protocol].sort_values("accuracy", ascending=False)
         _ranked_panel(ax, rows.reset_index(drop=True))
         ax.set_title(PROTOCOL_TITLES.get(protocol, protocol), loc="left")
-    axes[-1].set_xlabel("accuracy (%), 95% interval")
+        ax.set_xlabel("accuracy (%), 95% interval")
+        ax.set_ylabel("run (yours bold)")
     return fig
 
 
@@ -116,7 +115,7 @@ RESULTS_PAGE = [
 
 def results_section(ctx: Context) -> Section:
     """Results per run, and the published rows of the same protocols."""
-    s = Section("results", "Results per run")
+    s = Section("results", "Results per run", tables_first=True)
     s.text = (
         "One row per log (model x task x settings), each with n and its 95% interval; the "
         "chart ranks your runs among the published models of their protocol."

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
     error_extents,
     most_accurate_first,

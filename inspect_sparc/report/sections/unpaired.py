@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.unpaired import published_table, unshared_table
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.visual import visual_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.published import visual_settings, with_wilson
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import dot_chart
 from inspect_sparc.report.render.page import Section
 

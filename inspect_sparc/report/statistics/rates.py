@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.contract import columns as C
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import clustered_rate, rate_interval
 
 if TYPE_CHECKING:  # pragma: no cover

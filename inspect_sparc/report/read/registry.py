@@ -1,23 +1,12 @@
-"""Registry names of the package's tasks and baseline solvers, and the task arguments the report
-copies as settings: what the report recognises a run by.
+"""Registry names of the package's baseline solvers and the task arguments the report copies as
+settings: what the report recognises a run by, besides its task (`contract.protocols`).
 
-Each name is checked against the registered object (`tests/test_contract.py`), so renaming a
-task, a solver or a task argument breaks a test, not the report.
+The report alone reads these (the tasks never import them); each name is checked against the
+registered object (`tests/test_contract.py`), so renaming a solver or a task argument breaks a
+test, not the report.
 """
 
 from __future__ import annotations
-
-#: The tasks, by registry name without the package prefix (`inspect_sparc.TASK_MODULES` maps
-#: each to its module).
-SPARC = "sparc"
-SPARC_HARD = "sparc_hard"
-SPARC_GYM = "sparc_gym"
-SPARC_VISUAL = "sparc_visual"
-SPARC_AGENT = "sparc_agent"
-ALGOPUZZLEVQA = "algopuzzlevqa"
-TASK_NAMES = (SPARC, SPARC_HARD, SPARC_GYM, SPARC_VISUAL, SPARC_AGENT, ALGOPUZZLEVQA)
-#: The step-by-step tasks (an episode per puzzle: endings, steps).
-EPISODE_TASKS = (SPARC_GYM, SPARC_AGENT)
 
 #: Solvers that answer without a model (the report shows their runs as baselines).
 SEARCH_SOLVER = "search_solver"

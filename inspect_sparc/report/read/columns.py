@@ -1,6 +1,7 @@
 """Column names of the report's frames: the identity columns of the run and sample frames (which
 the analysis tables keep under the same names) and the sample frame's columns named after score
-metadata. `report/read/` writes them; `report/analysis/` and the sections read them."""
+metadata. `report/read/` writes them (the report alone uses them: the tasks write
+score names, `contract`); `report/analysis/` and the sections read them."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ TASK = "task"
 MODEL = "model"
 #: The paper protocol a run follows (`single_shot`, `gym`, ..., `algopuzzlevqa`).
 PROTOCOL = "protocol"
+#: The epochs reducer whose metrics a run's row shows, decided once by `read.reducer`.
+REDUCER = "metrics_reducer"
+#: How the report applies that reducer to per-epoch values (mean, max, min, median; missing:
+#: a reducer it cannot apply).
+REDUCTION = "reduction"
 #: A sample's id and epoch.
 ID = "id"
 EPOCH = "epoch"
