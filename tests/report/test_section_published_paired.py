@@ -128,6 +128,26 @@ def test_a_whole_split_run_is_paired_with_every_published_single_shot_run(script
     assert olmo["only_run"] + olmo["only_published"] == 40
 
 
+def test_one_run_against_many_published_runs_names_its_family_and_holds_together(scripted):
+    # the family of Holm's adjustment is the run's tested published runs; the simultaneous
+    # interval (1 - 0.05 / m) holds the raw one, and one that excludes 0 is a Holm finding
+    report, _ = scripted
+    table = report.tables["published_paired"]
+    mine = table[table["run"].str.startswith("m/whole |") & table["p"].notna()]
+    m = len(mine)
+    assert m > 10
+    for row in mine.to_dict("records"):
+        assert row["holm_family"].startswith(f"this run against its {m} tested published run")
+        assert row["diff_simultaneous_low"] <= row["diff_ci95_low"] + 1e-9
+        assert row["diff_simultaneous_high"] >= row["diff_ci95_high"] - 1e-9
+        if row["diff_simultaneous_low"] > 0 or row["diff_simultaneous_high"] < 0:
+            assert row["p_holm"] < 0.05
+    levels = report.tables["published_paired_levels"]
+    tested = levels["p"].notna()
+    assert levels[tested]["holm_family"].str.endswith("tested levels of this pair").all()
+    assert (levels[~tested]["holm_family"] == "").all()
+
+
 def test_each_level_is_paired_on_its_own_puzzles(scripted):
     report, outcomes = scripted
     model = shipped("runs.csv").set_index("run_id").loc[GPT_OSS, "model"]

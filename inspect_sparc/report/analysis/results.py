@@ -14,6 +14,7 @@ from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.statistics.rates import (
     REDUCERS,
     ci_fields,
+    errors_as_failures_fields,
     puzzle_values,
     reduced_values,
     shown_reducer,
@@ -76,7 +77,10 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "ci95_low": ci["ci95_low"],
             "ci95_high": ci["ci95_high"],
             "interval": ci["interval"],
-            **errors_as_failures(solved, len(values), errored),
+            **(
+                errors_as_failures_fields(samples, run[C.LOG], reducer)
+                or errors_as_failures(solved, len(values), errored)
+            ),
             **tokens_per_solved(samples, run[C.LOG], values),
             **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
             "mean_steps": steps if known(steps) else None,
