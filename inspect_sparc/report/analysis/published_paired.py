@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.contract import columns as C
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
-from inspect_sparc.report.analysis.paired import compare, reading
+from inspect_sparc.report.analysis.paired import compare, reading, reduction
 from inspect_sparc.report.analysis.unpaired import same_model
 from inspect_sparc.report.statistics.score_intervals import ALPHA, holm
 
@@ -31,6 +31,13 @@ RENAMED = {
 }
 
 
+#: The note of a run whose reducer is not the mean, paired with a published run's one attempt.
+UNLIKE = (
+    "the run's {} reducer against one published attempt: compared as the run's per-puzzle "
+    "means of its epochs"
+)
+
+
 def _setting(run: Any, key: str) -> Any:
     """A run's setting, None where missing (NaN in the frame)."""
     value = run.get(key)
@@ -43,7 +50,7 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
     from inspect_sparc.published_runs.pairing import published_protocol
 
     on_test = set(test_side(runs, samples)[C.LOG])
-    index = outcome_index(samples, runs)
+    index, means = outcome_index(samples, runs), outcome_index(samples)
     found = []
     for _, run in eligible(runs).iterrows():
         protocol = published_protocol(
@@ -51,7 +58,8 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
             bool(_setting(run, "traceback")),
             str(_setting(run, "observation") or "text"),
         )
-        values = index.get(run[C.LOG])
+        # a published run is one attempt per puzzle: a max-reduced run is compared by its means
+        values = (index if reduction(run) == "mean" else means).get(run[C.LOG])
         if protocol is not None and run[C.LOG] in on_test and values is not None:
             found.append((run, protocol, values))
     return found
@@ -127,7 +135,10 @@ def published_paired(
             if row is None:
                 continue
             source = f"{published.source_repo}@{published.commit[:7]} {published.path}"
-            row.update(note=_note(shared, len(mine), len(split)), source=source)
+            note = _note(shared, len(mine), len(split))
+            if reduction(run) != "mean":
+                note = "; ".join(x for x in (note, UNLIKE.format(reduction(run))) if x)
+            row.update(note=note, source=source)
             row.update(published_run=published.run_id, protocol=protocol)
             row["same_model"] = same_model(str(run["model"]), published.model)
             rows.append(row)
