@@ -244,8 +244,13 @@ def test_errors_in_part_of_a_puzzles_epochs_count_as_failures_of_those_epochs(
     solved = {(i, e): 1 for i in ids[:6] for e in (1, 2)}
     errored = [(i, 2) for i in ids[:3]] + [(ids[9], 1), (ids[9], 2)]
     path = epochs_log(
-        base, solved, tmp_path / "e.eval", model="m/E", started="2026-01-01T00:00:00",
-        reducer=reducer, errored=errored,
+        base,
+        solved,
+        tmp_path / "e.eval",
+        model="m/E",
+        started="2026-01-01T00:00:00",
+        reducer=reducer,
+        errored=errored,
     )
     [row] = build_report(path, tmp_path / "out").tables["results"].to_dict("records")
     per_puzzle = []

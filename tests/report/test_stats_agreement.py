@@ -41,7 +41,9 @@ def test_every_table_agrees_and_the_shown_p_keeps_its_size(n1, n2):
     assert 0.005 < max(sizes) <= 0.05
 
 
-@pytest.mark.parametrize(("x1", "n1", "x2", "n2"), [(0, 20, 20, 20), (20, 20, 0, 20), (0, 20, 5, 5)])
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2"), [(0, 20, 20, 20), (20, 20, 0, 20), (0, 20, 5, 5)]
+)
 def test_the_interval_holds_every_difference_the_test_keeps_up_to_the_edges(x1, n1, x2, n2):
     # a fine grid over the whole range: each difference the test keeps lies in the interval
     result = exact.unconditional_difference(x1, n1, x2, n2)

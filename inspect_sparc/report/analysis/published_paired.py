@@ -147,7 +147,9 @@ def published_paired(
             _holm(in_pair)
             count = sum(r.get("p") is not None for r in in_pair)
             for r in in_pair:
-                r["holm_family"] = f"the {count} tested levels of this pair" if "p_holm" in r else ""
+                r["holm_family"] = (
+                    f"the {count} tested levels of this pair" if "p_holm" in r else ""
+                )
             levels += in_pair
         _holm(rows)
         tested = sum(r.get("p") is not None for r in rows)

@@ -135,7 +135,9 @@ def _outermost(keeps: Any, points: np.ndarray) -> float:
         return float(np.sign(points[0]))  # kept up to the edge: the interval reaches +-1
     outside, inside = points[0], points[-1]
     for fine in (False, True):  # the grid, then its last step finely (p is jagged)
-        scan = outside + (inside - outside) * np.linspace(0, 1, SCAN + 1)[1:] if fine else points[1:]
+        scan = (
+            outside + (inside - outside) * np.linspace(0, 1, SCAN + 1)[1:] if fine else points[1:]
+        )
         for point in scan:
             if keeps(point):
                 inside = point

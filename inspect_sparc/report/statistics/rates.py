@@ -171,7 +171,9 @@ def _disagreement(scored: pd.DataFrame, metric: float, what: str) -> str:
     )
 
 
-def errors_as_failures_fields(samples: pd.DataFrame | None, log: str, reducer: str) -> dict[str, Any]:
+def errors_as_failures_fields(
+    samples: pd.DataFrame | None, log: str, reducer: str
+) -> dict[str, Any]:
     """The accuracy with every errored epoch counted as a failure (a puzzle solved in one epoch
     and errored in the other is 0.5 under the mean, not 1), each puzzle's epochs reduced as
     the log reduced them, and its interval (`rate_interval`, n = every puzzle the run met);
