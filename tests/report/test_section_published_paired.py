@@ -182,11 +182,12 @@ def test_a_run_on_part_of_the_split_uses_the_shared_puzzles_and_says_so(scripted
     assert set(written["note"].dropna()) == set(report.tables["published_paired"]["note"]) - {""}
 
 
-def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
+def test_a_subset_run_shows_three_estimates_of_the_full_split(scripted):
     report, outcomes = scripted
     table = report.tables["subset_estimate"]
     mine = table[table["run"].str.startswith("m/subset |")]
-    assert [m.split(" ")[0] for m in mine["method"]] == ["design-based", "model-based"]
+    methods = [m.split(" ")[0] for m in mine["method"]]
+    assert methods == ["model-assisted", "design-based", "model-based"]
     assert (mine["subset"] == "informative:50").all() and (mine["n"] == 50).all()
     assert (mine["estimate_ci95_low"] <= mine["estimate"]).all()
     assert (mine["estimate"] <= mine["estimate_ci95_high"]).all()
@@ -194,7 +195,7 @@ def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
     weights = shipped("subsets.csv").dropna(subset=["informative:50"])
     solved = weights["puzzle_id"].map(outcomes["subset"])
     expected = 100 * float((weights["informative:50"] * solved).sum()) / 500
-    assert mine.iloc[0]["estimate"] == pytest.approx(expected)
+    assert mine.iloc[1]["estimate"] == pytest.approx(expected)
     # its paired rows are on the subset's puzzles only, and say so
     [row] = rows_of(report.tables["published_paired"], "subset", GPT_OSS).to_dict("records")
     assert row["n_shared"] == 50 and row["note"].startswith("shared puzzles only")
