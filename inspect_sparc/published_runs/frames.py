@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from inspect_sparc.published_runs.estimators import Estimate, design_based, model_based
+from inspect_sparc.published_runs.estimators import (
+    Estimate,
+    design_based,
+    model_assisted,
+    model_based,
+)
 from inspect_sparc.published_runs.pairing import PairedCounts, paired_against_published
 from inspect_sparc.published_runs.shipped import load_item_model, load_subset
 from inspect_sparc.published_runs.subsets import Subset
@@ -110,7 +115,8 @@ def _present(subset: Subset, run_verdicts: Mapping[str, float]) -> tuple[Subset,
 
 
 def subset_estimates(run_verdicts: Mapping[str, float], subset_name: str) -> list[Estimate]:
-    """Both estimates of the full-split accuracy from a run on a shipped subset (fractions).
+    """The three estimates of the full-split accuracy from a run on a shipped subset
+    (fractions): model-assisted first (the one to read), design-based, model-based.
     With puzzles of the subset missing, the estimate uses those present (and says so); with a
     whole stratum missing there is no design-based estimate (NaN)."""
     subset, values = _present(load_subset(subset_name), run_verdicts)
@@ -122,9 +128,10 @@ def subset_estimates(run_verdicts: Mapping[str, float], subset_name: str) -> lis
     else:
         design = design_based(subset, values)
     model = model_based(load_item_model(), subset, values)
+    assisted = model_assisted(load_item_model(), subset, values) if len(values) else design
     return [
         Estimate(e.method, e.value, e.low, e.high, e.n, "; ".join(x for x in (e.note, note) if x))
-        for e in (design, model)
+        for e in (assisted, design, model)
     ]
 
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from inspect_sparc.published_runs.estimators import (
     Estimate,
     design_based,
+    model_assisted,
     model_based,
     wilson_bounds,
 )
@@ -20,6 +22,8 @@ from inspect_sparc.published_runs.subsets import draw_subset
 from inspect_sparc.published_runs.verdicts import Verdicts, load_verdicts
 
 METHODS = ("design-based", "model-based", "random")
+#: The estimators the family and shipped-subset validations compare (beside `random`).
+FAMILY_METHODS = ("design-based", "model-assisted", "model-based")
 
 
 @dataclass(frozen=True)
@@ -120,3 +124,153 @@ def markdown_table(rows: Sequence[dict[str, object]]) -> str:
             f"{100 * float(r['coverage']):.1f}% | {r['width_points']:.1f} |"  # type: ignore[arg-type]
         )
     return "\n".join(lines)
+
+
+def family(model: str) -> str:
+    """A published run's model family: its base model, fine-tunes and protocols together
+    (`Qwen3-14B-SPaRC-GRPO` and `Qwen 3 14B (FT)` are `Qwen 3 14B`)."""
+    import re
+
+    name = model.removesuffix(" (FT)")
+    found = re.match(r"Qwen3-([\d.]+B)-SPaRC", name)
+    return f"Qwen 3 {found.group(1)}" if found else name
+
+
+def _estimates(
+    model: Any, subset: Any, values: np.ndarray, methods: Sequence[str]
+) -> dict[str, Estimate]:
+    """Each asked method's estimate from one run's verdicts on one subset."""
+    found: dict[str, Estimate] = {}
+    if "design-based" in methods:
+        found["design-based"] = design_based(subset, values)
+    if "model-assisted" in methods:
+        found["model-assisted"] = model_assisted(model, subset, values)
+    if "model-based" in methods:
+        found["model-based"] = model_based(model, subset, values)
+    return found
+
+
+def leave_one_family_out(
+    sizes: Sequence[int] = (100,),
+    draws: int = 10,
+    methods: Sequence[str] = FAMILY_METHODS,
+    verdicts: Verdicts | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Trial]:
+    """Every trial: each model family held out whole (all its runs), the strata, subsets
+    (`draws` per size, seeded by their number) and 2PL fit rebuilt from the other families'
+    runs, each held-out run that ran all 500 puzzles estimated; with 100 random puzzles
+    beside (`random`)."""
+    verdicts = verdicts or load_verdicts()
+    solved = verdicts.solved
+    families = [family(r.model) for r in verdicts.runs]
+    names = sorted(set(families))
+    trials = []
+    for count, name in enumerate(names, 1):
+        out = np.array([f == name for f in families])
+        held = [i for i in np.flatnonzero(out) if not np.isnan(solved[i]).any()]
+        if not held:
+            continue
+        others = solved[~out]
+        model = fit_2pl(others)
+        for size in sizes:
+            for draw in range(draws):
+                subset = draw_subset(size, verdicts.levels, others, seed=draw)
+                for i in held:
+                    truth, row = float(solved[i].mean()), solved[i]
+                    found = _estimates(model, subset, row[subset.chosen], methods)
+                    rng = np.random.default_rng([draw, int(i)])
+                    found["random"] = random_estimate(
+                        row[rng.choice(row.size, size, False)], row.size
+                    )
+                    run_id = verdicts.runs[i].run_id
+                    trials += [Trial(run_id, size, draw, m, truth, e) for m, e in found.items()]
+        if progress:
+            progress(f"{count}/{len(names)} {name}")
+    return trials
+
+
+def shipped_subset_trials(
+    methods: Sequence[str] = FAMILY_METHODS, verdicts: Verdicts | None = None
+) -> list[Trial]:
+    """The shipped subsets themselves (the one draw users run) and the shipped fit: each
+    published run that ran all 500 puzzles estimated from its verdicts on each subset (the
+    fit saw these runs: this is the subset's own bias, not a held-out check)."""
+    from inspect_sparc.published_runs.shipped import NAMES, load_item_model, load_subset
+
+    verdicts = verdicts or load_verdicts()
+    model = load_item_model()
+    trials = []
+    for name in NAMES:
+        subset = load_subset(name)
+        for i, row in enumerate(verdicts.solved):
+            if np.isnan(row).any():
+                continue
+            found = _estimates(model, subset, row[subset.chosen], methods)
+            run_id, truth = verdicts.runs[i].run_id, float(row.mean())
+            trials += [Trial(run_id, subset.chosen.size, 0, m, truth, e) for m, e in found.items()]
+    return trials
+
+
+def simulated_trials(
+    accuracies: Sequence[float] = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95),
+    size: int = 100,
+    runs: int = 40,
+    methods: Sequence[str] = FAMILY_METHODS,
+    seed: int = 7,
+) -> list[Trial]:
+    """Simulated models stronger than every published run, on the shipped subset of `size`
+    and the shipped fit. Each puzzle's chance follows a 2PL: placed puzzles use their fitted
+    a and b; a puzzle no published run solved gets the median a and a difficulty drawn
+    uniformly between the hardest placed b and that plus 3 (harder than every placed puzzle,
+    by an unknown amount). For each target accuracy the ability giving it is found, and
+    `runs` runs are drawn (Bernoulli per puzzle); the truth is each drawn run's own accuracy."""
+    from scipy.optimize import brentq
+
+    from inspect_sparc.published_runs.shipped import load_item_model, load_subset
+
+    model = load_item_model()
+    subset = load_subset(f"informative:{size}")
+    rng = np.random.default_rng(seed)
+    hardest = float(np.nanmax(model.b))
+    a = np.where(model.placed, model.a, float(np.nanmedian(model.a)))
+    trials = []
+    for target in accuracies:
+        for k in range(runs):
+            b = np.where(model.placed, model.b, hardest + rng.uniform(0, 3, model.b.size))
+            theta = brentq(
+                lambda t, b=b, target=target: (
+                    float((1 / (1 + np.exp(-a * (t - b)))).mean()) - target
+                ),
+                -20,
+                40,
+            )
+            row = (rng.random(b.size) < 1 / (1 + np.exp(-a * (theta - b)))).astype(float)
+            found = _estimates(model, subset, row[subset.chosen], methods)
+            found["random"] = random_estimate(row[rng.choice(row.size, size, False)], row.size)
+            run_id = f"simulated {100 * target:.0f}%"
+            trials += [Trial(run_id, size, k, m, float(row.mean()), e) for m, e in found.items()]
+    return trials
+
+
+def bias_table(trials: Sequence[Trial]) -> list[dict[str, object]]:
+    """Per method and size: trials, MAE, mean bias (points), coverage, mean width (points)."""
+    rows = []
+    for method in (*FAMILY_METHODS, "random"):
+        for size in sorted({t.size for t in trials}):
+            group = [t for t in trials if t.method == method and t.size == size]
+            if group:
+                signed = [t.estimate.value - t.truth for t in group]
+                width = [t.estimate.high - t.estimate.low for t in group]
+                rows.append(
+                    {
+                        "method": method,
+                        "size": size,
+                        "trials": len(group),
+                        "mae_points": 100 * float(np.mean(np.abs(signed))),
+                        "bias_points": 100 * float(np.mean(signed)),
+                        "coverage": float(np.mean([t.covered for t in group])),
+                        "width_points": 100 * float(np.mean(width)),
+                    }
+                )
+    return rows

@@ -59,3 +59,26 @@ def test_the_benchmark_command_prints_the_table_on_the_page(tmp_path):
         text=True,
     ).stdout
     assert out.strip() in PAGE.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_validation_command_prints_the_figures_on_the_page():
+    # the page's leave-one-family-out and shipped-subset rows are what the command prints
+    [line] = [b.strip() for b in blocks("bash") if "published_subset_validation" in b]
+    words = shlex.split(line)
+    out = subprocess.run(
+        [sys.executable, *words[1:]], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    page = PAGE.read_text(encoding="utf-8")
+    family = out.split("## Leave one family out")[1]
+    shipped = out.split("## The shipped subsets")[1].split("## Simulated")[0]
+    for part, printed in (
+        ("leave one family out, 100", family),
+        ("shipped informative:100", shipped),
+    ):
+        for method in ("model-assisted", "design-based", "model-based"):
+            [row] = [r for r in printed.splitlines() if r.startswith(f"| {method} | 100 |")]
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            mae, bias, coverage, width = cells[3:7]
+            expected = f"| {part} | {method} | {mae} | {bias} | {coverage} | {width} |"
+            assert expected in page, expected

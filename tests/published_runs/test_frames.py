@@ -36,11 +36,15 @@ def test_paired_rows_carry_the_exact_interval_and_test():
     assert (itself.difference == 0).all() and (itself.p_value == 1).all()
 
 
-def test_a_subset_run_is_estimated_both_ways_and_says_when_puzzles_are_missing():
+def test_a_subset_run_is_estimated_three_ways_and_says_when_puzzles_are_missing():
     verdicts = run_of("gym-analysis/openai_gpt-oss-120b")
     on_subset = {p: verdicts[p] for p in subset_puzzles("informative:100")}
     frame = subset_estimate_frame(on_subset, "informative:100")
-    assert list(frame["method"]) == ["design-based", "model-based (2PL IRT)"]
+    assert list(frame["method"]) == [
+        "model-assisted (difference, 2PL IRT auxiliary)",
+        "design-based",
+        "model-based (2PL IRT)",
+    ]
     assert (frame.ci95_low <= frame.estimate).all() and (frame.estimate <= frame.ci95_high).all()
     assert (frame.puzzles == 100).all()
     fewer = dict(list(on_subset.items())[5:])

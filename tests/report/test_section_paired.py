@@ -264,3 +264,30 @@ def test_the_pair_compares_the_values_each_log_reduced(report_logs, tmp_path, re
         assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
         assert row["test"] == "paired t over per-puzzle means"
         assert row.get("only_a") is None or row["only_a"] != row["only_a"]  # no 2x2 of means
+
+
+def test_a_max_reduced_run_against_a_mean_reduced_one_is_paired_like_with_like(
+    report_logs, tmp_path
+):
+    # A (max over 2 epochs) solves puzzles 0-2 in epoch 1 and 3-5 in epoch 2; B (mean) puzzle
+    # 0 in both. Its row would read 60 vs 10 as shown (any epoch against the mean); like with
+    # like, both are per-puzzle means: the paired t of the hand-computed means, and the row
+    # says why
+    from scipy.stats import ttest_rel
+
+    from inspect_sparc.report import build_report
+
+    base = sparc_mock_log(report_logs, 2)
+    ids = sorted({str(s.id) for s in base.samples})
+    a = {(i, 1): 1 for i in ids[:3]} | {(i, 2): 1 for i in ids[3:6]}
+    b = {(ids[0], 1): 1, (ids[0], 2): 1}
+    for name, solved, minute, reducer in (("A", a, 0, "max"), ("B", b, 1, "mean")):
+        started = f"2026-01-01T00:0{minute}:00+00:00"
+        path = tmp_path / f"{name}.eval"
+        epochs_log(base, solved, path, model=f"m/{name}", started=started, reducer=reducer)
+    report = build_report(tmp_path, tmp_path / "out")
+    row = row_of(report.tables["paired"], "A", "B")
+    x, y = [0.5] * 6 + [0.0] * 4, [1.0] + [0.0] * 9
+    assert row["difference"] == pytest.approx(100 * (sum(x) - sum(y)) / 10)
+    assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
+    assert row["note"].startswith("reducers differ (max vs mean)")

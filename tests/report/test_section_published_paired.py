@@ -128,6 +128,26 @@ def test_a_whole_split_run_is_paired_with_every_published_single_shot_run(script
     assert olmo["only_run"] + olmo["only_published"] == 40
 
 
+def test_one_run_against_many_published_runs_names_its_family_and_holds_together(scripted):
+    # the family of Holm's adjustment is the run's tested published runs; the simultaneous
+    # interval (1 - 0.05 / m) holds the raw one, and one that excludes 0 is a Holm finding
+    report, _ = scripted
+    table = report.tables["published_paired"]
+    mine = table[table["run"].str.startswith("m/whole |") & table["p"].notna()]
+    m = len(mine)
+    assert m > 10
+    for row in mine.to_dict("records"):
+        assert row["holm_family"].startswith(f"this run against its {m} tested published run")
+        assert row["diff_simultaneous_low"] <= row["diff_ci95_low"] + 1e-9
+        assert row["diff_simultaneous_high"] >= row["diff_ci95_high"] - 1e-9
+        if row["diff_simultaneous_low"] > 0 or row["diff_simultaneous_high"] < 0:
+            assert row["p_holm"] < 0.05
+    levels = report.tables["published_paired_levels"]
+    tested = levels["p"].notna()
+    assert levels[tested]["holm_family"].str.endswith("tested levels of this pair").all()
+    assert (levels[~tested]["holm_family"] == "").all()
+
+
 def test_each_level_is_paired_on_its_own_puzzles(scripted):
     report, outcomes = scripted
     model = shipped("runs.csv").set_index("run_id").loc[GPT_OSS, "model"]
@@ -162,11 +182,12 @@ def test_a_run_on_part_of_the_split_uses_the_shared_puzzles_and_says_so(scripted
     assert set(written["note"].dropna()) == set(report.tables["published_paired"]["note"]) - {""}
 
 
-def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
+def test_a_subset_run_shows_three_estimates_of_the_full_split(scripted):
     report, outcomes = scripted
     table = report.tables["subset_estimate"]
     mine = table[table["run"].str.startswith("m/subset |")]
-    assert [m.split(" ")[0] for m in mine["method"]] == ["design-based", "model-based"]
+    methods = [m.split(" ")[0] for m in mine["method"]]
+    assert methods == ["model-assisted", "design-based", "model-based"]
     assert (mine["subset"] == "informative:50").all() and (mine["n"] == 50).all()
     assert (mine["estimate_ci95_low"] <= mine["estimate"]).all()
     assert (mine["estimate"] <= mine["estimate_ci95_high"]).all()
@@ -174,7 +195,7 @@ def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
     weights = shipped("subsets.csv").dropna(subset=["informative:50"])
     solved = weights["puzzle_id"].map(outcomes["subset"])
     expected = 100 * float((weights["informative:50"] * solved).sum()) / 500
-    assert mine.iloc[0]["estimate"] == pytest.approx(expected)
+    assert mine.iloc[1]["estimate"] == pytest.approx(expected)
     # its paired rows are on the subset's puzzles only, and say so
     [row] = rows_of(report.tables["published_paired"], "subset", GPT_OSS).to_dict("records")
     assert row["n_shared"] == 50 and row["note"].startswith("shared puzzles only")
@@ -183,8 +204,10 @@ def test_a_subset_run_shows_both_estimates_of_the_full_split(scripted):
 
 @pytest.mark.parametrize("reducer", ["max", "mean"])
 def test_the_pair_compares_the_values_the_log_reduced(report_logs, tmp_path, reducer):
-    # two epochs on the 10 sample puzzles: reduced by max the run's values are 0/1 again
-    # (McNemar), by the mean they are per-puzzle means (the paired t over puzzles)
+    # two epochs on the 10 sample puzzles, against one published attempt per puzzle: by the
+    # mean the run's values are per-puzzle means (the paired t over puzzles); by max (solved
+    # in any epoch) they are not like one attempt, so the pair is of the means too, and the
+    # row says so
     from scipy.stats import ttest_rel
 
     from inspect_sparc.report import build_report
@@ -198,20 +221,15 @@ def test_the_pair_compares_the_values_the_log_reduced(report_logs, tmp_path, red
     report = build_report(tmp_path, tmp_path / "out")
     [row] = rows_of(report.tables["published_paired"], "e", GPT_OSS).to_dict("records")
     values = {i: [solved.get((i, e), 0) for e in (1, 2)] for i in ids}
-    reduced = {i: (max(v) if reducer == "max" else sum(v) / 2) for i, v in values.items()}
+    means = {i: sum(v) / 2 for i, v in values.items()}
     verdicts = shipped("verdicts.csv").set_index("puzzle_id")[GPT_OSS]
-    x = [reduced[i] for i in ids]
+    x = [means[i] for i in ids]
     y = [int(verdicts[i]) for i in ids]
     assert row["n_shared"] == 10
     assert row["difference"] == pytest.approx(100 * (sum(x) - sum(y)) / 10)
-    if reducer == "max":
-        assert row["p"] == pytest.approx(
-            oracle({i: int(v) for i, v in reduced.items()}, GPT_OSS)["p"]
-        )
-        assert row["test"].startswith("McNemar")
-    else:
-        assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
-        assert row["test"] == "paired t over per-puzzle means"
+    assert row["p"] == pytest.approx(ttest_rel(x, y).pvalue)
+    assert row["test"] == "paired t over per-puzzle means"
+    assert ("max reducer against one published attempt" in row["note"]) == (reducer == "max")
 
 
 def test_the_page_shortens_a_long_table_and_no_published_keeps_only_the_estimates(

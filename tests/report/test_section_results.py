@@ -226,3 +226,40 @@ def test_a_level_setting_in_a_label_prints_as_an_integer():
     from inspect_sparc.report.read.runs import _setting_text
 
     assert _setting_text(pd.Series([5, None]).iloc[0]) == "5"
+
+
+@pytest.mark.parametrize("reducer", ["mean", "max"])
+def test_errors_in_part_of_a_puzzles_epochs_count_as_failures_of_those_epochs(
+    report_logs, tmp_path, reducer
+):
+    # issue: a puzzle solved in one epoch and errored in the other counted as solved (60.0
+    # where the errored epoch as a failure gives less); the oracle reduces each puzzle's
+    # epochs by hand, an errored epoch as 0
+    from scripted import epochs_log
+
+    from inspect_sparc.report import build_report
+
+    base = sparc_mock_log(report_logs, 2)
+    ids = sorted({str(s.id) for s in base.samples})
+    solved = {(i, e): 1 for i in ids[:6] for e in (1, 2)}
+    errored = [(i, 2) for i in ids[:3]] + [(ids[9], 1), (ids[9], 2)]
+    path = epochs_log(
+        base,
+        solved,
+        tmp_path / "e.eval",
+        model="m/E",
+        started="2026-01-01T00:00:00",
+        reducer=reducer,
+        errored=errored,
+    )
+    [row] = build_report(path, tmp_path / "out").tables["results"].to_dict("records")
+    per_puzzle = []
+    for i in ids:
+        epochs = [0 if (i, e) in errored else solved.get((i, e), 0) for e in (1, 2)]
+        per_puzzle.append(max(epochs) if reducer == "max" else sum(epochs) / 2)
+    expected = 100 * sum(per_puzzle) / len(ids)
+    assert row["errors_as_failures"] == pytest.approx(expected)
+    assert (reducer == "max") == (expected == 60.0)  # under the mean, less than 60.0
+    low, high = proportion_confint(sum(per_puzzle), len(ids), method="wilson")
+    assert row["errors_as_failures_ci95_low"] == pytest.approx(100 * low)
+    assert row["errors_as_failures_ci95_high"] == pytest.approx(100 * high)

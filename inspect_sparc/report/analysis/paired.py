@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.exact import paired_mdd_exact
+from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
 from inspect_sparc.report.statistics.score_intervals import (
     ALPHA,
     CONFIDENCE,
@@ -126,11 +127,14 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     detects with 80% power."""
     import pandas as pd
 
-    index = outcome_index(samples, runs)
+    index, means = outcome_index(samples, runs), outcome_index(samples)
     ids = samples.groupby(C.LOG)[C.ID].agg(set).to_dict() if len(samples) else {}
     rows, pairs = [], []
     for a, b, scope in candidate_pairs(eligible(runs)):
         ia, ib = index.get(a[C.LOG]), index.get(b[C.LOG])
+        note = unlike_reducers(a, b)
+        if note:  # like with like: both runs' per-puzzle means of their epochs
+            ia, ib = means.get(a[C.LOG]), means.get(b[C.LOG])
         if ia is None or ib is None:
             continue
         found = compare(ia, ib)
@@ -149,6 +153,7 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
                 "n_b": len(ib),
                 "dropped_errors": both_ran - found["n_shared"],
                 **found,
+                "note": note,
             }
         )
     columns = ["run_a", "run_b", "scope", "protocol_a", "protocol_b", "n_a", "n_b", "n_shared"]
@@ -161,8 +166,30 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         table = simultaneous(table, pairs)
         tested = int(table["p"].notna().sum())
         table["reading"] = [reading(r, tested) for _, r in table.iterrows()]
-    columns += ["reading"]
+    columns += ["reading", "note"]
     return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def reduction(run: Any) -> str:
+    """What a run's per-puzzle value is: `mean` for one epoch (one attempt is the mean's
+    estimate too) or a mean over epochs, else its reducer (`max`: solved in any epoch)."""
+    epochs = run.get("epochs")
+    if epochs is None or epochs != epochs or int(epochs) <= 1:
+        return "mean"
+    return REDUCERS.get(shown_reducer(run)) or str(shown_reducer(run))
+
+
+def unlike_reducers(a: Any, b: Any) -> str:
+    """Empty where two runs' per-puzzle values are alike; else the note a pair of them says:
+    a max-reduced run (solved in any of its epochs) against a mean-reduced one is not a
+    comparison of one thing, so both are compared on their per-puzzle means of the epochs."""
+    first, second = reduction(a), reduction(b)
+    if first == second:
+        return ""
+    return (
+        f"reducers differ ({first} vs {second}): both compared as per-puzzle means of their "
+        "epochs, not as their rows show"
+    )
 
 
 def reading(row: Any, family: int = 1) -> str | None:

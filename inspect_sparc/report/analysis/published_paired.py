@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
-from inspect_sparc.report.analysis.paired import compare, reading
+from inspect_sparc.report.analysis.paired import compare, reading, reduction
 from inspect_sparc.report.analysis.unpaired import same_model
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.statistics.score_intervals import holm
+from inspect_sparc.report.statistics.score_intervals import ALPHA, holm
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -31,6 +31,13 @@ RENAMED = {
 }
 
 
+#: The note of a run whose reducer is not the mean, paired with a published run's one attempt.
+UNLIKE = (
+    "the run's {} reducer against one published attempt: compared as the run's per-puzzle "
+    "means of its epochs"
+)
+
+
 def _setting(run: Any, key: str) -> Any:
     """A run's setting, None where missing (NaN in the frame)."""
     value = run.get(key)
@@ -43,7 +50,7 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
     from inspect_sparc.published_runs.pairing import published_protocol
 
     on_test = set(test_side(runs, samples)[C.LOG])
-    index = outcome_index(samples, runs)
+    index, means = outcome_index(samples, runs), outcome_index(samples)
     found = []
     for _, run in eligible(runs).iterrows():
         protocol = published_protocol(
@@ -51,7 +58,8 @@ def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, st
             bool(_setting(run, "traceback")),
             str(_setting(run, "observation") or "text"),
         )
-        values = index.get(run[C.LOG])
+        # a published run is one attempt per puzzle: a max-reduced run is compared by its means
+        values = (index if reduction(run) == "mean" else means).get(run[C.LOG])
         if protocol is not None and run[C.LOG] in on_test and values is not None:
             found.append((run, protocol, values))
     return found
@@ -69,7 +77,11 @@ def _note(shared: SharedPuzzles, n_run: int, split: int) -> str:
 
 
 def _pair_row(
-    run: Any, published: PublishedRun, shared: SharedPuzzles, level: Any
+    run: Any,
+    published: PublishedRun,
+    shared: SharedPuzzles,
+    level: Any,
+    confidence: float | None = None,
 ) -> dict[str, Any] | None:
     """One run against one published run on their shared puzzles of `level` (None: all)."""
     import pandas as pd
@@ -77,7 +89,9 @@ def _pair_row(
     keep = slice(None) if level is None else shared.levels == level
     ids = pd.Index(shared.ids)[keep]
     found = compare(
-        pd.Series(shared.run[keep], index=ids), pd.Series(shared.published[keep], index=ids)
+        pd.Series(shared.run[keep], index=ids),
+        pd.Series(shared.published[keep], index=ids),
+        confidence,
     )
     if found is None:
         return None
@@ -121,20 +135,59 @@ def published_paired(
             if row is None:
                 continue
             source = f"{published.source_repo}@{published.commit[:7]} {published.path}"
-            row.update(note=_note(shared, len(mine), len(split)), source=source)
+            note = _note(shared, len(mine), len(split))
+            if reduction(run) != "mean":
+                note = "; ".join(x for x in (note, UNLIKE.format(reduction(run))) if x)
+            row.update(note=note, source=source)
             row.update(published_run=published.run_id, protocol=protocol)
             row["same_model"] = same_model(str(run["model"]), published.model)
             rows.append(row)
             found = (_pair_row(run, published, shared, lv) for lv in sorted(set(shared.levels)))
             in_pair = [r for r in found if r is not None]
             _holm(in_pair)
+            count = sum(r.get("p") is not None for r in in_pair)
+            for r in in_pair:
+                r["holm_family"] = (
+                    f"the {count} tested levels of this pair" if "p_holm" in r else ""
+                )
             levels += in_pair
         _holm(rows)
         tested = sum(r.get("p") is not None for r in rows)
+        family = _family(tested, protocol, str(prompt))
         for row in rows:
             row["reading"] = _direction(row, reading(row, tested))
+            row["holm_family"] = family if row.get("p") is not None else ""
+        _simultaneous(rows, run, verdicts, mine, tested)
         overall += rows
     return _ordered(overall, OVERALL), _ordered(levels, LEVELS)
+
+
+def _family(tested: int, protocol: str, prompt: str) -> str:
+    """The family a row's Holm adjustment and simultaneous interval cover, in words."""
+    return (
+        f"this run against its {tested} tested published run(s) of {protocol}, prompt {prompt} "
+        "(not adjusted across runs)"
+    )
+
+
+def _simultaneous(
+    rows: list[dict[str, Any]], run: Any, verdicts: Any, mine: dict[str, float], tested: int
+) -> None:
+    """Each tested row's interval at 1 - 0.05 / m over the run's m tested published runs
+    (Bonferroni: the m intervals of one run against many hold together; one that excludes 0
+    is a comparison Holm marks too)."""
+    from inspect_sparc.published_runs.pairing import shared_puzzles_with
+
+    if tested < 1:
+        return
+    level = 1 - ALPHA / tested
+    for row in rows:
+        if row.get("p") is None:
+            continue
+        shared = shared_puzzles_with(mine, verdicts.run(row["published_run"]), verdicts)
+        found = _pair_row(run, verdicts.run(row["published_run"]), shared, None, level)
+        row["diff_simultaneous_low"] = found["diff_ci95_low"] if found else None
+        row["diff_simultaneous_high"] = found["diff_ci95_high"] if found else None
 
 
 def _holm(rows: list[dict[str, Any]]) -> None:
@@ -147,10 +200,12 @@ def _holm(rows: list[dict[str, Any]]) -> None:
 #: The columns of the two tables, in order (those no row has are left out).
 OVERALL = [C.RUN, "published", "published_run", C.PROTOCOL, "same_model", "n_shared", "both"]
 OVERALL += ["only_run", "only_published", "neither", "accuracy_run", "accuracy_published"]
-OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test", "mdd_80"]
+OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "holm_family"]
+OVERALL += ["diff_simultaneous_low", "diff_simultaneous_high", "test", "mdd_80"]
 OVERALL += ["power", "reading", "note", "source"]
 LEVELS = [C.RUN, "published", C.LEVEL, "n_shared", "both", "only_run", "only_published"]
-LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "test"]
+LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
+LEVELS += ["holm_family", "test"]
 LEVELS += ["mdd_80", "power"]
 
 

@@ -14,6 +14,7 @@ from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.reducer import reducer_of, reducer_text, reduction_of
 from inspect_sparc.report.statistics.rates import (
     ci_fields,
+    errors_as_failures_fields,
     puzzle_values,
     reduced_values,
 )
@@ -75,7 +76,10 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "ci95_low": ci["ci95_low"],
             "ci95_high": ci["ci95_high"],
             "interval": ci["interval"],
-            **errors_as_failures(solved, len(values), errored),
+            **(
+                errors_as_failures_fields(samples, run[C.LOG], reducer)
+                or errors_as_failures(solved, len(values), errored)
+            ),
             **tokens_per_solved(samples, run[C.LOG], values),
             **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
             "mean_steps": steps if known(steps) else None,

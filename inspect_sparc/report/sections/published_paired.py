@@ -60,11 +60,12 @@ def subset_text(estimates: pd.DataFrame) -> str:
         return ""
     return (
         " A run on a shipped subset of the test split (-T puzzles=informative:N) estimates "
-        "its accuracy on all 500 puzzles two ways, side by side: design-based (stratified "
-        "Horvitz-Thompson over the subset's strata, Wilson at the effective n; unbiased "
-        "whatever the model) and model-based (the run's ability on the 2PL model fitted to "
-        "the published runs; often narrower, but it extrapolates for a model far above them). "
-        "Where they disagree, trust the design-based row."
+        "its accuracy on all 500 puzzles three ways, side by side: model-assisted (each "
+        "puzzle's 2PL chance at the run's ability, corrected by the design-weighted mean of "
+        "the subset's residuals; its interval is the residuals' design variance, valid "
+        "whatever the model), design-based (stratified Horvitz-Thompson over the subset's "
+        "strata, Wilson at the effective n) and model-based (the 2PL alone; it extrapolates "
+        "for a model far above the published runs). Read the model-assisted row first."
     )
 
 

@@ -39,6 +39,8 @@ from inspect_sparc.report.statistics.score_intervals import (
 
 UNCONDITIONAL = "exact unconditional (score-ordered, Chan-Zhang)"
 BARNARD = "Barnard exact (pooled score)"
+#: The test named where the monotone p exceeds Barnard's own (a difference beyond 0 is kept).
+MONOTONE = "Barnard exact (pooled score), p monotone: the largest at 0 or beyond"
 STRATIFIED = "exact conditional stratified (common odds ratio 1)"
 #: Nuisance proportions on the grid of the supremum (refined around its best point).
 GRID = 101
@@ -124,18 +126,24 @@ def unconditional_p(x1: int, n1: int, x2: int, n2: int, delta: float = 0.0) -> f
     return float(min(1.0, max(values[best], -refined.fun)))
 
 
-def _outermost(keeps: Any, start: float, end: float) -> float:
-    """The kept delta farthest from `start` (kept) toward `end`: the first kept point of a scan
-    from `end` inward, then bisection against its rejected neighbour."""
-    points = np.linspace(end, start, SCAN + 1)
+def _outermost(keeps: Any, points: np.ndarray) -> float:
+    """The kept delta farthest out along `points` (ordered from one edge of the range inward):
+    the first kept point, then bisection against its rejected outer neighbour. Scanning from
+    the edge finds a kept value however far from the estimate it lies (the whole range is
+    bracketed), so the interval is the hull of every value the test keeps."""
     if keeps(points[0]):
-        return float(np.sign(end))  # kept up to the edge: the interval reaches +-1
-    outside = points[0]
-    for inside in points[1:]:
-        if keeps(inside):
-            break
-        outside = inside
-    for _ in range(32):
+        return float(np.sign(points[0]))  # kept up to the edge: the interval reaches +-1
+    outside, inside = points[0], points[-1]
+    for fine in (False, True):  # the grid, then its last step finely (p is jagged)
+        scan = (
+            outside + (inside - outside) * np.linspace(0, 1, SCAN + 1)[1:] if fine else points[1:]
+        )
+        for point in scan:
+            if keeps(point):
+                inside = point
+                break
+            outside = point
+    for _ in range(24):
         middle = (outside + inside) / 2
         if keeps(middle):
             inside = middle
@@ -144,24 +152,44 @@ def _outermost(keeps: Any, start: float, end: float) -> float:
     return float(inside)
 
 
+def _monotone_p(tried: dict[float, float], estimate: float, delta: float) -> float:
+    """The test's p at `delta` made monotone away from the estimate: the largest p of any
+    difference tried at `delta` or beyond it (on the side away from the estimate). Never below
+    the test's own p, so its size stays at most the test's; and it is at least 0.05 exactly
+    where the hull of the kept differences reaches `delta`."""
+    beyond = [p for d, p in tried.items() if (d - delta) * (delta - estimate) >= 0]
+    return max(beyond, default=tried[delta])
+
+
 def unconditional_difference(x1: int, n1: int, x2: int, n2: int) -> TestResult:
-    """p1 - p2 of two independent proportions with the exact unconditional test (p at delta
-    = 0: Barnard's pooled-score test) and the interval of every delta it keeps at 0.05: the
-    interval excludes 0 exactly when p < 0.05."""
+    """p1 - p2 of two independent proportions with the exact unconditional test (at delta = 0
+    Barnard's pooled-score test) and the interval of every delta it keeps at 0.05, searched
+    over the whole range from both edges. The p-function of a discrete test is not monotone in
+    delta (4/86 vs 2/5 keeps +1.5 points but rejects 0), so the p shown is monotone: the
+    largest p at 0 or at any difference beyond 0 (away from the estimate). It is the p of a
+    valid (more conservative) test, and it is below 0.05 exactly when the interval excludes 0."""
     if n1 <= 0 or n2 <= 0:
         return TestResult(float("nan"), NAN, float("nan"), "")
     estimate = x1 / n1 - x2 / n2
+    tried: dict[float, float] = {}
 
     def keeps(delta: float) -> bool:
-        return unconditional_p(x1, n1, x2, n2, float(delta)) >= ALPHA
+        delta = float(delta)
+        if delta not in tried:
+            tried[delta] = unconditional_p(x1, n1, x2, n2, delta)
+        return tried[delta] >= ALPHA
 
-    low = _outermost(keeps, estimate, -EDGE)
-    high = _outermost(keeps, estimate, EDGE)
-    p = unconditional_p(x1, n1, x2, n2, 0.0)
-    if p >= ALPHA:  # the test keeps 0: so does the interval, whatever the scan found
+    grid = np.linspace(-EDGE, EDGE, 2 * SCAN + 1)
+    grid = np.unique(np.concatenate([grid, [0.0, float(np.clip(estimate, -EDGE, EDGE))]]))
+    keeps(0.0)
+    low = _outermost(keeps, grid)
+    high = _outermost(keeps, grid[::-1])
+    p = _monotone_p(tried, estimate, 0.0)
+    if p >= ALPHA:  # the test keeps 0 or a difference beyond it: so does the interval
         low, high = min(low, 0.0), max(high, 0.0)
     low, high = (0.0 if abs(v) < 1e-8 else v for v in (low, high))  # bisection's last digits
-    return TestResult(estimate, Interval(low, high, UNCONDITIONAL), p, BARNARD)
+    test = MONOTONE if p > tried[0.0] * (1 + 1e-9) + 1e-15 else BARNARD
+    return TestResult(estimate, Interval(low, high, UNCONDITIONAL), p, test)
 
 
 class Stratum(NamedTuple):
@@ -374,11 +402,29 @@ def stratified_gap(tables: Sequence[tuple[int, int, int, int]]) -> TestResult:
             total += w * (first / n1 - (x1 + x2 - first) / n2)
         return total
 
-    if result.interval.method == "":  # no informative stratum: every table fixed
-        return TestResult(estimate, NAN, 1.0, STRATIFIED)
+    if result.interval.method == "":  # no informative stratum: the pooled exact test
+        return _pooled_gap(kept, estimate)
     ends = float(implied(result.interval.low)), float(implied(result.interval.high))
     interval = Interval(*ends, STRATIFIED_GAP)
     return TestResult(estimate, interval, result.p, STRATIFIED)
+
+
+POOLED_GAP = "exact unconditional on the pooled counts (no level informative)"
+
+
+def _pooled_gap(tables: Sequence[tuple[int, int, int, int]], estimate: float) -> TestResult:
+    """The overall gap where every level's margins fix its table (each level all solved or all
+    failed on both sides, so the conditional test has nothing to condition on): the exact
+    unconditional test and its interval on the counts pooled over levels, the fresh side's
+    solved count re-weighted to the test mix (exactly its own count where every level is all
+    failed, or all solved), so that a different level mix makes no gap; widened to hold the
+    re-weighted estimate (0: every level's own gap is 0)."""
+    x1, n1, n2 = (sum(int(t[i]) for t in tables) for i in (0, 1, 3))
+    mixed = sum(t[1] / n1 * t[2] / t[3] for t in tables)
+    pooled = unconditional_difference(x1, n1, round(mixed * n2), n2)
+    low = min(pooled.interval.low, estimate)
+    high = max(pooled.interval.high, estimate)
+    return TestResult(estimate, Interval(low, high, POOLED_GAP), pooled.p, pooled.test)
 
 
 #: Why a gap of per-puzzle means (epochs averaged) has no interval: Welch's t and the normal

@@ -169,3 +169,36 @@ def _disagreement(scored: pd.DataFrame, metric: float, what: str) -> str:
     return (
         f"{what}: {n} puzzles x {metric:.4f} = {n * metric:.2f}, but the samples solve {solved:g}"
     )
+
+
+def errors_as_failures_fields(
+    samples: pd.DataFrame | None, log: str, reducer: str
+) -> dict[str, Any]:
+    """The accuracy with every errored epoch counted as a failure (a puzzle solved in one epoch
+    and errored in the other is 0.5 under the mean, not 1), each puzzle's epochs reduced as
+    the log reduced them, and its interval (`rate_interval`, n = every puzzle the run met);
+    empty where the samples do not say (no samples, or a reducer the report cannot apply).
+
+    Args:
+        samples: the samples frame (one row per sample and epoch; `correct` NaN where errored).
+        log: the run's log.
+        reducer: the reducer whose value the run's row shows.
+
+    Returns:
+        `errors_as_failures` and its `_ci95_low`/`_ci95_high` (points), or {}."""
+    import pandas as pd
+
+    how = REDUCERS.get(reducer)
+    if samples is None or samples.empty or how is None or K.CORRECT not in samples:
+        return {}
+    rows = samples[samples[C.LOG] == log]
+    if rows.empty:
+        return {}
+    failed = pd.to_numeric(rows[K.CORRECT], errors="coerce").fillna(0.0)
+    values = rows.assign(_value=failed).groupby(C.ID, sort=False)["_value"].agg(how)
+    interval = rate_interval(values.to_numpy(float))
+    return {
+        "errors_as_failures": 100 * float(values.mean()),
+        "errors_as_failures_ci95_low": 100 * interval.low,
+        "errors_as_failures_ci95_high": 100 * interval.high,
+    }
