@@ -4,11 +4,16 @@ Jobs of different kinds take very different times (a level-5 puzzle costs the ge
 50 times a level-1 one, and the levels come interleaved). A rate read from the last few
 completions, as rich's own column does, then swings with whichever kind just finished, and it
 stands still while a slow job runs. `Estimate` instead keeps each kind's mean time so far and
-adds it up over the jobs left, and counts down between completions.
+adds it up over the jobs left, and counts down between completions. A job that runs past its
+kind's mean is expected to need half as long again as it has run (job times are heavy-tailed:
+the longer one has run, the longer it is likely to run), so the estimate moves on instead of
+standing at the jobs after it. `Shown` is what the bar prints: it counts down by the clock and
+follows the estimate's changes over a few seconds, so a finished job does not make it jump.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -18,7 +23,12 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.progress import Task
 
-__all__ = ["Estimate", "progress_bar"]
+__all__ = ["Estimate", "Shown", "progress_bar"]
+
+#: What a job past its kind's mean is expected to need still, as a share of the time it has run.
+OVERRUN_SHARE = 0.5
+#: Seconds over which the printed time left follows a change of the estimate.
+FOLLOW_SECONDS = 3.0
 
 
 class Estimate:
@@ -27,8 +37,8 @@ class Estimate:
     Each finished job is charged the time since the previous one finished (with a pool this is
     the run's time per job, the workers overlapping). Time left = for each job not finished, its
     kind's mean charge so far (a kind not seen yet: the mean over all jobs), less what the next
-    job has already run, never below what the jobs after it need. `clock` is injectable so
-    that tests can drive time.
+    job has already run, or half of what it has run once it has passed its kind's mean. `clock`
+    is injectable so that tests can drive time.
     """
 
     def __init__(
@@ -68,7 +78,31 @@ class Estimate:
             return None
         running, *after = self.kinds[self.done :]
         rest = sum(self.mean(kind) for kind in after)
-        return rest + max(self.mean(running) - (self.clock() - self.last), 0.0)
+        ran = self.clock() - self.last
+        return rest + max(self.mean(running) - ran, OVERRUN_SHARE * ran)
+
+
+class Shown:
+    """The time left as printed: it counts down by the clock and moves towards the estimate by
+    the share 1 - exp(-dt / FOLLOW_SECONDS) each time it is read, so a change of the estimate
+    (a job done sooner or later than expected) shows as a glide, not a jump. Exact at 0."""
+
+    def __init__(self, estimate: Estimate) -> None:
+        self.estimate = estimate
+        self.value: float | None = None
+        self.read_at = estimate.clock()
+
+    def seconds_left(self) -> float | None:
+        """The printed value now (None until the estimate has something to go by)."""
+        target = self.estimate.seconds_left()
+        now = self.estimate.clock()
+        elapsed, self.read_at = now - self.read_at, now
+        if target is None or target == 0.0 or self.value is None:
+            self.value = target
+            return target
+        counted = max(self.value - elapsed, 0.0)
+        self.value = counted + (target - counted) * (1.0 - math.exp(-elapsed / FOLLOW_SECONDS))
+        return self.value
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -110,12 +144,13 @@ def progress_bar(
         yield lambda done: None  # rich would still write a line break
         return
     estimate = Estimate(kinds if kinds is not None else [None] * total)
+    shown = Shown(estimate)
 
     class TimeLeftColumn(ProgressColumn):
         """The estimate, redrawn on every refresh (so it counts down while a job runs)."""
 
         def render(self, task: Task) -> RenderableType:
-            return Text(format_seconds(estimate.seconds_left()), style="progress.remaining")
+            return Text(format_seconds(shown.seconds_left()), style="progress.remaining")
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     timing = (TaskProgressColumn(), TimeElapsedColumn(), TextColumn("elapsed,"), TimeLeftColumn())

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from inspect_sparc.runtime.progress import Estimate, format_seconds, progress_bar
+from inspect_sparc.runtime.progress import Estimate, Shown, format_seconds, progress_bar
 
 #: Seconds a job of each level takes in the scripted runs below (level 5: 20 times level 1,
 #: about the generator's ratio with the compiled search).
@@ -66,7 +66,7 @@ def test_the_estimate_does_not_swing_with_the_last_job_finished() -> None:
     assert any(later > 2 * earlier for earlier, later in itertools.pairwise(windowed))
 
 
-def test_between_completions_it_counts_down_and_never_below_the_jobs_after() -> None:
+def test_between_completions_it_counts_down_then_expects_an_overrunning_job_to_go_on() -> None:
     clock = Clock()
     estimate = Estimate([1, 5, 1, 1], clock)
     clock.now += 1.0
@@ -74,11 +74,52 @@ def test_between_completions_it_counts_down_and_never_below_the_jobs_after() -> 
     assert estimate.seconds_left() == pytest.approx(3.0)
     clock.now += 0.5
     assert estimate.seconds_left() == pytest.approx(2.5)  # counting down while job 2 runs
-    clock.now += 10.0  # job 2 runs far longer than its estimate: the jobs after it remain
-    assert estimate.seconds_left() == pytest.approx(2.0)
-    clock.now += 9.5
+    clock.now += 10.0  # job 2 runs far past its estimate: it is expected to need half again
+    assert estimate.seconds_left() == pytest.approx(2.0 + 0.5 * 10.5)
+    seen = []
+    for _ in range(19):  # while it runs on, the estimate moves: it never stands still
+        clock.now += 0.5
+        seen.append(estimate.seconds_left())
+    assert all(later > earlier for earlier, later in itertools.pairwise(seen))
     estimate.advance(2)  # job 2 took 20 s
     assert estimate.seconds_left() == pytest.approx(2.0)  # two level-1 jobs left, 1 s each
+
+
+def shown_run(kinds: list[int], costs: list[float], step: float = 0.1) -> list[tuple[float, float]]:
+    """(printed, estimated) time left, read every `step` seconds while jobs of `costs` seconds
+    finish, from the first job done on."""
+    clock = Clock()
+    estimate = Estimate(kinds, clock)
+    shown = Shown(estimate)
+    reads: list[tuple[float | None, float | None]] = []
+    for done, cost in enumerate(costs, start=1):
+        for _ in range(round(cost / step)):
+            clock.now += step
+            reads.append((shown.seconds_left(), estimate.seconds_left()))
+        estimate.advance(done)
+        reads.append((shown.seconds_left(), estimate.seconds_left()))
+    return [(a, b) for a, b in reads if a is not None and b is not None]
+
+
+def test_the_printed_time_left_glides_where_the_estimate_jumps_and_ends_at_zero() -> None:
+    """A heavy-tailed run (one level-1 job takes 30 times the others): the estimate drops or
+    rises by many seconds when a job ends; the printed value spreads each change over many
+    reads (no step a tenth of the estimate's largest), never stands still for a second while
+    jobs are left, and ends at 0 with the estimate."""
+    kinds = interleaved(30)
+    costs = [COST[k] for k in kinds]
+    costs[12] = 30 * COST[kinds[12]]
+    reads = shown_run(kinds, costs)
+    printed = [p for p, _ in reads]
+    estimated = [e for _, e in reads]
+    assert printed[-1] == estimated[-1] == 0.0
+    largest_jump = max(abs(b - a) for a, b in itertools.pairwise(estimated))
+    assert largest_jump > 10.0  # the estimate does jump (a level-5 job seen, the slow one done)
+    assert max(abs(b - a) for a, b in itertools.pairwise(printed[:-1])) < largest_jump / 10
+    for start in range(len(printed) - 11):
+        window = printed[start : start + 11]  # one second of reads
+        if window[-1] > 0.0:
+            assert max(window) - min(window) > 1e-6
 
 
 def test_jobs_finished_together_share_the_time() -> None:
