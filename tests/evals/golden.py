@@ -281,7 +281,8 @@ def eval_fingerprint(task_object: Any, solver: str, limit: int, log_dir: str) ->
         f"{s.id}/{s.epoch}": {name: _score(score) for name, score in (s.scores or {}).items()}
         for s in log.samples or []
     }
-    metrics = [
+    assert log.results is not None
+    metrics: list[dict[str, Any]] = [
         {
             "name": result.name,
             "scorer": result.scorer,

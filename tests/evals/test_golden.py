@@ -5,6 +5,7 @@ refactor of how tasks take their arguments changed nothing a user gets."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from golden import COMBINATIONS, FIXTURE, SPLIT, combination_key, fingerprints
@@ -29,7 +30,7 @@ def test_the_fixture_covers_every_combination_and_every_task():
 
 
 @pytest.fixture(scope="module")
-def datasets() -> dict[str, dict]:
+def datasets() -> dict[str, dict[str, Any]]:
     """The fingerprints of the combinations without an eval (seconds)."""
     return fingerprints(DATASET_ONLY)
 
