@@ -32,7 +32,8 @@ def test_the_fixture_covers_every_combination_and_every_task():
 @pytest.fixture(scope="module")
 def datasets() -> dict[str, dict[str, Any]]:
     """The fingerprints of the combinations without an eval (seconds)."""
-    return fingerprints(DATASET_ONLY)
+    found: dict[str, dict[str, Any]] = fingerprints(DATASET_ONLY)
+    return found
 
 
 @pytest.mark.parametrize("key", [combination_key(c) for c in DATASET_ONLY])
