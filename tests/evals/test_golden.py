@@ -1,5 +1,5 @@
 """Every task builds the same samples, and scores the same answers the same way, as when
-`tests/fixtures/evals/golden.json` was written (`python tests/evals/golden.py`): the proof that a
+`tests/fixtures/evals/golden.json` was written (`python tests/golden.py`): the proof that a
 refactor of how tasks take their arguments changed nothing a user gets."""
 
 from __future__ import annotations

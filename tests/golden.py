@@ -1,7 +1,7 @@
 """The fingerprint of every task's samples, scores and metrics, for each argument combination the
 tests know: what a refactor of the Inspect layer must leave unchanged.
 
-    python tests/evals/golden.py          # rewrite tests/fixtures/evals/golden.json
+    python tests/golden.py          # rewrite tests/fixtures/evals/golden.json
 
 The fixture is written from the code as it stands; `tests/evals/test_golden.py` recomputes the
 fingerprints and compares them. Each combination is a task with arguments (as `-T` gives them)
@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "evals" / "golden.json"
 SPLIT = str(ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz")
 PUZZLES = str(ROOT / "tests" / "fixtures" / "sparc" / "puzzles.jsonl")
