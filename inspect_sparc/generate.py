@@ -6,7 +6,9 @@
 
 The same arguments give the same bytes on any machine with any `--workers`; the `--shard` parts
 1/n..n/n, concatenated in order, equal the unsharded output. Use the file with
-`inspect eval inspect_sparc/sparc -T source=fresh.jsonl`. The command line only: the generator
+`inspect eval inspect_sparc/sparc -T source=fresh.jsonl`. The set `-T source=generated:SEED`
+runs (`--n 500`, every level, unsharded) is also cached where that source reads it, so an eval
+of it does not build it again. The command line only: the generator
 itself is `inspect_sparc.core.generate.generator`.
 """
 
@@ -80,11 +82,15 @@ def check_cli(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tupl
 
 def write_records(
     records: Iterable[dict[str, Any]], out: TextIO, progress: Callable[[int], None]
-) -> None:
-    """One JSON line per record, in order, the progress bar updated after each."""
+) -> list[str]:
+    """One JSON line per record, in order, the progress bar updated after each; returns the
+    lines written."""
+    lines = []
     for done, record in enumerate(records, start=1):
-        out.write(dumps(record) + "\n")
+        lines.append(dumps(record) + "\n")
+        out.write(lines[-1])
         progress(done)
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,18 +111,48 @@ def main(argv: list[str] | None = None) -> int:
     )
     shown = False if args.quiet else None  # None: drawn when stderr is a terminal
     kinds = [levels[i] for i in indices]  # the estimate of time left is per level
+    cache = cache_target(args)
     with progress_bar(total, "generating", shown, kinds=kinds) as progress:
         if args.out is None:
-            write_records(puzzles, sys.stdout, progress)
+            lines = write_records(puzzles, sys.stdout, progress)
             sys.stdout.flush()
-            return 0
-        partial = args.out.with_name(args.out.name + ".partial")
-        with partial.open("w", encoding="utf-8", newline="\n") as out:
-            write_records(puzzles, out, progress)
-    os.replace(partial, args.out)  # a finished file or none: never a truncated one
-    if not args.quiet:
+        else:
+            partial = args.out.with_name(args.out.name + ".partial")
+            with partial.open("w", encoding="utf-8", newline="\n") as out:
+                lines = write_records(puzzles, out, progress)
+            os.replace(partial, args.out)  # a finished file or none: never a truncated one
+    if cache is not None:
+        fill_cache(cache, lines, args.quiet)
+    if args.out is not None and not args.quiet:
         print(f"wrote {total} puzzles to {args.out}", file=sys.stderr)
     return 0
+
+
+def cache_target(args: argparse.Namespace) -> Path | None:
+    """Where `-T source=generated:SEED` reads this set, when the arguments make exactly that set
+    (the default size, every level, the published solution cap, unsharded) and it is not cached
+    yet; None otherwise."""
+    from inspect_sparc.core.sources import GENERATED_SET_SIZE, generated_cache_file
+
+    exact = (args.n, args.level, args.shard, args.max_solutions)
+    if exact != (GENERATED_SET_SIZE, None, None, MAX_SOLUTIONS):
+        return None
+    path = generated_cache_file(args.seed, args.n)
+    return None if path.is_file() else path
+
+
+def fill_cache(path: Path, lines: list[str], quiet: bool) -> None:
+    """Write the set's lines where `source=generated:SEED` reads them (whole or not at all)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + f".{os.getpid()}.partial")
+        partial.write_text("".join(lines), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as error:  # an unwritable cache costs a rebuild at eval time, not this run
+        print(f"could not cache the set in {path}: {error}", file=sys.stderr)
+        return
+    if not quiet:
+        print(f"cached for -T source=generated:SEED in {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,11 @@ shown this way: Inspect draws every task error as a traceback panel (and none at
 the last thing on the screen in every display mode (docs/protocols.md).
 
 Inspect drops a `-T` argument its task does not declare, with a warning only (none under
-`--display none`), so `-T levle=5` ran all 500 puzzles. `plain_errors` therefore shows Inspect a
-signature that also takes any other name, and stops on a name no task of this package declares,
-one line naming the argument probably meant. A name another of its tasks declares (`max_steps` in
-an eval set of `sparc` and `sparc_gym`, where `-T` reaches every task) is dropped with Inspect's
-own warning, as before.
+`--display none`), so `-T levle=5` ran all 500 puzzles and `sparc_hard -T level=3` ran level 5.
+`plain_errors` therefore shows Inspect a signature that also takes any other name, and stops on
+every name its task does not take: one line naming the argument probably meant, or the tasks
+that do take it. (In an eval set `-T` reaches every task: give tasks that differ in their
+arguments their own, from Python: `eval_set([sparc(), sparc_gym(max_steps=50)], ...)`.)
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from __future__ import annotations
 import atexit
 import functools
 import inspect
-import logging
 import sys
 import threading
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from typing import Any, TypeVar
 
 from inspect_sparc.core.puzzle.parse import RecordError
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.evals.selection import SELECTION_ARGUMENTS
 from inspect_sparc.runtime.downloads import SourceError
 
 try:
@@ -141,7 +141,14 @@ def say_last(message: str) -> None:
 
 def plain_errors(task_function: F) -> F:
     """Wrap a task function so its argument and source errors show as one line in the CLI, and
-    an argument name it does not take stops it (see the module's docstring)."""
+    an argument name it does not take stops it (see the module's docstring).
+
+    Args:
+        task_function: A `@task` function of this package (its signature names its arguments).
+
+    Returns:
+        The wrapped function, with a signature Inspect passes every `-T` argument to.
+    """
     name = task_function.__name__
     signature = inspect.signature(task_function)
     _TASK_ARGUMENTS[name] = tuple(signature.parameters)
@@ -207,20 +214,42 @@ def warn_if_openai_too_old() -> None:
 _OTHERS = "other_task_arguments"
 #: Every wrapped task's argument names, by task: a name one of them declares is no typo.
 _TASK_ARGUMENTS: dict[str, tuple[str, ...]] = {}
-logger = logging.getLogger(__name__)
 
 
 def _declared(task: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """`kwargs` without the names `task` does not declare: another task's (dropped with Inspect's
-    own warning) or none's (a PlainTypeError naming the argument probably meant)."""
+    """`kwargs`, once every name in it is one `task` declares; else a PlainTypeError naming, for
+    each other name, the tasks that take it or the argument probably meant."""
     own = _TASK_ARGUMENTS[task]
     unknown = [key for key in kwargs if key not in own]
-    typos = [key for key in unknown if not any(key in names for names in _TASK_ARGUMENTS.values())]
-    if typos:
-        named = ", ".join(f"{key!r}{did_you_mean(key, own)}" for key in typos)
+    if unknown:
+        named = "; ".join(_not_taken(key, own) for key in unknown)
         raise PlainTypeError(
             f"{task} takes no argument {named}; its arguments are {', '.join(own)}"
         )
-    for key in unknown:
-        logger.warning(f"param '{key}' not used by task '{task}'")
-    return {key: value for key, value in kwargs.items() if key in own}
+    return kwargs
+
+
+def _not_taken(key: str, own: tuple[str, ...]) -> str:
+    """`'key' (sparc, sparc_gym take it)` for another task's argument, else `'key' (did you
+    mean ...?)`."""
+    _register_every_task()
+    takers = [name for name, names in _TASK_ARGUMENTS.items() if key in names]
+    if takers:
+        verb = "takes" if len(takers) == 1 else "take"
+        return f"{key!r} ({', '.join(sorted(takers, key=_task_order))} {verb} it)"
+    return f"{key!r}{did_you_mean(key, own)}"
+
+
+def _register_every_task() -> None:
+    """Import every task of the package (through its Inspect entry point, the registry module),
+    so `_TASK_ARGUMENTS` knows them all: only when an argument is refused."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="inspect_ai", name=__name__.split(".")[0]):
+        point.load()
+
+
+def _task_order(task: str) -> tuple[int, str]:
+    """The tasks in the order the package lists them (sparc first), else by name."""
+    order = list(SELECTION_ARGUMENTS)
+    return (order.index(task) if task in order else len(order), task)

@@ -22,6 +22,10 @@ from inspect_sparc.runtime.downloads import SourceError
 LEVEL = "level must be one of 1, 2, 3, 4, 5, a list of them (-T level=1,2) or None for all levels"
 #: A misspelled argument name, which Inspect alone would drop with a warning (all 500 puzzles run).
 LEVLE = "sparc takes no argument 'levle' (did you mean 'level'?)"
+#: Another task's argument, which Inspect alone would drop (`sparc_hard` ran level 5 anyway).
+HARD_LEVEL = (
+    "sparc_hard takes no argument 'level' (sparc, sparc_gym, sparc_visual, sparc_agent take it)"
+)
 #: Every display mode `inspect eval --display` offers, and `--json` (which implies `none`).
 DISPLAYS = ["full", "rich", "plain", "log", "none", "conversation"]
 OUTPUTS = [["--display", mode] for mode in DISPLAYS] + [["--json"]]
@@ -35,6 +39,16 @@ RUNS = {
     **{
         "levle " + " ".join(output): (["inspect_sparc/sparc", "-T", "levle=5", *output], {}, LEVLE)
         for output in OUTPUTS
+    },
+    # another task's argument: the same one-line error as a misspelled name, which is checked
+    # in every mode above; here the richest, the quietest and --json
+    **{
+        "hard level " + " ".join(output): (
+            ["inspect_sparc/sparc_hard", "-T", "level=3", *output],
+            {},
+            HARD_LEVEL,
+        )
+        for output in (["--display", "full"], ["--display", "none"], ["--json"])
     },
     # the default hub, offline and not cached: fails at once, naming the other hub
     "offline hub --display none": (
@@ -129,10 +143,19 @@ def test_a_misspelled_argument_name_stops_inspects_eval(tmp_path):
     assert not list(tmp_path.iterdir())  # stopped before any sample ran
 
 
-def test_another_tasks_argument_is_dropped_with_inspects_warning(caplog):
-    """In an eval set `-T` reaches every task: `max_steps` is `sparc_gym`'s, not a typo."""
+@pytest.mark.parametrize(
+    ("task", "args", "message"),
+    [
+        ("sparc", {"max_steps": 5}, "sparc takes no argument 'max_steps' (sparc_gym, sparc_agent"),
+        ("sparc_visual", {"traceback": True}, "'traceback' (sparc_gym, sparc_agent take it)"),
+        ("sparc_gym", {"extraction": "strict"}, "'extraction' (algopuzzlevqa takes it)"),
+        ("algopuzzlevqa", {"level": 2}, "'level' (sparc, sparc_gym, sparc_visual, sparc_agent"),
+    ],
+)
+def test_another_tasks_argument_stops_naming_the_tasks_that_take_it(task, args, message):
+    """`-T` goes through Inspect's registry, which alone would drop the name with a warning."""
     from inspect_ai._eval.registry import task_create
 
-    built = task_create("inspect_sparc/sparc", source="sample", level=1, max_steps=5)
-    assert len(built.dataset) == len(sparc(source="sample", level=1).dataset)
-    assert "param 'max_steps' not used by task 'sparc'" in caplog.text
+    with pytest.raises(TypeError) as raised:
+        task_create(f"inspect_sparc/{task}", source="sample", **args)
+    assert isinstance(raised.value, PlainTypeError) and message in str(raised.value)

@@ -25,6 +25,7 @@ from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
+from inspect_sparc.evals.selection import PuzzleSelection
 
 #: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable.
 TASK_VERSION = task_version("algopuzzlevqa")
@@ -60,11 +61,12 @@ def algopuzzlevqa(
         raise ValueError(
             f"prevent_direct_answer must be true or false, got {prevent_direct_answer!r}."
         )
+    selection = PuzzleSelection.from_arguments("algopuzzlevqa", puzzle=puzzle, source=source)
     return Task(
         dataset=algopuzzlevqa_dataset(
-            puzzle=puzzle,
+            puzzle=list(selection.kinds),
             prompt=prompt,
-            source=source,
+            source=selection.source,
             prevent_direct_answer=prevent_direct_answer,
             max_image_size=max_image_size,
         ),

@@ -1,10 +1,11 @@
-"""SPaRC records -> Inspect Samples: prompts, targets, metadata, level filter, round-robin order."""
+"""SPaRC records -> Inspect Samples: prompts, targets, metadata, level filter, round-robin order,
+and the samples of a task's `PuzzleSelection`."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
@@ -20,6 +21,9 @@ from inspect_sparc.core.puzzle.parse import (
     path_to_moves,
 )
 from inspect_sparc.core.sources import GENERATED, load_records
+
+if TYPE_CHECKING:
+    from inspect_sparc.evals.selection import PuzzleSelection
 
 
 def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:
@@ -104,19 +108,6 @@ def samples_dataset(
     return MemoryDataset(round_robin_by_level(samples), name=name, location=source)
 
 
-def puzzles_metadata(puzzles: str, split: str, subset: str) -> dict[str, Any]:
-    """The task metadata of `-T puzzles=` (checked before any record is loaded): nothing for
-    "all"; for a shipped subset its name and version (the report finds its weights by name)."""
-    from inspect_sparc.published_runs.shipped import SUBSETS_VERSION, check_subset_name
-
-    if puzzles == "all":
-        return {}
-    check_subset_name(puzzles)
-    if (split, subset) != ("test", "all"):
-        raise ValueError(f"puzzles={puzzles} is a subset of the test split of config all")
-    return {"puzzles": puzzles, "puzzles_version": SUBSETS_VERSION}
-
-
 def select_puzzles(dataset: MemoryDataset, puzzles: str) -> MemoryDataset:
     """`dataset` itself for "all"; else only the subset's puzzles (round-robin by level), each
     sample's metadata holding its Horvitz-Thompson weight as `subset_weight`. All the subset's
@@ -136,3 +127,26 @@ def select_puzzles(dataset: MemoryDataset, puzzles: str) -> MemoryDataset:
         sample.metadata = {**(sample.metadata or {}), "subset_weight": weights[str(sample.id)]}
     name = f"{dataset.name}_{puzzles.replace(':', '')}"
     return MemoryDataset(round_robin_by_level(kept), name=name, location=dataset.location)
+
+
+def selected_dataset(
+    selection: PuzzleSelection,
+    to_sample: Callable[[Mapping[str, Any]], Sample],
+    prefix: str = "sparc",
+) -> MemoryDataset:
+    """The samples of a task's selection: `to_sample` of each record of its source, its levels
+    kept, round-robin by level, then its shipped subset's puzzles with their weights.
+
+    Args:
+        selection: The task's puzzles (`evals/selection.py`).
+        to_sample: A record as the task's Sample.
+        prefix: The dataset name's start (`sparc`, `sparc_visual`).
+
+    Returns:
+        The dataset, named after the config, split (or seed), levels and subset.
+    """
+    samples = [to_sample(record) for record in selection.records()]
+    dataset = samples_dataset(
+        samples, selection.source, selection.split, selection.subset, selection.levels, prefix
+    )
+    return select_puzzles(dataset, selection.puzzles)

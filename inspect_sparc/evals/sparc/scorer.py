@@ -8,7 +8,7 @@ are for people reading a sample.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
@@ -68,11 +68,22 @@ def invalid_path_rate() -> Metric:
 
 
 @metric
-def rule_break_rates() -> Metric:
-    """Share of answers that break each rule, as `breaks_<rule>` (see `BREAK_KEYS`)."""
+def rule_break_rates(rules: Sequence[str] | None = None) -> Metric:
+    """Share of answers that break each rule, as `breaks_<rule>` (see `BREAK_KEYS`).
+
+    Args:
+        rules: The rules a task's answers can break (None: all); a task declares no metric it
+            can never fill (an episode's path is always a line: no structural breaks).
+
+    Returns:
+        The metric.
+    """
+    named = (
+        BREAK_METRICS if rules is None else {BREAK_KEYS[rule]: BREAK_KEYS[rule] for rule in rules}
+    )
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return means(scores, BREAK_METRICS)
+        return means(scores, named)
 
     return compute
 

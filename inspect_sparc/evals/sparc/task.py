@@ -1,5 +1,6 @@
-"""One body for every SPaRC task: the `@task` functions check their arguments and pick their
-dataset, solver and scorer; the `Task` itself, its version and its metadata are built here.
+"""One body for every SPaRC task: the `@task` functions check their arguments, build their
+`PuzzleSelection` and pick their dataset, solver and scorer; the `Task` itself, its version and
+its metadata are built here.
 
 The `@task` functions keep explicit signatures and docstrings (Inspect reads both for `-T` and
 `inspect list`), as the multi-variant evals of Inspect Evals do. The step-by-step tasks
@@ -13,20 +14,21 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from inspect_ai import Epochs, Task
-from inspect_ai.dataset import MemoryDataset
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage
 
 from inspect_sparc.core.episode.settings import METADATA_KEY, EpisodeSettings
-from inspect_sparc.core.puzzle.parse import parse_levels
+from inspect_sparc.core.prompts.single_shot import check_prompt_kind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.reducer import mean_reducer
-from inspect_sparc.evals.sparc.dataset import sparc_dataset
+from inspect_sparc.evals.selection import PuzzleSelection
+from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 
 
-def source_metadata(prompt: str, source: str, split: str, subset: str) -> dict[str, Any]:
+def source_metadata(prompt: str, selection: PuzzleSelection) -> dict[str, Any]:
     """The task metadata every SPaRC task logs first: the prompt kind and where puzzles came
     from."""
-    return {"prompt": prompt, "source": source, "split": split, "subset": subset}
+    return {"prompt": prompt, **selection.source_metadata()}
 
 
 def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
@@ -38,21 +40,22 @@ def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
 
 
 def episode_dataset(
-    source: str,
-    split: str,
-    subset: str,
-    level: int | list[int] | str | None,
+    selection: PuzzleSelection,
     settings: EpisodeSettings,
     first_messages: Callable[[Mapping[str, Any], EpisodeSettings], list[ChatMessage]],
     observation_always: bool = False,
 ) -> MemoryDataset:
-    """The `sparc` samples of a step-by-step task: each sample's input is `first_messages` of
-    its puzzle record, and its metadata holds the settings under `gym` (`observation_always`:
-    as `EpisodeSettings.metadata`)."""
-    dataset = sparc_dataset(source, split, subset, parse_levels(level), settings.prompt)
+    """The `sparc` samples of a step-by-step task's selection: each sample's input is
+    `first_messages` of its puzzle record, and its metadata holds the settings under `gym`
+    (`observation_always`: as `EpisodeSettings.metadata`)."""
+    check_prompt_kind(settings.prompt)
     stored = settings.metadata(observation_always)
-    for sample in dataset:
+
+    def to_sample(record: Mapping[str, Any]) -> Sample:
+        sample = record_to_sample(record, settings.prompt)
         metadata = sample.metadata or {}
         sample.input = first_messages(metadata["puzzle"], settings)
         sample.metadata = {**metadata, METADATA_KEY: stored}
-    return dataset
+        return sample
+
+    return selected_dataset(selection, to_sample)

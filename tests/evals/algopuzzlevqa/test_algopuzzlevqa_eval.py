@@ -168,7 +168,7 @@ def test_paper_protocol_end_to_end(tmp_path: Path) -> None:
     queens = scores["n_queens_0011"]
     assert queens.value == {"correct": 0, "follow_up": 1} and queens.answer == ""
     assert "no option letter found" in explanation_of(queens)
-    assert log.eval.task_version == TASK_VERSION == "2-B"
+    assert log.eval.task_version == TASK_VERSION == "2-C"
     assert log.plan.config.temperature == 0.0
 
 

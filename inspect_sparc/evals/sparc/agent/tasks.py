@@ -26,11 +26,11 @@ from inspect_sparc.core.prompts.single_shot import PromptKind
 from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
+from inspect_sparc.evals.selection import PuzzleSelection
 from inspect_sparc.evals.sparc.agent.agent import sparc_react
 from inspect_sparc.evals.sparc.agent.prompts import intro_text, state_text
 from inspect_sparc.evals.sparc.agent.scorer import agent_metrics, agent_scorer
 from inspect_sparc.evals.sparc.agent.tools import start_episode
-from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles
 from inspect_sparc.evals.sparc.task import episode_dataset, source_metadata, sparc_task
 
 #: `N-X` from the task card (`eval.yaml`): N changes when results stop being comparable, X when
@@ -93,20 +93,18 @@ def sparc_agent(
             "informative:100" or "informative:200" (docs/published_runs.md).
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
+    selection = PuzzleSelection.from_arguments(
+        "sparc_agent", level=level, source=source, split=split, subset=subset, puzzles=puzzles
+    )
     return sparc_task(
         "sparc_agent",
         {
             "protocol": "agent",
-            **source_metadata(prompt, source, split, subset),
+            **source_metadata(prompt, selection),
             **settings.task_metadata(),
-            **puzzles_metadata(puzzles, split, subset),
+            **selection.subset_metadata(),
         },
-        dataset=select_puzzles(
-            episode_dataset(
-                source, split, subset, level, settings, agent_input, observation_always=True
-            ),
-            puzzles,
-        ),
+        dataset=episode_dataset(selection, settings, agent_input, observation_always=True),
         setup=start_episode(),
         solver=sparc_react(),
         scorer=agent_scorer(),

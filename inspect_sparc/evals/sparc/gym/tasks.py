@@ -25,7 +25,7 @@ from inspect_sparc.core.prompts.episode import episode_system_prompt
 from inspect_sparc.core.prompts.single_shot import PromptKind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles
+from inspect_sparc.evals.selection import PuzzleSelection
 from inspect_sparc.evals.sparc.episode_scorer import episode_metrics
 from inspect_sparc.evals.sparc.gym.scorer import gym_scorer
 from inspect_sparc.evals.sparc.gym.solvers import gym_agent
@@ -74,16 +74,17 @@ def sparc_gym(
             "informative:100" or "informative:200" (docs/published_runs.md).
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
+    selection = PuzzleSelection.from_arguments(
+        "sparc_gym", level=level, source=source, split=split, subset=subset, puzzles=puzzles
+    )
     return sparc_task(
         "sparc_gym",
         {
-            **source_metadata(prompt, source, split, subset),
+            **source_metadata(prompt, selection),
             **settings.task_metadata(),
-            **puzzles_metadata(puzzles, split, subset),
+            **selection.subset_metadata(),
         },
-        dataset=select_puzzles(
-            episode_dataset(source, split, subset, level, settings, gym_input), puzzles
-        ),
+        dataset=episode_dataset(selection, settings, gym_input),
         solver=gym_agent(observation),
         scorer=gym_scorer(),
         metrics=episode_metrics(settings.traceback),

@@ -20,11 +20,11 @@ from typing import Literal
 from inspect_ai import Task, task
 from inspect_ai.solver import generate
 
-from inspect_sparc.core.prompts.single_shot import PromptKind
-from inspect_sparc.core.puzzle.parse import parse_levels
+from inspect_sparc.core.prompts.single_shot import PromptKind, check_prompt_kind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import puzzles_metadata, select_puzzles, sparc_dataset
+from inspect_sparc.evals.selection import PuzzleSelection
+from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 
@@ -59,18 +59,10 @@ def sparc(
             whose report estimates the full-split accuracy: "informative:50",
             "informative:100" or "informative:200" (docs/published_runs.md).
     """
-    return sparc_task(
-        "sparc",
-        {
-            **source_metadata(prompt, source, split, subset),
-            **puzzles_metadata(puzzles, split, subset),
-        },
-        dataset=select_puzzles(
-            sparc_dataset(source, split, subset, parse_levels(level), prompt), puzzles
-        ),
-        solver=generate(),
-        scorer=sparc_scorer(),
+    selection = PuzzleSelection.from_arguments(
+        "sparc", level=level, source=source, split=split, subset=subset, puzzles=puzzles
     )
+    return single_shot_task(selection, prompt)
 
 
 @task
@@ -82,4 +74,19 @@ def sparc_hard(
     subset: str = "all",
 ) -> Task:
     """The paper's "hard" puzzles: level 5 only (89 in the test split)."""
-    return sparc(level=5, prompt=prompt, source=source, split=split, subset=subset)
+    selection = PuzzleSelection.from_arguments(
+        "sparc_hard", source=source, split=split, subset=subset
+    )
+    return single_shot_task(selection, prompt)
+
+
+def single_shot_task(selection: PuzzleSelection, prompt: str) -> Task:
+    """The `sparc` task of `selection` (`sparc_hard` is `sparc` at level 5, and logs as it)."""
+    check_prompt_kind(prompt)
+    return sparc_task(
+        "sparc",
+        {**source_metadata(prompt, selection), **selection.subset_metadata()},
+        dataset=selected_dataset(selection, lambda record: record_to_sample(record, prompt)),
+        solver=generate(),
+        scorer=sparc_scorer(),
+    )

@@ -21,16 +21,10 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import generate
 
 from inspect_sparc.core.picture.image import check_plot_type, renderer_info
-from inspect_sparc.core.puzzle.parse import parse_levels
-from inspect_sparc.core.sources import load_records
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.errors import plain_errors
-from inspect_sparc.evals.sparc.dataset import (
-    puzzles_metadata,
-    record_to_sample,
-    samples_dataset,
-    select_puzzles,
-)
+from inspect_sparc.evals.selection import PuzzleSelection
+from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
 from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
 from inspect_sparc.evals.sparc.visual.prompts import (
@@ -57,18 +51,12 @@ def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") ->
     return sample.model_copy(update={"input": messages})
 
 
-def sparc_visual_dataset(
-    source: str = "modelscope",
-    split: str = "test",
-    subset: str = "all",
-    levels: tuple[int, ...] | None = None,
-    prompt: str = "paper",
-) -> MemoryDataset:
-    """The visual Samples of one config and split, as `sparc_dataset` filters and orders them."""
+def sparc_visual_dataset(selection: PuzzleSelection, prompt: str = "paper") -> MemoryDataset:
+    """The visual Samples of a selection, as `sparc`'s are filtered and ordered."""
     check_visual_prompt_kind(prompt)
-    records = load_records(source, split, subset)
-    samples = [record_to_visual_sample(record, prompt) for record in records]
-    return samples_dataset(samples, source, split, subset, levels, prefix="sparc_visual")
+    return selected_dataset(
+        selection, lambda record: record_to_visual_sample(record, prompt), prefix="sparc_visual"
+    )
 
 
 @task
@@ -102,15 +90,15 @@ def sparc_visual(
     check_plot_type(plot)
     # the plot right after the prompt (`source_metadata` keeps the prompt first), then what
     # drew the images
-    metadata = {"prompt": prompt, "plot": plot, **source_metadata(prompt, source, split, subset)}
-    metadata.update(puzzles_metadata(puzzles, split, subset))
-    levels = parse_levels(level)
+    selection = PuzzleSelection.from_arguments(
+        "sparc_visual", level=level, source=source, split=split, subset=subset, puzzles=puzzles
+    )
+    metadata = {"prompt": prompt, "plot": plot, **source_metadata(prompt, selection)}
+    metadata.update(selection.subset_metadata())
     return sparc_task(
         "sparc_visual",
         {**metadata, **renderer_info()},
-        dataset=select_puzzles(
-            sparc_visual_dataset(source, split, subset, levels, prompt), puzzles
-        ),
+        dataset=sparc_visual_dataset(selection, prompt),
         solver=[prepend_puzzle_image(plot), generate()],
         scorer=sparc_scorer(),
     )

@@ -21,7 +21,7 @@ from inspect_ai.solver._task_state import sample_state
 from inspect_sparc.core.episode.baselines import astar_solves, chance_of_solving
 from inspect_sparc.core.episode.stepper import path_actions
 from inspect_sparc.core.puzzle.parse import parse_puzzle
-from inspect_sparc.core.puzzle.rules import RULES
+from inspect_sparc.core.puzzle.rules import PUZZLE_RULES, STRUCTURAL_RULES
 from inspect_sparc.core.sources import load_records
 from inspect_sparc.evals.sparc.episode import MOVES_KEY
 from inspect_sparc.evals.sparc.gym.solvers import gym_astar, gym_random
@@ -104,7 +104,9 @@ def test_walking_the_solutions_solves_every_puzzle_with_one_span_per_step(tmp_pa
         ],
         "step_counts": ["mean_steps", "illegal_action_rate", "unparseable_rate"],
         "chance_level": ["chance"],
-        "rule_break_rates": [f"breaks_{rule}" for rule in RULES],
+        # an episode's path is always a line: only the puzzle rules can break (no metric
+        # is declared that the gym never fills)
+        "rule_break_rates": [f"breaks_{rule}" for rule in PUZZLE_RULES],
     }
     for sample in log.samples:
         puzzle = parse_puzzle(sample_records[sample.id])
@@ -321,3 +323,15 @@ def test_eval_set_runs_the_gym_task(tmp_path, sample_records):
     )
     expected = sum(astar_solves(parse_puzzle(sample_records[i])) for i in ids) / len(ids)
     assert success and logs[0].results.scores[0].metrics["accuracy"].value == expected
+
+
+def test_no_episode_breaks_a_structural_rule_so_the_gym_declares_none(tmp_path):
+    """Random walks, steps back included, on every sample puzzle: the structural `breaks_*`
+    the gym no longer declares as metrics are 0 in every score (the puzzle rules' are not)."""
+    model = get_model("mockllm/model", custom_outputs=lambda *a: pytest.fail("model called"))
+    task = sparc_gym(source="sample", traceback=True)
+    log = run(task, model, tmp_path, solver=gym_random(), epochs=2)
+    values = [sample.scores["gym_scorer"].value for sample in log.samples]
+    assert sum(value["reached_end"] for value in values) >= 5
+    assert all(value[f"breaks_{rule}"] == 0 for value in values for rule in STRUCTURAL_RULES)
+    assert any(value[f"breaks_{rule}"] for value in values for rule in PUZZLE_RULES)
