@@ -36,11 +36,25 @@ class Context:
 
     @cached_property
     def results(self) -> pd.DataFrame:
-        """The results table (`analysis.results`), made once: the results and the tokens
+        """The results table (`analysis.results`) with each run against the published
+        accuracy of its own model (`vs_published`), made once: the results and the tokens
         sections read it."""
-        from inspect_sparc.report.analysis.results import results_table
+        from inspect_sparc.report.analysis.results import results_table, vs_published
 
-        return results_table(self.runs, self.samples)
+        return vs_published(results_table(self.runs, self.samples), self.against_published)
+
+    @cached_property
+    def against_published(self) -> pd.DataFrame:
+        """Each run on test puzzles against every published row of its protocol
+        (`analysis.unpaired`), made once: the results table's `vs_published` and the unpaired
+        section read it (empty without samples or with `--no-published`)."""
+        import pandas as pd
+
+        from inspect_sparc.report.analysis.unpaired import published_table
+
+        if self.samples.empty:
+            return pd.DataFrame()
+        return published_table(self.runs, self.samples, self.pub_sparc)
 
     @cached_property
     def paired(self) -> pd.DataFrame:

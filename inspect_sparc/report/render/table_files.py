@@ -19,7 +19,7 @@ COUNT_COLUMNS = frozenset(
 P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
 #: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
 #: its ends keep the digits that show it (never an end of 0.0 beside a p below 0.05).
-DIFFERENCE_INTERVALS = ("diff_ci95", "diff_simultaneous", "gap_ci95")
+DIFFERENCE_INTERVALS = ("diff_ci95", "diff_simultaneous", "gap_ci95", "vs_published_ci95")
 RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
 #: Sums of per-puzzle values: a whole count where each puzzle counts 0 or 1 (one epoch, or a
 #: max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2 decimals, not 12).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.unpaired import published_table, unshared_table
+from inspect_sparc.report.analysis.unpaired import unshared_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.page import Section
@@ -47,7 +47,7 @@ def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame
 def unpaired_section(ctx: Context) -> Section | None:
     """Runs on different puzzles, and runs against the published rows."""
     unshared = unshared_table(ctx.runs, ctx.samples)
-    against = published_table(ctx.runs, ctx.samples, ctx.pub_sparc)
+    against = ctx.against_published
     if unshared.empty and against.empty:
         return None
     s = Section(
