@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import column_spec
 from inspect_sparc.report.render.figures import save
-from inspect_sparc.report.render.page import INTERVAL_OF, Section, figure_entry, table_entry
+from inspect_sparc.report.render.page import Section, figure_entry, table_entry
 from inspect_sparc.report.render.table_files import write_table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,7 +124,7 @@ class Context:
 def _folded_into(column: str, columns: list[str]) -> bool:
     """True for an interval or n column of one of `columns` (it is shown in that cell)."""
     for shown in columns:
-        stem = INTERVAL_OF.get(shown, f"{shown}_ci95")
+        stem = column_spec(shown).interval
         if column in (f"{stem}_low", f"{stem}_high", f"n_{shown}"):
             return True
     return False
