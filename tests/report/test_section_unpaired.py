@@ -125,8 +125,7 @@ def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_
 def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_rows():
     import pandas as pd
 
-    from inspect_sparc.report.analysis.unpaired import same_model
-    from inspect_sparc.report.sections.unpaired import PAGE_ROWS, page_rows
+    from inspect_sparc.report.analysis.unpaired import PAGE_ROWS, page_rows, same_model
 
     assert same_model("openai/gpt-oss-120b", "GPT-OSS 120B")
     assert same_model("openai/o4-mini-2025-04-16", "o4-mini")
