@@ -114,12 +114,15 @@ WIDTH = 80
 def summary_table(results: Any, width: int = WIDTH) -> Any:
     """The runs as a table `width` columns wide (at least 80), most accurate first: labels
     without what every run shares (`distinct_labels`), wrapped between words where they are
-    longer than the room left, never cut inside a word; numbers never split."""
+    longer than the room left, never cut inside a word; numbers never split; `vs pub` (the
+    accuracy minus the published one of the same model, points) where any run has one."""
     from rich.table import Table
 
     from inspect_sparc.report.render.figures import distinct_labels
 
-    headers = ("n", "acc", "95% CI", "L1", "L2", "L3", "L4", "L5")
+    compared = "vs_published" in results and results["vs_published"].notna().any()
+    headers = ("n", "acc", "95% CI", *(["vs pub"] if compared else []), "L1", "L2", "L3")
+    headers += ("L4", "L5")
     width = max(width, WIDTH)
     table = Table(title="Runs", show_lines=False, width=width, padding=(0, 1), box=None)
     table.add_column("run", overflow="fold", ratio=1)
@@ -131,6 +134,7 @@ def summary_table(results: Any, width: int = WIDTH) -> Any:
             _text(row["n"], "{:.0f}"),
             _text(row["accuracy"]),
             _interval(row["ci95_low"], row["ci95_high"]),
+            *([_signed(row["vs_published"])] if compared else []),
             *[_text(row[f"level_{lv}"], "{:.0f}") for lv in range(1, 6)],
         ]
         for _, row in ordered.iterrows()
@@ -168,6 +172,12 @@ def _interval(low: object, high: object) -> str:
     if _text(low) == "-" or _text(high) == "-":
         return "-"
     return f"{_text(low)}-{_text(high)}"
+
+
+def _signed(value: object) -> str:
+    """A difference with its sign (`+1.2`, `-0.4`), and `0.0` where it rounds to none."""
+    text = _text(value, "{:+.1f}")
+    return "0.0" if text in ("+0.0", "-0.0") else text
 
 
 def _text(value: object, fmt: str = "{:.1f}") -> str:

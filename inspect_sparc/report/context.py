@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import column_spec
 from inspect_sparc.report.render.figures import save
-from inspect_sparc.report.render.page import INTERVAL_OF, Section, figure_entry, table_entry
+from inspect_sparc.report.render.page import Section, figure_entry, table_entry
 from inspect_sparc.report.render.table_files import write_table
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,11 +37,25 @@ class Context:
 
     @cached_property
     def results(self) -> pd.DataFrame:
-        """The results table (`analysis.results`), made once: the results and the tokens
+        """The results table (`analysis.results`) with each run against the published
+        accuracy of its own model (`vs_published`), made once: the results and the tokens
         sections read it."""
-        from inspect_sparc.report.analysis.results import results_table
+        from inspect_sparc.report.analysis.results import results_table, vs_published
 
-        return results_table(self.runs, self.samples)
+        return vs_published(results_table(self.runs, self.samples), self.against_published)
+
+    @cached_property
+    def against_published(self) -> pd.DataFrame:
+        """Each run on test puzzles against every published row of its protocol
+        (`analysis.unpaired`), made once: the results table's `vs_published` and the unpaired
+        section read it (empty without samples or with `--no-published`)."""
+        import pandas as pd
+
+        from inspect_sparc.report.analysis.unpaired import published_table
+
+        if self.samples.empty:
+            return pd.DataFrame()
+        return published_table(self.runs, self.samples, self.pub_sparc)
 
     @cached_property
     def paired(self) -> pd.DataFrame:
@@ -109,7 +124,7 @@ class Context:
 def _folded_into(column: str, columns: list[str]) -> bool:
     """True for an interval or n column of one of `columns` (it is shown in that cell)."""
     for shown in columns:
-        stem = INTERVAL_OF.get(shown, f"{shown}_ci95")
+        stem = column_spec(shown).interval
         if column in (f"{stem}_low", f"{stem}_high", f"n_{shown}"):
             return True
     return False

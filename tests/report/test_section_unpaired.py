@@ -67,6 +67,39 @@ def test_a_run_on_test_puzzles_is_compared_with_each_published_row(base, tmp_pat
     assert table["accuracy_published"].is_monotonic_decreasing
 
 
+def test_the_results_table_says_each_run_against_its_own_models_published_figure(base, tmp_path):
+    """The first table's vs published: run - the published accuracy of the same model and
+    protocol, with Newcombe's interval (statsmodels), on the page too; a dash where the papers
+    have no row of the model."""
+    import re
+
+    from inspect_sparc.report import build_report
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    scripted_log(base, outcomes(base, 6), logs / "o.eval", model="openai/o4-mini")
+    scripted_log(base, outcomes(base, 3), logs / "u.eval", model="lab/unpublished-7b")
+    report = build_report(logs, tmp_path / "out")
+    rows = report.tables["results"].set_index("model")
+    mine, other = rows.loc["openai/o4-mini"], rows.loc["lab/unpublished-7b"]
+    n = len(base.samples)
+    assert mine["published_model"] == "o4-mini"
+    assert mine["vs_published"] == pytest.approx(60.0 - 15.8)
+    low, high = newcombe_points(6, n, 0.158 * 500, 500)
+    assert (mine["vs_published_ci95_low"], mine["vs_published_ci95_high"]) == pytest.approx(
+        (low, high)
+    )
+    assert other[["vs_published", "vs_published_ci95_low", "published_model"]].isna().all()
+    # the page's first table: the column heads, then the difference and its interval in a cell
+    page = report.index.read_text(encoding="utf-8")
+    first = page.split("<table>", 1)[1].split("</table>", 1)[0]
+    assert re.search(r"<th>vs_<wbr>published</th>", first)
+    cell = f"{60.0 - 15.8:.1f} ({low:.1f}–{high:.1f})"
+    assert cell in re.sub(r"<[^>]+>", "", first)
+    without = build_report(logs, tmp_path / "bare", published=False).tables["results"]
+    assert without["vs_published"].isna().all()  # --no-published: nothing to set it against
+
+
 def test_a_run_whose_grids_are_unknown_is_not_set_against_published_rows(base, tmp_path):
     from inspect_sparc.report import build_report
     from inspect_sparc.report.analysis.unpaired import published_table
@@ -92,8 +125,7 @@ def test_runs_off_the_test_puzzles_are_not_set_against_published_rows(base, tmp_
 def test_a_long_published_comparison_shows_the_runs_own_model_or_the_nearest_rows():
     import pandas as pd
 
-    from inspect_sparc.report.analysis.unpaired import same_model
-    from inspect_sparc.report.sections.unpaired import PAGE_ROWS, page_rows
+    from inspect_sparc.report.analysis.unpaired import PAGE_ROWS, page_rows, same_model
 
     assert same_model("openai/gpt-oss-120b", "GPT-OSS 120B")
     assert same_model("openai/o4-mini-2025-04-16", "o4-mini")

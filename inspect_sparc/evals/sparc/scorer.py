@@ -245,7 +245,7 @@ def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, 
 PICTURE_CAPTION = "*The answer's path in white; numbered boxes: the broken rules above.*"
 #: The picture's alt text: short, since the caption under it says the rest, and every sample's
 #: log entry is compressed on its own, so each repeated word costs bytes in every sample.
-PICTURE_ALT = "The answer's path on the puzzle"
+PICTURE_ALT = "The answer path on the puzzle"
 
 
 #: Draws an answer picture for an explanation: (puzzle, path, marks, first illegal step or

@@ -231,3 +231,47 @@ def _types(run: Any, group: pd.DataFrame | None, values: Any) -> Any:
     if run[C.TASK] != P.ALGOPUZZLEVQA or group is None or not len(values):
         return None
     return group.drop_duplicates(C.ID).set_index(C.ID)[C.PUZZLE].reindex(values.index).to_numpy()
+
+
+#: The columns `vs_published` adds to the results table.
+VS_PUBLISHED = ["vs_published", "vs_published_ci95_low", "vs_published_ci95_high"]
+VS_PUBLISHED += ["published_model"]
+
+
+def vs_published(results: pd.DataFrame, against: pd.DataFrame) -> pd.DataFrame:
+    """The results with each run's difference from the published accuracy of its own model
+    in its protocol and prompt: the `against_published` row whose model is the run's
+    (`analysis.unpaired.published_table`: run - published in points, Newcombe's 95% interval),
+    of several the one of the largest n; empty where none exists.
+
+    Args:
+        results: the results table (`results_table`), one row per run.
+        against: each run against every published row of its protocol (`published_table`).
+
+    Returns:
+        `results` with `vs_published`, its interval and the `published_model` it is set
+        against, placed after the accuracy's interval.
+    """
+    import pandas as pd
+
+    empty: dict[str, Any] = dict.fromkeys(VS_PUBLISHED)
+    found: dict[str, dict[str, Any]] = {}
+    if len(against) and "same_model" in against:
+        own = against[against["same_model"].astype(bool)]
+        own = own.sort_values("n_published", ascending=False, kind="stable")
+        for run, rows in own.groupby(C.RUN, sort=False):
+            row = rows.iloc[0]
+            setting = row.get("setting")
+            named = str(row["published"])
+            if isinstance(setting, str) and setting:
+                named += f" [{setting}]"
+            values = [row["difference"], row["diff_ci95_low"], row["diff_ci95_high"], named]
+            found[str(run)] = dict(zip(VS_PUBLISHED, values, strict=True))
+    added = [found.get(str(run), empty) for run in results[C.RUN]] if len(results) else []
+    out = results.copy()
+    at = list(out.columns).index("interval") + 1 if "interval" in out else len(out.columns)
+    for offset, column in enumerate(VS_PUBLISHED):
+        values = [row[column] for row in added]
+        numbers = column != "published_model"  # a number column even where every cell is empty
+        out.insert(at + offset, column, pd.array(values, dtype="float") if numbers else values)
+    return out

@@ -178,3 +178,34 @@ def published_table(
             )
     table = pd.DataFrame(rows)
     return table.dropna(axis=1, how="all") if len(table) else table
+
+
+#: The page shows every row of the published comparison up to this many (the CSV has all).
+PAGE_ROWS = 40
+
+
+def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """What the page shows of a long published comparison (None: all of it): for each run, the
+    rows of its own model where it has any, else the two published rows nearest in accuracy."""
+    if len(against) <= PAGE_ROWS:
+        return None, ""
+    gap = (against["accuracy_published"] - against["accuracy"]).abs()
+    ranked = against.assign(_gap=gap).sort_values("_gap", kind="stable")
+    kept = [
+        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
+        for _, rows in ranked.groupby(C.RUN, sort=False)
+    ]
+    import pandas as pd
+
+    shown = pd.concat(kept).drop(columns="_gap").sort_index()
+    return shown, "each run's own model's rows, or else the two nearest in accuracy"
+
+
+def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame | None:
+    """The published comparison as the page shows it: without the long source citations
+    (the CSV and the published table have them), and `same_model` only where one matches."""
+    if against.empty:
+        return None
+    view = against if shown is None else shown
+    drop = ["source"] + ([] if against["same_model"].any() else ["same_model"])
+    return view.drop(columns=drop, errors="ignore")

@@ -277,7 +277,8 @@ def heatmap(
     ax = fig.add_subplot()
     image = ax.imshow(data.to_numpy(), cmap="Greys", vmin=0, vmax=100, aspect="auto")
     ax.set_xticks(range(len(columns)), list(columns), rotation=30, ha="right")
-    ax.set_yticks(range(len(table)), [short_label(str(r)) for r in table[row_label]])
+    # labels kept distinct when cut (two runs must never read alike: `stand-in-qwen…4b`)
+    ax.set_yticks(range(len(table)), fit_labels([str(r) for r in table[row_label]], 48))
     for i, (_, row) in enumerate(table.iterrows()):
         for j, column in enumerate(columns):
             value = float(row[column]) if row[column] is not None else float("nan")

@@ -12,12 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.render.table_files import (
-    DIFFERENCE_INTERVALS,
-    P_COLUMNS,
-    WHOLE_WHEN_INTEGRAL,
-    is_count,
-)
+from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, column_spec
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -59,15 +54,13 @@ def table_entry(
     if transpose:
         merged = transposed(merged)
     columns = [c for c in merged if c != published_col and c not in merged.attrs["folded"]]
+    specs = [column_spec(c) for c in columns]
     rows = []
     for _, row in merged.iterrows():
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [
-                    cell_text(row[c], is_count(c) or c in WHOLE_WHEN_INTEGRAL, c in P_COLUMNS)
-                    for c in columns
-                ],
+                "cells": [cell_text(row[c.name], c.whole, c.format == "p") for c in specs],
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
@@ -98,17 +91,13 @@ def transposed(merged: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-#: A rate column's interval columns when they are not `<column>_ci95_low/high`.
-INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
-
-
 def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
     """A copy where each rate with interval columns reads `12.3 (8.1-17.9)` (and `n=86`
     where its own `n_<column>` exists); the folded columns are listed in `attrs`."""
     out = table.copy()
     folded: set[str] = set()
     for column in table.columns:
-        stem = INTERVAL_OF.get(column, f"{column}_ci95")
+        stem = column_spec(column).interval
         low, high, n = f"{stem}_low", f"{stem}_high", f"n_{column}"
         if low not in table or high not in table or table[column].dtype.kind not in "fi":
             continue

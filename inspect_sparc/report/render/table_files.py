@@ -6,24 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, column_spec
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-
-#: Columns of counts (written as whole numbers), of p-values (3 significant digits) and of
-#: ratios and means (2 decimals); every other number is a rate or a mean, to 0.1.
-COUNT_COLUMNS = frozenset(
-    {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
-    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
-    | {"only_run", "only_published"}
-)
-P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
-#: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
-#: its ends keep the digits that show it (never an end of 0.0 beside a p below 0.05).
-DIFFERENCE_INTERVALS = ("diff_ci95", "diff_simultaneous", "gap_ci95")
-RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
-#: Sums of per-puzzle values: a whole count where each puzzle counts 0 or 1 (one epoch, or a
-#: max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2 decimals, not 12).
-WHOLE_WHEN_INTEGRAL = frozenset({"solved"})
 
 
 def whole_when_integral(value: object) -> object:
@@ -31,11 +17,6 @@ def whole_when_integral(value: object) -> object:
     if isinstance(value, float) and value == value:
         return int(value) if value.is_integer() else round(value, 2)
     return value
-
-
-def is_count(column: str) -> bool:
-    """True for a column of counts (`n`, `n_dot`, `solved`, ...)."""
-    return column in COUNT_COLUMNS or column.startswith("n_")
 
 
 def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -49,18 +30,19 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     for column in out.select_dtypes("number").columns:
         if out[column].dtype == bool:
             continue
+        fmt = column_spec(column).format
         if column in ends:
             out[column] = ends[column].astype(float)
-        elif is_count(column):
+        elif fmt == "count":
             out[column] = out[column].round().astype("Int64")
-        elif column in WHOLE_WHEN_INTEGRAL:
+        elif fmt == "whole_when_integral":
             out[column] = out[column].astype(float).map(whole_when_integral).astype(object)
-        elif column in P_COLUMNS:
+        elif fmt == "p":
             out[column] = out[column].map(
                 lambda v: float(format_p(v, 3)) if v == v and v > 0 else v
             )
         else:
-            out[column] = out[column].round(2 if column in RATIO_COLUMNS else 1)
+            out[column] = out[column].round(2 if fmt == "ratio" else 1)
     return out
 
 
@@ -106,14 +88,15 @@ def write_table(
     # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
     from inspect_sparc.report.statistics.score_intervals import format_p
 
-    texts = {c: table[c].map(lambda v: format_p(v) or None) for c in numeric if c in P_COLUMNS}
+    fmts = {c: column_spec(c).format for c in table.columns}
+    texts = {c: table[c].map(lambda v: format_p(v) or None) for c in numeric if fmts[c] == "p"}
     texts |= {c: v for c, v in interval_ends(table).items() if c in table}
     table = table.assign(**texts)  # p-values and differences' ends as the page prints them
     numeric = table.select_dtypes("number").columns
     styler = table.style.hide(axis="index").format(na_rep="--", escape="latex")
-    rates = [c for c in numeric if not is_count(c) and c not in WHOLE_WHEN_INTEGRAL]
-    counts = [c for c in numeric if is_count(c)]
-    wholes = [c for c in numeric if c in WHOLE_WHEN_INTEGRAL]
+    rates = [c for c in numeric if fmts[c] not in ("count", "whole_when_integral")]
+    counts = [c for c in numeric if fmts[c] == "count"]
+    wholes = [c for c in numeric if fmts[c] == "whole_when_integral"]
     if rates:
         styler = styler.format("{:.1f}", subset=rates, na_rep="--")
     if counts:

@@ -102,14 +102,15 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
     ax.grid(axis="x", color="0.92")
 
 
-#: The results table on the page, in two parts (the CSV has every column).
+#: The results table on the page, in parts (the CSV has every column): first how good each
+#: run is and how it compares with the published figure of its model, then the levels.
 RESULTS_PAGE = [
-    [C.RUN, C.PROTOCOL, "n", "solved", "accuracy", "level_1", "level_2", "level_3"]
-    + ["level_4", "level_5", "status"],
+    [C.RUN, C.PROTOCOL, "n", "solved", "accuracy", "vs_published", "published_model", "status"],
+    [C.RUN, "level_1", "level_2", "level_3", "level_4", "level_5", "mean_steps"]
+    + ["mean_path_length", "invalid_path_rate"],
     [C.RUN, C.TASK, "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
     + ["tokens_per_solved"],
-    [C.RUN, "mean_steps", "mean_path_length", "invalid_path_rate", "output_tokens_per_sample"]
-    + ["reasoning_tokens_per_sample", "time_s", "notes"],
+    [C.RUN, "output_tokens_per_sample", "reasoning_tokens_per_sample", "time_s", "notes"],
 ]
 
 
@@ -117,8 +118,12 @@ def results_section(ctx: Context) -> Section:
     """Results per run, and the published rows of the same protocols."""
     s = Section("results", "Results per run", tables_first=True)
     s.text = (
-        "One row per log (model x task x settings), each with n and its 95% interval; the "
-        "chart ranks your runs among the published models of their protocol."
+        "One row per log (model x task x settings), most accurate first, each with n and its "
+        "95% interval, and "
+        "vs published: the run's accuracy minus the published accuracy of the same model, "
+        "protocol and prompt where the papers have one (points, Newcombe's 95% interval, as in "
+        "the unpaired comparisons below); the chart ranks your runs among the published "
+        "models of their protocol."
     )
     s.method = (
         "Every table and figure keeps logs "
@@ -145,7 +150,12 @@ def results_section(ctx: Context) -> Section:
     ctx.add_figure(s, ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in PAPER_COLUMNS if c in results]
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
-    ctx.add_table(s, results, "results", "Results per run", tex_columns=paper, page=parts)
+    # the page lists the runs most accurate first (the CSV keeps the logs' order)
+    ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
+    shown = ranked.drop(columns=[C.LOG], errors="ignore")
+    ctx.add_table(
+        s, results, "results", "Results per run", tex_columns=paper, page=parts, shown_as=shown
+    )
     caption = (
         "With epochs: the accuracy's standard error (points) split into between- and "
         "within-puzzle parts (Miller 2024); more puzzles shrink both, more epochs only the "

@@ -3,51 +3,15 @@ published rows (shortened on the page where long; the numbers are `analysis.unpa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from inspect_sparc.report.analysis.unpaired import published_table, unshared_table
+from inspect_sparc.report.analysis.unpaired import page_rows, page_view, unshared_table
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.page import Section
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-
-#: The page shows every row of the published comparison up to this many (the CSV has all).
-PAGE_ROWS = 40
-
-
-def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
-    """What the page shows of a long published comparison (None: all of it): for each run, the
-    rows of its own model where it has any, else the two published rows nearest in accuracy."""
-    if len(against) <= PAGE_ROWS:
-        return None, ""
-    gap = (against["accuracy_published"] - against["accuracy"]).abs()
-    ranked = against.assign(_gap=gap).sort_values("_gap", kind="stable")
-    kept = [
-        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
-        for _, rows in ranked.groupby(C.RUN, sort=False)
-    ]
-    import pandas as pd
-
-    shown = pd.concat(kept).drop(columns="_gap").sort_index()
-    return shown, "each run's own model's rows, or else the two nearest in accuracy"
-
-
-def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame | None:
-    """The published comparison as the page shows it: without the long source citations
-    (the CSV and the published table have them), and `same_model` only where one matches."""
-    if against.empty:
-        return None
-    view = against if shown is None else shown
-    drop = ["source"] + ([] if against["same_model"].any() else ["same_model"])
-    return view.drop(columns=drop, errors="ignore")
 
 
 def unpaired_section(ctx: Context) -> Section | None:
     """Runs on different puzzles, and runs against the published rows."""
     unshared = unshared_table(ctx.runs, ctx.samples)
-    against = published_table(ctx.runs, ctx.samples, ctx.pub_sparc)
+    against = ctx.against_published
     if unshared.empty and against.empty:
         return None
     s = Section(
