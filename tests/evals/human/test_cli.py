@@ -67,19 +67,22 @@ def wait_for_url(url_file: Path, process: subprocess.Popen[str], old: str = "") 
     raise AssertionError("no address written")
 
 
-def answer_all(url: str, name: str, wrong: bool = False) -> list[str]:
-    """Answer every puzzle the page serves (stored solutions, or just S when `wrong`); the ids."""
+def answer_all(url: str, name: str, count: int, wrong: bool = False) -> list[str]:
+    """Answer `count` puzzles as the page serves them (stored solutions, or just S when
+    `wrong`), waiting while none is open (a run may open its samples late); the ids."""
     client, known, answered = Client(url), solutions(), []
     me = client.join(name)
-    while (reply := client.next(me))["state"] == "puzzle":
+    deadline = time.monotonic() + 90
+    while len(answered) < count and time.monotonic() < deadline:
+        reply = client.next(me)
+        if reply["state"] != "puzzle":
+            continue
         view = reply["view"]
         path = [view["start"]] if wrong else known[view["puzzle_id"]]
         body = {"participant": me, "offer": reply["offer"], "path": path, "moves": len(path)}
         status, result = client.post("/api/submit", body)
         assert status == 200, result
         answered.append(view["puzzle_id"])
-        if result["over"]:
-            break
     return answered
 
 
@@ -89,7 +92,7 @@ def run_and_answer(tmp_path: Path, display: str) -> tuple[str, str, str, list[st
     process = start(eval_args(url_file, 2), tmp_path, url_file, display)
     try:
         url = wait_for_url(url_file, process)
-        answered = answer_all(url, "Ada")
+        answered = answer_all(url, "Ada", 2)
         stdout, stderr = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
@@ -140,7 +143,7 @@ def test_a_stopped_run_resumed_with_eval_retry_loses_no_answer(tmp_path):
     retry = start(["eval-retry", stopped.location], tmp_path, url_file, "plain")
     try:
         url = wait_for_url(url_file, retry, old)
-        served = answer_all(url, "Second", wrong=True)
+        served = answer_all(url, "Second", 2, wrong=True)
         retry.communicate(timeout=120)
     finally:
         if retry.poll() is None:
