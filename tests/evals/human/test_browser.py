@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import eval_args, solutions, start, wait_for_url
@@ -57,7 +58,7 @@ def open_page(browser, url: str, name: str, bodies: list[str]):
 
 
 def puzzle_id(page) -> str:
-    return page.get_attribute("#board", "data-puzzle-id")
+    return str(page.get_attribute("#board", "data-puzzle-id"))
 
 
 def by_keyboard(page, path) -> None:
@@ -84,7 +85,7 @@ def by_mouse(page, path) -> None:
 
 def verdict(page) -> str:
     page.wait_for_selector("#feedback:not([hidden])")
-    return page.text_content("#verdict")
+    return str(page.text_content("#verdict"))
 
 
 def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
@@ -139,7 +140,7 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
             process.kill()
     from inspect_ai.log import list_eval_logs, read_eval_log
 
-    log = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
+    log: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success"
     who = {s.id: s.metadata["participant"] for s in log.samples}
     correct = {s.id: s.scores["sparc_scorer"].value["correct"] for s in log.samples}
@@ -153,6 +154,6 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     assert keyboard.metadata["undos"] == 1 and keyboard.metadata["moves"] == len(path)
     text = "\n".join(bodies)
     for sample in sparc_dataset("sample"):
-        for solution in parse_puzzle(sample.metadata["puzzle"]).solutions:
+        for solution in parse_puzzle((sample.metadata or {})["puzzle"]).solutions:
             for written in serialisations(solution):
                 assert written not in text

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from human_client import Client
@@ -24,12 +25,8 @@ DISPLAYS = ["full", "rich", "plain", "log", "none", "conversation"]
 
 def solutions() -> dict[str, list[list[int]]]:
     """The first stored solution of each bundled sample puzzle (the test's oracle)."""
-    return {
-        s.metadata["puzzle"]["id"]: [
-            list(p) for p in parse_puzzle(s.metadata["puzzle"]).solutions[0]
-        ]
-        for s in sparc_dataset("sample")
-    }
+    records = [(s.metadata or {})["puzzle"] for s in sparc_dataset("sample")]
+    return {r["id"]: [list(p) for p in parse_puzzle(r).solutions[0]] for r in records}
 
 
 def start(args: list[str], log_dir: Path, url_file: Path, display: str) -> subprocess.Popen[str]:
@@ -70,7 +67,8 @@ def wait_for_url(url_file: Path, process: subprocess.Popen[str], old: str = "") 
 def answer_all(url: str, name: str, count: int, wrong: bool = False) -> list[str]:
     """Answer `count` puzzles as the page serves them (stored solutions, or just S when
     `wrong`), waiting while none is open (a run may open its samples late); the ids."""
-    client, known, answered = Client(url), solutions(), []
+    client, known = Client(url), solutions()
+    answered: list[str] = []
     me = client.join(name)
     deadline = time.monotonic() + 90
     while len(answered) < count and time.monotonic() < deadline:
@@ -103,7 +101,7 @@ def run_and_answer(tmp_path: Path, display: str) -> tuple[str, str, str, list[st
 def test_a_run_answered_on_the_page_is_scored_like_a_models(tmp_path):
     url, stdout, stderr, answered = run_and_answer(tmp_path, "plain")
     assert url in stdout + stderr
-    log = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
+    log: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success" and len(log.samples) == 2
     for sample in log.samples:
         score = sample.scores["sparc_scorer"]
@@ -136,7 +134,7 @@ def test_a_stopped_run_resumed_with_eval_retry_loses_no_answer(tmp_path):
     time.sleep(1.5)  # the sample is logged
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=60)
-    stopped = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
+    stopped: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert stopped.status != "success"
     assert [s.id for s in stopped.samples or [] if s.scores] == [first]
     old = url_file.read_text(encoding="utf-8").strip()
@@ -149,7 +147,7 @@ def test_a_stopped_run_resumed_with_eval_retry_loses_no_answer(tmp_path):
         if retry.poll() is None:
             retry.kill()
     assert first not in served and len(served) == 2
-    logs = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path))]
+    logs: list[Any] = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path))]
     final = next(log for log in logs if log.status == "success")
     by_id = {s.id: s for s in final.samples}
     assert sorted(by_id) == sorted([first, *served])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 from human_client import Client
@@ -50,12 +51,8 @@ def test_a_human_run_pairs_with_a_model_run_and_sits_beside_the_published_humans
     from inspect_sparc.report.read.runs import runs_frame
     from inspect_sparc.report.read.samples import samples_frame
 
-    known = {
-        s.metadata["puzzle"]["id"]: [
-            list(p) for p in parse_puzzle(s.metadata["puzzle"]).solutions[0]
-        ]
-        for s in sparc_dataset("sample")
-    }
+    records = [(s.metadata or {})["puzzle"] for s in sparc_dataset("sample")]
+    known = {r["id"]: [list(p) for p in parse_puzzle(r).solutions[0]] for r in records}
     url_file = tmp_path / "url.txt"
     answered: list[tuple[str, str, bool]] = []
     done = threading.Event()
@@ -85,7 +82,8 @@ def test_a_human_run_pairs_with_a_model_run_and_sits_beside_the_published_humans
     table = paired_table(runs, samples)
     [row] = [r for _, r in table.iterrows() if "human" in (r["run_a"] + r["run_b"])]
     person_solved = {pid for _, pid, solved in answered if solved}
-    model_solved = {s.id for s in model_log.samples if s.scores["sparc_scorer"].value["correct"]}
+    model_samples: Any = model_log.samples
+    model_solved = {s.id for s in model_samples if s.scores["sparc_scorer"].value["correct"]}
     human_first = row["run_a"].startswith("human")
     h, m = ("a", "b") if human_first else ("b", "a")
     assert row["n_shared"] == PUZZLES

@@ -34,7 +34,8 @@ VIEW_KEYS["gym"] = VIEW_KEYS["path"] | {"traceback", "max_steps"}
 @pytest.fixture(scope="module")
 def records():
     """The bundled sample puzzles' records, by id."""
-    return {s.metadata["puzzle"]["id"]: s.metadata["puzzle"] for s in sparc_dataset("sample")}
+    found = [(s.metadata or {})["puzzle"] for s in sparc_dataset("sample")]
+    return {record["id"]: record for record in found}
 
 
 @pytest.fixture(scope="module")
@@ -197,6 +198,7 @@ def test_a_gym_move_is_refused_and_counted_as_the_stepper_counts_it(run, records
         )
     assert replies[0]["legal"] is False and replies[-1]["ended"] == "reached_end"
     assert replies[-1]["feedback"]["solved"] is True
+    assert offer.answer is not None
     letters = "".join(step_letter(r) for r in offer.answer.result.history)
     assert letters[0].islower() and replay_moves(puzzle, letters).solved
 
