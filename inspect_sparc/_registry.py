@@ -4,6 +4,7 @@
 from inspect_sparc.evals.algopuzzlevqa.scorer import algopuzzlevqa_scorer
 from inspect_sparc.evals.algopuzzlevqa.solvers import algopuzzlevqa_solver
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
+from inspect_sparc.evals.human.solver import human
 from inspect_sparc.evals.reducer import mean_reducer
 from inspect_sparc.evals.replay import replay_model
 from inspect_sparc.evals.sparc.agent import (

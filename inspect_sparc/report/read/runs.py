@@ -76,6 +76,8 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
     solver = short_task(spec.solver or "")
     if solver in BASELINE_SOLVERS:
         return BASELINE_SOLVERS[solver], True
+    if solver == "human":  # people on the page (`inspect_sparc/human`): a run like a model's
+        return "human", False
     return spec.model, False
 
 

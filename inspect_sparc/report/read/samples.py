@@ -73,6 +73,10 @@ def sample_row(
         "reasoning_tokens": sum_known(u.reasoning_tokens for u in usage.values()),
         "working_time": sample.working_time,
         "error": getattr(error, "message", error),
+        # the human solver's answers (`inspect_sparc/human`): who, in how many seconds
+        "participant": meta.get("participant"),
+        "answer_seconds": meta.get("seconds"),
+        "gave_up": meta.get("gave_up"),
     }
     if run[C.TASK] in SPARC_TASKS:
         row["rules"] = ",".join(kinds) if kinds is not None else None
