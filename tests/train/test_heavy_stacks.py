@@ -16,6 +16,7 @@ from pathlib import Path
 
 import gymnasium
 import pytest
+from tiny_model import tiny_model
 
 import inspect_sparc.train  # noqa: F401 - registers the environment
 from inspect_sparc.train import ENV_ID
@@ -98,42 +99,6 @@ def test_the_sb3_example_of_the_docs_trains(tmp_path):
         [sys.executable, str(script)], capture_output=True, text=True, timeout=400, env=env
     )
     assert done.returncode == 0 and done.stdout.split()[-1] == "trained", done.stderr[-3000:]
-
-
-def tiny_model(folder: Path) -> str:
-    """A 1-layer Qwen2 model and a byte-level BPE tokenizer with a chat template, saved."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
-
-    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    learner = trainers.BpeTrainer(
-        vocab_size=300,
-        special_tokens=["<unk>", "<pad>", "<eos>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    bpe.train_from_iterator(["#### (0,0), (1,0), (2,0)"], learner)
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, unk_token="<unk>", pad_token="<pad>", eos_token="<eos>"
-    )
-    tokenizer.chat_template = (
-        "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
-        "{% if add_generation_prompt %}assistant: {% endif %}"
-    )
-    config = Qwen2Config(
-        vocab_size=len(tokenizer),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    Qwen2ForCausalLM(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return str(folder)
 
 
 def test_the_trl_example_of_the_docs_trains(tmp_path, monkeypatch):
