@@ -1,5 +1,5 @@
 """Every task builds the same samples, and scores the same answers the same way, as when
-`tests/fixtures/evals/golden.json` was written (`python tests/golden.py`): the proof that a
+`tests/fixtures/evals/golden.json` was written (`python tests/eval_golden.py`): the proof that a
 refactor of how tasks take their arguments changed nothing a user gets."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 import pytest
-from golden import COMBINATIONS, FIXTURE, SPLIT, combination_key, fingerprints
+from eval_golden import COMBINATIONS, FIXTURE, SPLIT, combination_key, fingerprints
 
 EXPECTED = json.loads(FIXTURE.read_text(encoding="utf-8"))
 WITH_EVAL = [c for c in COMBINATIONS if c[2] is not None]

@@ -66,6 +66,7 @@ def write_golden_logs(folder: Path) -> None:
     base = read_eval_log(str(folder / "01_mock.eval"))
     scripted_runs(base, folder, {"m_a": {0, 1, 2}, "m_b": {0, 3}}, prefix="scripted/")
     epochs = read_eval_log(str(folder / "02_mock_epochs.eval"))
+    assert epochs.samples is not None
     solved = {
         (str(s.id), s.epoch): int(s.epoch == 1 or str(s.id).endswith("1")) for s in epochs.samples
     }

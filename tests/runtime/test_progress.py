@@ -76,10 +76,12 @@ def test_between_completions_it_counts_down_then_expects_an_overrunning_job_to_g
     assert estimate.seconds_left() == pytest.approx(2.5)  # counting down while job 2 runs
     clock.now += 10.0  # job 2 runs far past its estimate: it is expected to need half again
     assert estimate.seconds_left() == pytest.approx(2.0 + 0.5 * 10.5)
-    seen = []
+    seen: list[float] = []
     for _ in range(19):  # while it runs on, the estimate moves: it never stands still
         clock.now += 0.5
-        seen.append(estimate.seconds_left())
+        left = estimate.seconds_left()
+        assert left is not None
+        seen.append(left)
     assert all(later > earlier for earlier, later in itertools.pairwise(seen))
     estimate.advance(2)  # job 2 took 20 s
     assert estimate.seconds_left() == pytest.approx(2.0)  # two level-1 jobs left, 1 s each

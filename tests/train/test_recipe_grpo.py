@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tiny_model import tiny_model
@@ -59,7 +60,7 @@ RULES = {
 }
 
 
-def engine_verdict(name: str, completion: str, record: dict) -> float:
+def engine_verdict(name: str, completion: str, record: dict[str, Any]) -> float:
     """What the rule engine says of one completion, for the reward part `name`."""
     puzzle = parse_puzzle(record)
     path = extract_path(completion, puzzle.end)

@@ -1,7 +1,7 @@
 """The fingerprint of every task's samples, scores and metrics, for each argument combination the
 tests know: what a refactor of the Inspect layer must leave unchanged.
 
-    python tests/golden.py          # rewrite tests/fixtures/evals/golden.json
+    python tests/eval_golden.py          # rewrite tests/fixtures/evals/golden.json
 
 The fixture is written from the code as it stands; `tests/evals/test_golden.py` recomputes the
 fingerprints and compares them. Each combination is a task with arguments (as `-T` gives them)
