@@ -204,7 +204,9 @@ def options(parser: argparse.ArgumentParser) -> None:
         help="points of the learning curve (held-out evaluations while training)",
     )
     parser.add_argument("--workers", type=int, default=1, help="generator processes")
-    parser.add_argument("--plot", help="write the learning curve to this PNG (matplotlib)")
+    parser.add_argument(
+        "--plot", help="write the learning curve to this PNG (needs pip install matplotlib)"
+    )
 
 
 def make_model(args: argparse.Namespace, train: list[dict]) -> Any:
