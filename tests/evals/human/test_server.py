@@ -4,11 +4,10 @@ handed on, and the solutions never in any response. Puzzles: the bundled sample 
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from human_client import Client
+from human_client import Client, solutions_in
 
 from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
 from inspect_sparc.core.episode.settings import EpisodeSettings
@@ -71,19 +70,6 @@ def choice_offer(server: HumanServer, sample) -> Offer:
     offer = Offer(judge, judge.view)
     server.pool.add(offer)
     return offer
-
-
-def serialisations(path) -> list[str]:
-    """Every way a solution might be written into a response."""
-    pairs = [list(p) for p in path]
-    return [
-        ", ".join(f"({x},{y})" for x, y in path),
-        ", ".join(f"({x}, {y})" for x, y in path),
-        json.dumps(pairs),
-        json.dumps(pairs, separators=(",", ":")),
-        json.dumps([{"x": x, "y": y} for x, y in path]),
-        json.dumps([{"x": x, "y": y} for x, y in path], separators=(",", ":")),
-    ]
 
 
 def test_every_request_needs_the_runs_token(run):
@@ -236,8 +222,5 @@ def test_the_page_is_shown_what_a_model_is_and_never_a_solution(run, records, ch
         assert status == 200, answer
     assert seen_kinds == {"path", "gym", "choice"}
     text = "\n".join(body.decode("utf-8", "replace") for body in client.bodies)
-    for record in records.values():
-        for solution in parse_puzzle(record).solutions:
-            for written in serialisations(solution):
-                assert written not in text
+    assert solutions_in(text) == []
     assert '"answer":' not in text and "answer_letter" not in text
