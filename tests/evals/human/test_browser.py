@@ -1,22 +1,27 @@
-"""The human page in Chromium, as participants meet it: one solves by keyboard, one by mouse
-(dragging over the grid), one answers wrong, one gives up, one closes the tab mid-puzzle (its
-puzzle goes to the next person); the participants hold disjoint puzzles, the run's log scores
-them as a model's, and neither the drawn page nor any response the browser received holds a
-solution. In `sparc_gym` a move the gym refuses is refused on the page and counted as the gym's
-scorer counts it; in `algopuzzlevqa` keys 1-4 or a click pick an option. Screenshots land in the
-test's folder, or in HUMAN_SCREENSHOTS=DIR when set."""
+"""The human page in Chromium, as participants meet it: one solves by keyboard (Escape and
+Backspace too), one by mouse (clicks, then a drag over the grid), one answers wrong, one gives
+up, one closes the tab mid-puzzle (its puzzle goes to the next person); the participants hold
+disjoint puzzles and the run's log scores them as a model's. A run stopped mid-way and resumed
+with `inspect eval-retry` keeps the answer given before the stop and serves only the others. In
+`sparc_gym` a move the gym refuses is refused on the page and counted as the reference gym
+counts it; in `algopuzzlevqa` keys 1-4 or a click pick an option. Neither the drawn page nor any
+response the browser received holds a solution. Screenshots land in the test's folder, or in
+HUMAN_SCREENSHOTS=DIR when set."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gym_reference import reference_env
 from human_client import solutions_in
+from inspect_ai.log import list_eval_logs, read_eval_log
 from test_cli import eval_args, solutions, start, wait_for_url
 
 from inspect_sparc.core.episode.stepper import ACTIONS
@@ -63,20 +68,24 @@ def by_keyboard(page, path) -> None:
         page.keyboard.press(KEYS[(b[0] - a[0], b[1] - a[1])])
 
 
-def by_mouse(page, path) -> None:
-    """Press on S and drag through every point of `path`."""
+def where(page, point) -> tuple[float, float]:
+    """The page coordinates of a grid point's centre on the board."""
     box = page.locator("#overlay").bounding_box()
-    size = page.evaluate("() => [S.view.image_size[0], S.view.image_size[1]]")
-    pixels = page.evaluate("() => S.view.pixels")
+    width, height = page.evaluate("() => S.view.image_size")
+    px, py = page.evaluate("() => S.view.pixels")[f"{point[0]},{point[1]}"]
+    return box["x"] + px * box["width"] / width, box["y"] + py * box["height"] / height
 
-    def where(p):
-        px, py = pixels[f"{p[0]},{p[1]}"]
-        return box["x"] + px * box["width"] / size[0], box["y"] + py * box["height"] / size[1]
 
-    page.mouse.move(*where(path[0]))
+def click(page, point) -> None:
+    page.mouse.click(*where(page, point))
+
+
+def by_mouse(page, path) -> None:
+    """Press on the path's first point (its current end) and drag through every point."""
+    page.mouse.move(*where(page, path[0]))
     page.mouse.down()
     for point in path[1:]:
-        page.mouse.move(*where(point), steps=4)
+        page.mouse.move(*where(page, point), steps=4)
     page.mouse.up()
 
 
@@ -106,6 +115,9 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
             assert len(set(held)) == 4  # disjoint
             path = known[held[0]]
             by_keyboard(keys, path[:3])
+            keys.keyboard.press("Escape")  # starts again from S
+            assert json.loads(keys.get_attribute("#board", "data-path")) == path[:1]
+            by_keyboard(keys, path[:3])
             keys.keyboard.press("Backspace")
             by_keyboard(keys, path[1:3])
             assert json.loads(keys.get_attribute("#board", "data-path")) == path[:3]
@@ -113,7 +125,12 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
             keys.screenshot(path=str(shots / "human_page.png"))
             keys.keyboard.press("Enter")
             assert verdict(keys) == "Solved"
-            by_mouse(mouse, known[held[1]])
+            clicked = known[held[1]]
+            click(mouse, clicked[1])  # one click, one step
+            click(mouse, clicked[2])
+            click(mouse, clicked[1])  # a click on the previous point steps back
+            assert json.loads(mouse.get_attribute("#board", "data-path")) == clicked[:2]
+            by_mouse(mouse, clicked[1:])  # then a drag on from there
             assert json.loads(mouse.get_attribute("#board", "data-path")) == known[held[1]]
             mouse.click("#submit")
             assert verdict(mouse) == "Solved"
@@ -135,8 +152,6 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
     log: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success"
     who = {s.id: s.metadata["participant"] for s in log.samples}
@@ -147,16 +162,16 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     assert correct == {held[0]: 1, held[1]: 1, held[2]: 0, held[3]: 0, fifth: 1}
     gave_up = {s.id for s in log.samples if s.metadata["gave_up"]}
     assert gave_up == {held[3]}
+    clicks = next(s for s in log.samples if s.id == held[1])
+    assert clicks.metadata["undos"] == 1 and clicks.metadata["moves"] == len(clicked)
     keyboard = next(s for s in log.samples if s.id == held[0])
-    assert keyboard.metadata["undos"] == 1 and keyboard.metadata["moves"] == len(path)
+    assert keyboard.metadata["undos"] == 2 and keyboard.metadata["moves"] == len(path) + 2
     assert solutions_in("\n".join(bodies)) == []
 
 
 def finish(process, page, log_dir: Path) -> Any:
     """Leave the last feedback, wait for the page to say the run is over and for the run to
     end; the run's log."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
     page.keyboard.press("Enter")
     page.wait_for_selector("#over:not([hidden])", timeout=60_000)
     process.communicate(timeout=120)
@@ -281,3 +296,56 @@ def test_algopuzzlevqa_options_are_picked_by_key_or_click_and_scored(tmp_path):
     assert {s.metadata["participant"] for s in log.samples} == {"Choices"}
     text = "\n".join(bodies)
     assert '"answer":' not in text and "answer_letter" not in text
+
+
+def test_a_run_stopped_and_resumed_with_eval_retry_loses_no_answer_given_on_the_page(tmp_path):
+    url_file = tmp_path / "url.txt"
+    process = start(eval_args(url_file, 3), tmp_path, url_file, "plain")
+    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    known = solutions()
+    bodies: list[str] = []
+    served: list[str] = []
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"))
+        try:
+            page = open_page(browser, wait_for_url(url_file, process), "First", bodies)
+            first = puzzle_id(page)
+            by_keyboard(page, known[first])
+            page.keyboard.press("Enter")
+            assert verdict(page) == "Solved"
+            time.sleep(1.5)  # the sample is logged
+            process.send_signal(signal.SIGINT)  # the lab stops the run
+            process.communicate(timeout=60)
+            page.keyboard.press("Enter")  # the next puzzle: the server has gone
+            page.wait_for_selector("#over:not([hidden])")
+            assert "every answer given was kept" in page.text_content("#over-why")
+            assert page.text_content("#progress") == "1 answered"
+            page.screenshot(path=str(shots / "human_stopped_page.png"))
+            stopped: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
+            assert stopped.status != "success"
+            old = url_file.read_text(encoding="utf-8").strip()
+            process = start(["eval-retry", stopped.location], tmp_path, url_file, "plain")
+            page = open_page(browser, wait_for_url(url_file, process, old), "Second", bodies)
+            for _ in range(2):
+                page.wait_for_selector("#play:not([hidden])")
+                served.append(puzzle_id(page))
+                by_keyboard(page, known[served[-1]])
+                page.keyboard.press("Enter")
+                assert verdict(page) == "Solved"
+                page.keyboard.press("Enter")
+            page.wait_for_selector("#over:not([hidden])", timeout=60_000)
+            process.communicate(timeout=120)
+        finally:
+            browser.close()
+            if process.poll() is None:
+                process.kill()
+    assert first not in served and len(set(served)) == 2
+    final = next(
+        log
+        for log in (read_eval_log(info.name) for info in list_eval_logs(str(tmp_path)))
+        if log.status == "success"
+    )
+    who = {s.id: s.metadata["participant"] for s in final.samples}
+    assert who == {first: "First", served[0]: "Second", served[1]: "Second"}
+    assert all(s.scores["sparc_scorer"].value["correct"] == 1 for s in final.samples)
+    assert solutions_in("\n".join(bodies)) == []

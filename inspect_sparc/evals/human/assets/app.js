@@ -133,6 +133,7 @@ async function next() {
 
 function gone() {
   S.over = true; show("over");
+  $("progress").textContent = `${S.answered} answered`;  // the run's total is no longer known
   $("over-why").textContent = "The page's server has stopped; every answer given was kept.";
 }
 
