@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hmac
 import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from inspect_sparc.core.puzzle.parse import Point
 
@@ -23,6 +24,8 @@ MAX_NAME_CHARS = 40
 MAX_COUNT = 1_000_000
 #: Longest opaque handle (participant, offer) a request may carry.
 MAX_HANDLE_CHARS = 64
+
+T = TypeVar("T")
 
 
 class HumanInputError(ValueError):
@@ -146,12 +149,11 @@ def read_choice(value: object, count: int) -> int:
     return choice
 
 
-def read_count(value: object, name: str) -> int:
+def read_count(value: object) -> int:
     """A count the page reports (moves, undos): a whole number 0 to `MAX_COUNT`; absent is 0.
 
     Args:
-        value: The body's field.
-        name: The field's name, for the message.
+        value: The field's value (read through `read_field`, which names it in a refusal).
 
     Returns:
         The count.
@@ -160,7 +162,7 @@ def read_count(value: object, name: str) -> int:
         return 0
     count = _whole(value)
     if count is None or not 0 <= count <= MAX_COUNT:
-        raise HumanInputError(f"{name} must be a whole number 0 to {MAX_COUNT}; got {value!r:.40}")
+        raise HumanInputError(f"must be a whole number 0 to {MAX_COUNT}; got {value!r:.40}")
     return count
 
 
@@ -185,21 +187,38 @@ def read_name(value: object) -> str:
     return name
 
 
-def read_handle(value: object, name: str) -> str:
+def read_handle(value: object) -> str:
     """An opaque handle the server gave out (a participant's, a puzzle offer's).
 
     Args:
-        value: The body's field.
-        name: The field's name, for the message.
+        value: The field's value (read through `read_field`, which names it in a refusal).
 
     Returns:
         The handle.
     """
     if not isinstance(value, str) or not value or len(value) > MAX_HANDLE_CHARS:
-        raise HumanInputError(f"{name} is missing or malformed")
+        raise HumanInputError("missing or malformed")
     if not all(c.isalnum() or c in "-_" for c in value):
-        raise HumanInputError(f"{name} is malformed")
+        raise HumanInputError("malformed")
     return value
+
+
+def read_field(body: Mapping[str, object], name: str, reader: Callable[[object], T]) -> T:
+    """One field of a request body read by `reader`, for readers shared by several fields
+    (`read_count`, `read_handle`): a refusal says which field was wrong.
+
+    Args:
+        body: The request's JSON object (`json_object`).
+        name: The field's name (an absent field reads as None).
+        reader: The field's reader.
+
+    Returns:
+        What `reader` read.
+    """
+    try:
+        return reader(body.get(name))
+    except HumanInputError as error:
+        raise HumanInputError(f"{name}: {error}", error.status) from None
 
 
 def token_matches(given: str | None, expected: str) -> bool:

@@ -26,6 +26,7 @@ from inspect_sparc.core.human_input import (
     read_action,
     read_choice,
     read_count,
+    read_field,
     read_path,
 )
 from inspect_sparc.core.picture.image import ANSWER_CELL, answer_image, board_record, data_uri
@@ -97,10 +98,7 @@ class PathJudge:
         from inspect_sparc.evals.sparc.scorer import score_answer
 
         path = read_path(body.get("path"), self.puzzle.columns, self.puzzle.rows)
-        moves, undos = (
-            read_count(body.get("moves"), "moves"),
-            read_count(body.get("undos"), "undos"),
-        )
+        moves, undos = (read_field(body, name, read_count) for name in ("moves", "undos"))
         text = answer_text(path)
         score = score_answer(self.puzzle, text)
         solved = bool(score.value["correct"]) if isinstance(score.value, dict) else False

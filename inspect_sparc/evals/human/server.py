@@ -26,11 +26,12 @@ from inspect_sparc.core.human_input import (
     HumanInputError,
     body_length,
     json_object,
+    read_field,
     read_handle,
     read_name,
     token_matches,
 )
-from inspect_sparc.evals.human.pool import Answer, Participant, Pool
+from inspect_sparc.evals.human.pool import Answer, Offer, Participant, Pool
 
 #: The cookie holding the run's token once the address has been opened.
 TOKEN_COOKIE = "sparc_human_token"
@@ -95,7 +96,12 @@ class HumanServer:
         return {"participant": person.handle, "name": person.name}
 
     def _person(self, body: dict[str, Any]) -> Participant:
-        return self.pool.participant(read_handle(body.get("participant"), "participant"))
+        return self.pool.participant(read_field(body, "participant", read_handle))
+
+    def _held(self, body: dict[str, Any]) -> tuple[Participant, Offer]:
+        """The participant and the puzzle offer they hold, as the body names them."""
+        person = self._person(body)
+        return person, self.pool.held(person, read_field(body, "offer", read_handle))
 
     def next(self, body: dict[str, Any]) -> dict[str, Any]:
         """The participant's puzzle: the one they hold, else a new one; or "waiting"."""
@@ -126,8 +132,7 @@ class HumanServer:
 
     def submit(self, body: dict[str, Any]) -> dict[str, Any]:
         """A whole answer (`sparc`, `algopuzzlevqa`): recorded once, with feedback."""
-        person = self._person(body)
-        offer = self.pool.held(person, read_handle(body.get("offer"), "offer"))
+        person, offer = self._held(body)
         if not hasattr(offer.judge, "submit"):
             raise HumanInputError("this puzzle is played move by move (/api/move)")
         text, shown, moves, undos = offer.judge.submit(body)
@@ -136,8 +141,7 @@ class HumanServer:
 
     def move(self, body: dict[str, Any]) -> dict[str, Any]:
         """One step of a `sparc_gym` episode; the answer is recorded when the episode ends."""
-        person = self._person(body)
-        offer = self.pool.held(person, read_handle(body.get("offer"), "offer"))
+        person, offer = self._held(body)
         if not hasattr(offer.judge, "move"):
             raise HumanInputError("this puzzle is answered whole (/api/submit)")
         reply: dict[str, Any] = offer.judge.move(body)
@@ -149,8 +153,7 @@ class HumanServer:
 
     def give_up(self, body: dict[str, Any]) -> dict[str, Any]:
         """The participant gives up this puzzle: recorded as an answer (not solved)."""
-        person = self._person(body)
-        offer = self.pool.held(person, read_handle(body.get("offer"), "offer"))
+        person, offer = self._held(body)
         result = offer.judge.give_up()
         moves = result.steps if offer.judge.kind == "gym" else 0
         undos = result.backtracks if offer.judge.kind == "gym" else 0

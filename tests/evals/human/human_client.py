@@ -1,12 +1,17 @@
 """A participant's side of the human-baseline page over plain HTTP (no browser): the requests
-a page makes, every response body kept so a test can search them all."""
+a page makes, every response body kept so a test can search them all for a solution
+(`solutions_in`, shared with the browser tests)."""
 
 from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
+
+from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.evals.sparc.dataset import sparc_dataset
 
 TOKEN_COOKIE = "sparc_human_token"
 
@@ -60,3 +65,29 @@ class Client:
         status, reply = self.post("/api/next", {"participant": participant})
         assert status == 200, reply
         return reply
+
+
+def serialisations(path: Sequence[tuple[int, int]]) -> list[str]:
+    """Every way a solution might be written into a response or a page."""
+    pairs = [list(p) for p in path]
+    return [
+        ", ".join(f"({x},{y})" for x, y in path),
+        ", ".join(f"({x}, {y})" for x, y in path),
+        json.dumps(pairs),
+        json.dumps(pairs, separators=(",", ":")),
+        json.dumps([{"x": x, "y": y} for x, y in path]),
+        json.dumps([{"x": x, "y": y} for x, y in path], separators=(",", ":")),
+    ]
+
+
+def solutions_in(text: str) -> list[str]:
+    """Each stored solution of a bundled sample puzzle that `text` holds, as written there
+    (empty when none leaked)."""
+    records = [(sample.metadata or {})["puzzle"] for sample in sparc_dataset("sample")]
+    return [
+        written
+        for record in records
+        for solution in parse_puzzle(record).solutions
+        for written in serialisations(solution)
+        if written in text
+    ]

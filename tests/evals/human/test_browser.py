@@ -1,21 +1,32 @@
-"""The human page in Chromium, as participants meet it: one solves by keyboard, one by mouse
-(dragging over the grid), one answers wrong, one gives up, one closes the tab mid-puzzle (its
-puzzle goes to the next person); the participants hold disjoint puzzles, the run's log scores
-them as a model's, and no response the browser received holds a solution. Screenshots land in
-the test's folder (and, with HUMAN_SCREENSHOTS=DIR, there too)."""
+"""The human page in Chromium, as participants meet it: one solves by keyboard (Escape and
+Backspace too), one by mouse (clicks, then a drag over the grid), one answers wrong, one gives
+up, one closes the tab mid-puzzle (its puzzle goes to the next person); the participants hold
+disjoint puzzles and the run's log scores them as a model's. A run stopped mid-way and resumed
+with `inspect eval-retry` keeps the answer given before the stop and serves only the others. In
+`sparc_gym` a move the gym refuses is refused on the page and counted as the reference gym
+counts it; in `algopuzzlevqa` keys 1-4 or a click pick an option. Neither the drawn page nor any
+response the browser received holds a solution. Screenshots land in the test's folder, or in
+HUMAN_SCREENSHOTS=DIR when set."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gym_reference import reference_env
+from human_client import solutions_in
+from inspect_ai.log import list_eval_logs, read_eval_log
 from test_cli import eval_args, solutions, start, wait_for_url
 
+from inspect_sparc.core.episode.stepper import ACTIONS
 from inspect_sparc.core.puzzle.parse import parse_puzzle
+from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 from inspect_sparc.evals.sparc.dataset import sparc_dataset
 
 pytestmark = pytest.mark.slow
@@ -24,16 +35,6 @@ if shutil.which("chromium") is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 KEYS = {(1, 0): "ArrowRight", (-1, 0): "ArrowLeft", (0, 1): "ArrowDown", (0, -1): "ArrowUp"}
-
-
-def serialisations(path) -> list[str]:
-    pairs = [list(p) for p in path]
-    return [
-        ", ".join(f"({x},{y})" for x, y in path),
-        ", ".join(f"({x}, {y})" for x, y in path),
-        json.dumps(pairs),
-        json.dumps(pairs, separators=(",", ":")),
-    ]
 
 
 def open_page(browser, url: str, name: str, bodies: list[str]):
@@ -54,6 +55,7 @@ def open_page(browser, url: str, name: str, bodies: list[str]):
     page.press("#name", "Enter")
     page.wait_for_selector("#board[data-puzzle-id]:not([data-puzzle-id=''])", state="attached")
     page.wait_for_selector("#play:not([hidden])")
+    bodies.append(page.content())  # the page as drawn, before the participant answers
     return page
 
 
@@ -66,20 +68,24 @@ def by_keyboard(page, path) -> None:
         page.keyboard.press(KEYS[(b[0] - a[0], b[1] - a[1])])
 
 
-def by_mouse(page, path) -> None:
-    """Press on S and drag through every point of `path`."""
+def where(page, point) -> tuple[float, float]:
+    """The page coordinates of a grid point's centre on the board."""
     box = page.locator("#overlay").bounding_box()
-    size = page.evaluate("() => [S.view.image_size[0], S.view.image_size[1]]")
-    pixels = page.evaluate("() => S.view.pixels")
+    width, height = page.evaluate("() => S.view.image_size")
+    px, py = page.evaluate("() => S.view.pixels")[f"{point[0]},{point[1]}"]
+    return box["x"] + px * box["width"] / width, box["y"] + py * box["height"] / height
 
-    def where(p):
-        px, py = pixels[f"{p[0]},{p[1]}"]
-        return box["x"] + px * box["width"] / size[0], box["y"] + py * box["height"] / size[1]
 
-    page.mouse.move(*where(path[0]))
+def click(page, point) -> None:
+    page.mouse.click(*where(page, point))
+
+
+def by_mouse(page, path) -> None:
+    """Press on the path's first point (its current end) and drag through every point."""
+    page.mouse.move(*where(page, path[0]))
     page.mouse.down()
     for point in path[1:]:
-        page.mouse.move(*where(point), steps=4)
+        page.mouse.move(*where(page, point), steps=4)
     page.mouse.up()
 
 
@@ -109,6 +115,9 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
             assert len(set(held)) == 4  # disjoint
             path = known[held[0]]
             by_keyboard(keys, path[:3])
+            keys.keyboard.press("Escape")  # starts again from S
+            assert json.loads(keys.get_attribute("#board", "data-path")) == path[:1]
+            by_keyboard(keys, path[:3])
             keys.keyboard.press("Backspace")
             by_keyboard(keys, path[1:3])
             assert json.loads(keys.get_attribute("#board", "data-path")) == path[:3]
@@ -116,7 +125,12 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
             keys.screenshot(path=str(shots / "human_page.png"))
             keys.keyboard.press("Enter")
             assert verdict(keys) == "Solved"
-            by_mouse(mouse, known[held[1]])
+            clicked = known[held[1]]
+            click(mouse, clicked[1])  # one click, one step
+            click(mouse, clicked[2])
+            click(mouse, clicked[1])  # a click on the previous point steps back
+            assert json.loads(mouse.get_attribute("#board", "data-path")) == clicked[:2]
+            by_mouse(mouse, clicked[1:])  # then a drag on from there
             assert json.loads(mouse.get_attribute("#board", "data-path")) == known[held[1]]
             mouse.click("#submit")
             assert verdict(mouse) == "Solved"
@@ -138,8 +152,6 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
     log: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success"
     who = {s.id: s.metadata["participant"] for s in log.samples}
@@ -150,10 +162,190 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     assert correct == {held[0]: 1, held[1]: 1, held[2]: 0, held[3]: 0, fifth: 1}
     gave_up = {s.id for s in log.samples if s.metadata["gave_up"]}
     assert gave_up == {held[3]}
+    clicks = next(s for s in log.samples if s.id == held[1])
+    assert clicks.metadata["undos"] == 1 and clicks.metadata["moves"] == len(clicked)
     keyboard = next(s for s in log.samples if s.id == held[0])
-    assert keyboard.metadata["undos"] == 1 and keyboard.metadata["moves"] == len(path)
+    assert keyboard.metadata["undos"] == 2 and keyboard.metadata["moves"] == len(path) + 2
+    assert solutions_in("\n".join(bodies)) == []
+
+
+def finish(process, page, log_dir: Path) -> Any:
+    """Leave the last feedback, wait for the page to say the run is over and for the run to
+    end; the run's log."""
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#over:not([hidden])", timeout=60_000)
+    process.communicate(timeout=120)
+    return read_eval_log(list_eval_logs(str(log_dir))[0].name)
+
+
+def settle(page) -> None:
+    """Wait until every gym move the page has sent has been answered and drawn."""
+    page.evaluate("() => S.queue.then(() => true)")
+
+
+def step(a, b) -> tuple[int, int]:
+    return (b[0] - a[0], b[1] - a[1])
+
+
+def reference_count(record, actions: list[int]) -> tuple[int, int, bool]:
+    """(steps, refused moves, solved) of `actions` in the reference gym (`SPaRC_Gym` 0.2.7):
+    a move is refused when it is not among the legal actions the gym offers before it."""
+    env = reference_env(record)
+    _, info = env.reset(options={"puzzle_id": record["id"]})
+    steps = illegal = 0
+    for action in actions:
+        illegal += action not in info["legal_actions"]
+        _, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            return steps, illegal, terminated and reward > 0
+    return steps, illegal, False
+
+
+def test_a_move_the_gym_refuses_is_refused_on_the_page_and_counted_as_the_gym_counts_it(
+    tmp_path, sparc_by_id
+):
+    url_file = tmp_path / "url.txt"
+    process = start(eval_args(url_file, 1, "sparc_gym"), tmp_path, url_file, "plain")
+    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    records = {s.id: (s.metadata or {})["puzzle"] for s in sparc_dataset("sample")}
+    bodies: list[str] = []
+    try:
+        url = wait_for_url(url_file, process)
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
+            page = open_page(browser, url, "Gym", bodies)
+            puzzle = parse_puzzle(records[puzzle_id(page)])
+            solution = [list(point) for point in puzzle.solutions[0]]
+            sx, sy = puzzle.start
+            off = next(d for d in ACTIONS if not puzzle.in_grid((sx + d[0], sy + d[1])))
+            page.keyboard.press(KEYS[off])  # off the grid: the gym refuses it
+            settle(page)
+            assert json.loads(page.get_attribute("#board", "data-path")) == [solution[0]]
+            assert "refuses that move (counted as step 1)" in page.text_content("#status")
+            page.keyboard.press(KEYS[step(*solution[:2])])
+            settle(page)
+            page.keyboard.press("Backspace")  # back onto S: refused, this run has no traceback
+            settle(page)
+            assert json.loads(page.get_attribute("#board", "data-path")) == solution[:2]
+            assert "refuses that move (counted as step 3)" in page.text_content("#status")
+            page.screenshot(path=str(shots / "human_gym_page.png"))
+            for a, b in zip(solution[1:], solution[2:], strict=False):
+                page.keyboard.press(KEYS[step(a, b)])
+                settle(page)
+            assert verdict(page) == "Solved"
+            log = finish(process, page, tmp_path)
+            browser.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    pressed = [off, step(*solution[:2]), step(solution[1], solution[0])]
+    pressed += [step(a, b) for a, b in zip(solution[1:], solution[2:], strict=False)]
+    actions = [ACTIONS.index(d) for d in pressed]
+    steps, illegal, solved = reference_count(sparc_by_id[puzzle.id], actions)
+    assert (illegal, solved) == (2, True)
+    assert log.status == "success" and len(log.samples) == 1
+    sample = log.samples[0]
+    value = next(iter(sample.scores.values())).value
+    assert (value["steps"], value["illegal"], value["correct"]) == (steps, illegal, 1)
+    assert sample.metadata["participant"] == "Gym"
+    assert solutions_in("\n".join(bodies)) == []
+
+
+def test_algopuzzlevqa_options_are_picked_by_key_or_click_and_scored(tmp_path):
+    url_file = tmp_path / "url.txt"
+    args = eval_args(url_file, 2, "algopuzzlevqa", "puzzle=chain_link")
+    process = start(args, tmp_path, url_file, "plain")
+    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    questions = {s.id: s for s in algopuzzlevqa_dataset("chain_link", source="sample")}
+    bodies: list[str] = []
+    try:
+        url = wait_for_url(url_file, process)
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
+            page = open_page(browser, url, "Choices", bodies)
+            served = []
+            for turn in range(2):
+                page.wait_for_selector("#play:not([hidden])")
+                question = questions[puzzle_id(page)]
+                served.append(question.id)
+                options = list((question.metadata or {})["options"])
+                gold = options.index(question.target)
+                shown = page.locator("#choices button").all_text_contents()
+                assert [text.split(") ", 1)[1] for text in shown] == options
+                assert page.evaluate("() => document.getElementById('picture').naturalWidth") > 0
+                assert question.input[0].content[0].text.strip() in page.text_content("#text")
+                if turn == 0:  # the right option by its number key, then Enter
+                    page.keyboard.press(str(gold + 1))
+                    page.screenshot(path=str(shots / "human_choice_page.png"))
+                    page.keyboard.press("Enter")
+                    assert verdict(page) == "Solved"
+                    page.keyboard.press("Enter")
+                else:  # a wrong option by a click, then the Submit button
+                    page.locator("#choices button").nth((gold + 1) % len(options)).click()
+                    page.click("#submit")
+                    assert verdict(page) == "Not solved"
+            log = finish(process, page, tmp_path)
+            browser.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert log.status == "success"
+    correct = {s.id: next(iter(s.scores.values())).value["correct"] for s in log.samples}
+    assert correct == {served[0]: 1, served[1]: 0}
+    assert {s.metadata["participant"] for s in log.samples} == {"Choices"}
     text = "\n".join(bodies)
-    for sample in sparc_dataset("sample"):
-        for solution in parse_puzzle((sample.metadata or {})["puzzle"]).solutions:
-            for written in serialisations(solution):
-                assert written not in text
+    assert '"answer":' not in text and "answer_letter" not in text
+
+
+def test_a_run_stopped_and_resumed_with_eval_retry_loses_no_answer_given_on_the_page(tmp_path):
+    url_file = tmp_path / "url.txt"
+    process = start(eval_args(url_file, 3), tmp_path, url_file, "plain")
+    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    known = solutions()
+    bodies: list[str] = []
+    served: list[str] = []
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"))
+        try:
+            page = open_page(browser, wait_for_url(url_file, process), "First", bodies)
+            first = puzzle_id(page)
+            by_keyboard(page, known[first])
+            page.keyboard.press("Enter")
+            assert verdict(page) == "Solved"
+            time.sleep(1.5)  # the sample is logged
+            process.send_signal(signal.SIGINT)  # the lab stops the run
+            process.communicate(timeout=60)
+            page.keyboard.press("Enter")  # the next puzzle: the server has gone
+            page.wait_for_selector("#over:not([hidden])")
+            assert "every answer given was kept" in page.text_content("#over-why")
+            assert page.text_content("#progress") == "1 answered"
+            page.screenshot(path=str(shots / "human_stopped_page.png"))
+            stopped: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
+            assert stopped.status != "success"
+            old = url_file.read_text(encoding="utf-8").strip()
+            process = start(["eval-retry", stopped.location], tmp_path, url_file, "plain")
+            page = open_page(browser, wait_for_url(url_file, process, old), "Second", bodies)
+            for _ in range(2):
+                page.wait_for_selector("#play:not([hidden])")
+                served.append(puzzle_id(page))
+                by_keyboard(page, known[served[-1]])
+                page.keyboard.press("Enter")
+                assert verdict(page) == "Solved"
+                page.keyboard.press("Enter")
+            page.wait_for_selector("#over:not([hidden])", timeout=60_000)
+            process.communicate(timeout=120)
+        finally:
+            browser.close()
+            if process.poll() is None:
+                process.kill()
+    assert first not in served and len(set(served)) == 2
+    final = next(
+        log
+        for log in (read_eval_log(info.name) for info in list_eval_logs(str(tmp_path)))
+        if log.status == "success"
+    )
+    who = {s.id: s.metadata["participant"] for s in final.samples}
+    assert who == {first: "First", served[0]: "Second", served[1]: "Second"}
+    assert all(s.scores["sparc_scorer"].value["correct"] == 1 for s in final.samples)
+    assert solutions_in("\n".join(bodies)) == []

@@ -43,10 +43,12 @@ def start(args: list[str], log_dir: Path, url_file: Path, display: str) -> subpr
     )
 
 
-def eval_args(url_file: Path, limit: int) -> list[str]:
-    """A `sparc` run on the bundled puzzles answered on the page."""
+def eval_args(url_file: Path, limit: int, task: str = "sparc", *options: str) -> list[str]:
+    """A run of `task` (default `sparc`) on its bundled sample answered on the page, with more
+    `-T` task `options` ("name=value")."""
     return [
-        "eval", "inspect_sparc/sparc", "-T", "source=sample", "--limit", str(limit),
+        "eval", f"inspect_sparc/{task}", "-T", "source=sample", "--limit", str(limit),
+        *[part for option in options for part in ("-T", option)],
         "--solver", "inspect_sparc/human", "-S", f"url_file={url_file}", "--model", "none",
     ]  # fmt: skip
 

@@ -4,11 +4,10 @@ handed on, and the solutions never in any response. Puzzles: the bundled sample 
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
-from human_client import Client
+from human_client import Client, solutions_in
 
 from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
 from inspect_sparc.core.episode.settings import EpisodeSettings
@@ -73,19 +72,6 @@ def choice_offer(server: HumanServer, sample) -> Offer:
     return offer
 
 
-def serialisations(path) -> list[str]:
-    """Every way a solution might be written into a response."""
-    pairs = [list(p) for p in path]
-    return [
-        ", ".join(f"({x},{y})" for x, y in path),
-        ", ".join(f"({x}, {y})" for x, y in path),
-        json.dumps(pairs),
-        json.dumps(pairs, separators=(",", ":")),
-        json.dumps([{"x": x, "y": y} for x, y in path]),
-        json.dumps([{"x": x, "y": y} for x, y in path], separators=(",", ":")),
-    ]
-
-
 def test_every_request_needs_the_runs_token(run):
     client = Client(run.url)
     for path in ("/", "/app.js", "/app.css"):
@@ -135,7 +121,7 @@ def test_hostile_input_is_refused_and_never_overwrites_an_answer(run, records):
     replay = {"participant": me, "offer": handle, "path": solution}
     assert client.post("/api/submit", replay)[0] == 409
     assert offer.answer is not None and offer.answer.result == f"####\n({start[0]},{start[1]})"
-    assert offer.done.is_set()
+    assert offer.done.wait(5)  # the sample wakes once the reply has gone (not before it)
 
 
 def test_participants_get_disjoint_puzzles_until_none_is_left(run, records):
@@ -236,8 +222,5 @@ def test_the_page_is_shown_what_a_model_is_and_never_a_solution(run, records, ch
         assert status == 200, answer
     assert seen_kinds == {"path", "gym", "choice"}
     text = "\n".join(body.decode("utf-8", "replace") for body in client.bodies)
-    for record in records.values():
-        for solution in parse_puzzle(record).solutions:
-            for written in serialisations(solution):
-                assert written not in text
+    assert solutions_in(text) == []
     assert '"answer":' not in text and "answer_letter" not in text

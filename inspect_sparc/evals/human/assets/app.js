@@ -61,6 +61,21 @@ function draw() {
   ctx.stroke();
   const [hx, hy] = centre(S.path[S.path.length - 1]);
   ctx.beginPath(); ctx.arc(hx, hy, cell * 0.32, 0, 2 * Math.PI); ctx.fill();
+  startBadge(ctx, cell);
+}
+
+// The picture's S badge, drawn again over the path (which would hide it): where the path
+// starts stays readable, as in the answer pictures (white badge, black outline and letter).
+function startBadge(ctx, cell) {
+  const [sx, sy] = centre(S.view.start);
+  const width = Math.round(cell * 0.42), height = Math.round(cell * 0.56);
+  const left = Math.round(sx - width / 2), top = Math.round(sy - height / 2);
+  ctx.fillStyle = "#fff"; ctx.fillRect(left, top, width, height);
+  ctx.strokeStyle = "#000"; ctx.lineWidth = Math.max(1, Math.round(cell / 30));
+  ctx.strokeRect(left + 0.5, top + 0.5, width - 1, height - 1);
+  ctx.fillStyle = "#000"; ctx.font = `${Math.round(cell * 0.42)}px sans-serif`;
+  ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  ctx.fillText("S", sx, sy + 1);
 }
 
 // --- a puzzle -------------------------------------------------------------------------------
@@ -118,6 +133,7 @@ async function next() {
 
 function gone() {
   S.over = true; show("over");
+  $("progress").textContent = `${S.answered} answered`;  // the run's total is no longer known
   $("over-why").textContent = "The page's server has stopped; every answer given was kept.";
 }
 

@@ -13,6 +13,7 @@ from inspect_sparc.core.human_input import (
     read_action,
     read_choice,
     read_count,
+    read_field,
     read_handle,
     read_name,
     read_path,
@@ -46,15 +47,16 @@ def test_a_malformed_path_is_refused_saying_why(value, words):
 def test_actions_choices_and_counts_are_whole_numbers_in_range():
     assert [read_action(a) for a in (0, 1, 2, 3)] == [0, 1, 2, 3]
     assert read_choice(3, 4) == 3
-    assert read_count(None, "moves") == 0 and read_count(7, "moves") == 7
+    assert read_count(None) == 0 and read_count(7) == 7
     for bad in (4, -1, True, "1", 1.0, None):
         with pytest.raises(HumanInputError):
             read_action(bad)
     for bad in (4, -1, False, "0"):
         with pytest.raises(HumanInputError):
             read_choice(bad, 4)
-    with pytest.raises(HumanInputError, match="moves"):
-        read_count(-3, "moves")
+    with pytest.raises(HumanInputError, match="^moves: must be a whole number"):
+        read_field({"moves": -3}, "moves", read_count)
+    assert read_field({}, "undos", read_count) == 0  # an absent count is 0
 
 
 def test_names_are_trimmed_and_bounded():
@@ -65,10 +67,12 @@ def test_names_are_trimmed_and_bounded():
 
 
 def test_handles_are_short_url_safe_text():
-    assert read_handle("abc-DEF_123", "offer") == "abc-DEF_123"
+    assert read_field({"offer": "abc-DEF_123"}, "offer", read_handle) == "abc-DEF_123"
     for bad in ("", "a/b", "a b", "x" * 65, None, 3):
-        with pytest.raises(HumanInputError, match="offer"):
-            read_handle(bad, "offer")
+        with pytest.raises(HumanInputError, match="^offer: .*malformed"):
+            read_field({"offer": bad}, "offer", read_handle)
+    with pytest.raises(HumanInputError, match="^participant: missing"):
+        read_field({}, "participant", read_handle)
 
 
 def test_bodies_are_bounded_json_objects():
