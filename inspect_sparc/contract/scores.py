@@ -9,7 +9,7 @@ development.md`). Pure: no Inspect import, so the report can read it without loa
 
 from __future__ import annotations
 
-from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES
 
 # The episode endings, re-exported: the report reads every name of the scores from here.
 from inspect_sparc.core.episode.stepper import DEAD_END as DEAD_END
