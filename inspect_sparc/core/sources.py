@@ -10,20 +10,21 @@ are skipped when a quick connection check shows the hub cannot be reached.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.runtime.cache import building_lock, write_entry
+from inspect_sparc.runtime.downloads import Snapshot, cache_base, check_reachable, snapshot
 from inspect_sparc.runtime.downloads import SourceError as SourceError  # raised by the loaders
-from inspect_sparc.runtime.downloads import cache_base, unreachable
+from inspect_sparc.runtime.processes import workers_for
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -211,38 +212,10 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict[st
     path = generated_cache_file(seed, n)
     if path.is_file():
         return read_records_file(path)
-    with _build_lock(path, source):
+    with building_lock(path, f"source={source}: waiting for another process building it"):
         if path.is_file():  # another process built it while this one waited
             return read_records_file(path)
         return build_generated_set(source, seed, n, path)
-
-
-def _build_lock(path: Path, source: str) -> Any:
-    """The lock one process holds while it builds the set at `path` (others wait, then read it),
-    already acquired; a no-op where the cache cannot be written (each process then builds it)."""
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(str(path) + ".lock")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            return lock.acquire(timeout=0)  # a proxy that releases it on leaving `with`
-        except Timeout:
-            print(f"source={source}: waiting for another process building it", file=sys.stderr)
-            return lock.acquire()
-    except OSError:  # an unwritable cache (the lock file cannot be made): build here, cache nothing
-        return contextlib.nullcontext()
-
-
-def generator_workers(n: int) -> int:
-    """Processes for building a set of `n`: $INSPECT_SPARC_GENERATOR_WORKERS, else one per 50
-    puzzles (a process costs an import), at most 8 and the CPU count."""
-    text = os.environ.get(GENERATOR_WORKERS_ENV, "").strip()
-    if text:
-        if not text.isdecimal() or int(text) < 1:
-            raise ValueError(f"{GENERATOR_WORKERS_ENV} must be a whole number >= 1; got {text!r}")
-        return int(text)
-    return max(1, min(8, os.cpu_count() or 1, n // 50))
 
 
 def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict[str, Any]]:
@@ -250,7 +223,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
     from inspect_sparc.core.generate.generator import dumps, generate_puzzles, level_schedule
     from inspect_sparc.runtime.progress import progress_bar
 
-    workers = generator_workers(n)
+    workers = workers_for(n, GENERATOR_WORKERS_ENV)
     # The whole set is built even for a run with --limit (the task cannot see the limit, and the
     # round-robin order needs every level), so say what happens, once per seed and machine.
     print(
@@ -262,12 +235,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
     with progress_bar(n, f"generated:{seed}", kinds=level_schedule(n)) as progress:
         records = generate_puzzles(n, seed, workers=workers, progress=progress)
     print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    try:
-        partial = path.with_name(path.name + f".{os.getpid()}.partial")
-        partial.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
-        os.replace(partial, path)
-    except OSError as error:  # an unwritable cache costs a rebuild next time, not this run
-        print(f"Could not cache the generated puzzles in {path}: {error}", file=sys.stderr)
+    write_entry(path, "".join(dumps(r) + "\n" for r in records), "the generated puzzles")
     return records
 
 
@@ -332,62 +300,17 @@ def cached_hub_records(
 
 def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
     """Local folder of the pinned revision, or None when it is not cached (local_only)."""
-    download = _snapshot_function(hub)
-    try:
-        return download(
-            repo_id=hub.repo_id,
-            repo_type="dataset",
-            revision=hub.revision,
-            allow_patterns=patterns,
-            local_files_only=local_only,
-        )
-    except ImportError as error:
-        raise SourceError(
-            f"The {hub.name} client is not installed ({error}). {ways_out(hub)}"
-        ) from None
-    except Exception as error:
-        if local_only:
-            return None
-        raise SourceError(
-            f"Could not download {hub.repo_id}@{hub.revision[:12]} from {hub.name}: "
-            f"{type(error).__name__}: {_first_line(error)}. {ways_out(hub)}"
-        ) from error
+    return snapshot(_pin(hub), patterns, local_only)
 
 
-def _snapshot_function(hub: Hub) -> Callable[..., str]:
-    """The hub client's `snapshot_download`, imported only when a hub is used."""
-    if hub.name == "modelscope":
-        from modelscope import snapshot_download
-    else:
-        from huggingface_hub import snapshot_download
-    function: Callable[..., str] = snapshot_download
-    return function
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0][:300] if text else "no details"
+def _pin(hub: Hub) -> Snapshot:
+    """The hub's pinned dataset revision, as the downloads take it."""
+    return Snapshot(hub.name, hub.repo_id, hub.revision, ways_out(hub))
 
 
 def _check_reachable(hub: Hub, missing: str) -> None:
     """Fail within seconds when the hub cannot be reached or offline mode is set."""
-    if _offline_mode(hub):
-        raise SourceError(
-            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {ways_out(hub)}"
-        )
-    reason = unreachable(os.environ.get(hub.endpoint_env) or hub.default_endpoint)
-    if reason:
-        raise SourceError(
-            f"Cannot reach {hub.name} ({reason}) to download "
-            f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {ways_out(hub)}"
-        )
-
-
-def _offline_mode(hub: Hub) -> bool:
-    names: tuple[str, ...] = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
-    names = names if hub.name == "huggingface" else ()
-    names += ("MODELSCOPE_OFFLINE",) if hub.name == "modelscope" else ()
-    return any(os.environ.get(n, "").lower() in ("1", "true", "yes", "on") for n in names)
+    check_reachable(_pin(hub), os.environ.get(hub.endpoint_env) or hub.default_endpoint, missing)
 
 
 # --- data files of a config -------------------------------------------------------------------

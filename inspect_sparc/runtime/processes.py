@@ -10,12 +10,13 @@ the script's syntax tree.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["ordered_map", "pool_blocker"]
+__all__ = ["ordered_map", "pool_blocker", "workers_for"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -37,6 +38,25 @@ def ordered_map(
 
     with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
         yield from pool.imap(function, jobs, chunksize=1)
+
+
+def workers_for(n: int, variable: str) -> int:
+    """Processes for `n` jobs: the environment variable's count, else one per 50 jobs (a
+    process costs an import), at most 8 and the CPU count.
+
+    Args:
+        n: the number of jobs.
+        variable: the environment variable that sets the count (a whole number >= 1).
+
+    Returns:
+        The number of worker processes, at least 1; a bad value of `variable` raises
+        ValueError naming it."""
+    text = os.environ.get(variable, "").strip()
+    if text:
+        if not text.isdecimal() or int(text) < 1:
+            raise ValueError(f"{variable} must be a whole number >= 1; got {text!r}")
+        return int(text)
+    return max(1, min(8, os.cpu_count() or 1, n // 50))
 
 
 def pool_blocker() -> str | None:
