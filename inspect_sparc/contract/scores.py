@@ -97,10 +97,22 @@ PATH_LENGTH = "path_length"
 
 
 def level_metric(level: int) -> str:
-    """The accuracy metric of one level: `level_3`."""
+    """The accuracy metric of one level: `level_3`.
+
+    Args:
+        level: the difficulty level, 1-5.
+
+    Returns:
+        The metric name."""
     return LEVEL_METRIC.format(group=level)
 
 
 def breaks_key(rule: str) -> str:
-    """The metric (and value key) of one broken rule: `breaks_gap`."""
+    """The metric (and value key) of one broken rule: `breaks_gap`.
+
+    Args:
+        rule: the rule or fault name (`gap`, `revisit`, ...).
+
+    Returns:
+        The metric and value key."""
     return BREAK_KEYS.get(rule, f"{BREAKS_PREFIX}{rule}")

@@ -24,7 +24,10 @@ class SourceError(RuntimeError):
 
 def cache_base() -> Path:
     """The package's own cache: $INSPECT_SPARC_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache,
-    then `inspect_sparc` (generated sets, AlgoPuzzleVQA files; the hubs keep their own)."""
+    then `inspect_sparc` (generated sets, AlgoPuzzleVQA files; the hubs keep their own).
+
+    Returns:
+        The cache folder (not created here)."""
     root = os.environ.get(CACHE_ENV)
     if root:
         return Path(root).expanduser()
@@ -36,7 +39,12 @@ def unreachable(endpoint: str) -> str | None:
 
     A direct TCP connection is tried with a short timeout; behind a proxy (where it would say
     nothing) the check is skipped. Used before downloads whose clients retry for 20 s and more.
-    """
+
+    Args:
+        endpoint: a URL or a host name (`https://` assumed without a scheme).
+
+    Returns:
+        The host, port and connection error, or None when it connects (or a proxy is set)."""
     if any(os.environ.get(name) for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY")):
         return None
     url = urlparse(endpoint if "://" in endpoint else "https://" + endpoint)

@@ -27,7 +27,16 @@ def ordered_map(
 ) -> Iterator[Result]:
     """`function(job)` for each job, in order, from up to `workers` spawned processes; in this
     process where a pool cannot run, saying so on stderr once (`doing` names the work there).
-    `function` must be a module-level function (the workers import it by name)."""
+    `function` must be a module-level function (the workers import it by name).
+
+    Args:
+        function: the module-level function to apply.
+        jobs: its arguments, one per call.
+        workers: the most processes to use (1: this process).
+        doing: what the work is, for the line said when a pool cannot run.
+
+    Returns:
+        The results, in the order of `jobs`, as they are ready."""
     blocker = pool_blocker() if workers > 1 and len(jobs) > 1 else None
     if blocker is not None:
         print(f"{doing} in this process, not {workers}: {blocker}.", file=sys.stderr)
@@ -60,7 +69,10 @@ def workers_for(n: int, variable: str) -> int:
 
 
 def pool_blocker() -> str | None:
-    """Why this process cannot start a pool of worker processes, or None when it can."""
+    """Why this process cannot start a pool of worker processes, or None when it can.
+
+    Returns:
+        The reason (a daemon process, or an unguarded main script and its line), or None."""
     import multiprocessing
 
     process = multiprocessing.current_process()
