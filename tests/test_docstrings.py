@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "inspect_sparc"
 COVERED = [
     "runtime",
     "contract",
+    "train",
     "generate.py",
     "audit.py",
 ]
