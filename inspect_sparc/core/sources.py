@@ -87,7 +87,13 @@ HUB_BY_NAME = {hub.name: hub for hub in (MODELSCOPE, HUGGINGFACE)}
 
 
 def ways_out(hub: Hub | None = None) -> str:
-    """What to do instead when records cannot be loaded; after a hub failed, the other hub."""
+    """What to do instead when records cannot be loaded; after a hub failed, the other hub.
+
+    Args:
+        hub: the hub that failed, or None.
+
+    Returns:
+        One sentence naming the other sources to try."""
     others = [h.name for h in (MODELSCOPE, HUGGINGFACE) if h != hub]
     hubs = " or ".join(f"-T source={name}" for name in others)
     return (
@@ -101,7 +107,16 @@ def ways_out(hub: Hub | None = None) -> str:
 def load_records(
     source: str = "modelscope", split: str = "test", subset: str = "all"
 ) -> list[dict[str, Any]]:
-    """Records of one config and split, in dataset order, from a hub, the sample or a file."""
+    """Records of one config and split, in dataset order, from a hub, the sample or a file.
+
+    Args:
+        source: `modelscope`, `huggingface`, `sample`, `generated:SEED` or a file path.
+        split: `test` or `train`.
+        subset: the dataset config (`all` is the benchmark).
+
+    Returns:
+        The records as published (one dict per puzzle); a source that cannot be read raises
+        `SourceError`."""
     if not isinstance(source, str) or not source.strip():
         raise _unknown_source(source)
     if split not in SPLITS:
@@ -138,7 +153,13 @@ def _unknown_source(source: object) -> ValueError:
 
 def read_records_file(path: Path) -> list[dict[str, Any]]:
     """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file; a `.gz`
-    suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`)."""
+    suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`).
+
+    Args:
+        path: the file.
+
+    Returns:
+        Its records, in file order."""
     if path.is_dir():
         raise SourceError(
             f"{path} is a folder, not a file of SPaRC records (.jsonl, .json or .parquet). "
@@ -191,7 +212,14 @@ def _read_json_records(text: str) -> list[Any]:
 
 
 def generated_cache_file(seed: int, n: int) -> Path:
-    """Where a generated set is cached (under `cache_base()`)."""
+    """Where a generated set is cached (under `cache_base()`).
+
+    Args:
+        seed: the generator's seed.
+        n: the set's size.
+
+    Returns:
+        The cache file (named by the generator version too)."""
     from inspect_sparc.core.generate.generator import GENERATOR_VERSION
 
     return cache_base() / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
@@ -199,7 +227,15 @@ def generated_cache_file(seed: int, n: int) -> Path:
 
 def load_generated_records(source: str, split: str, subset: str) -> list[dict[str, Any]]:
     """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes).
-    One process builds it while the others wait on a lock, then read the file it wrote."""
+    One process builds it while the others wait on a lock, then read the file it wrote.
+
+    Args:
+        source: `generated:SEED` as given.
+        split: must be `test`.
+        subset: must be `all`.
+
+    Returns:
+        The set's records, in order."""
     text = source[len(GENERATED) :].strip()
     if not (text.isdecimal() and text.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0 as SEED; got {source!r}")
@@ -219,7 +255,16 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict[st
 
 
 def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict[str, Any]]:
-    """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
+    """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`.
+
+    Args:
+        source: the source as given, for the lines on stderr.
+        seed: the generator's seed.
+        n: how many puzzles.
+        path: the cache file to write.
+
+    Returns:
+        The generated records, in order."""
     from inspect_sparc.core.generate.generator import dumps, generate_puzzles, level_schedule
     from inspect_sparc.runtime.progress import progress_bar
 
@@ -243,7 +288,15 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
 
 
 def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict[str, Any]]:
-    """Records of a pinned hub dataset: from the hub cache if present, else downloaded."""
+    """Records of a pinned hub dataset: from the hub cache if present, else downloaded.
+
+    Args:
+        hub: the pinned hub dataset.
+        split: `test` or `train`.
+        subset: the dataset config.
+
+    Returns:
+        The records of the config and split, in file order."""
     if subset not in hub.subsets:
         raise SourceError(
             f"{hub.repo_id} on {hub.name} publishes only the config(s) {', '.join(hub.subsets)}; "
@@ -285,7 +338,13 @@ def _cached_files(hub: Hub, split: str, subset: str) -> tuple[str | None, list[P
 
 
 def hub_patterns(subset: str) -> list[str]:
-    """The files of a hub snapshot that one config needs: its data and the dataset card."""
+    """The files of a hub snapshot that one config needs: its data and the dataset card.
+
+    Args:
+        subset: the dataset config.
+
+    Returns:
+        The file patterns to download."""
     return ["*.md", f"*{subset}*"]
 
 
@@ -293,7 +352,15 @@ def cached_hub_records(
     hub: Hub, split: str = "test", subset: str = "all"
 ) -> list[dict[str, Any]] | None:
     """Records of a pinned hub dataset from the local cache only, or None when it is not cached
-    there: never downloads, and changes no environment variable (safe beside other threads)."""
+    there: never downloads, and changes no environment variable (safe beside other threads).
+
+    Args:
+        hub: the pinned hub dataset.
+        split: `test` or `train`.
+        subset: the dataset config.
+
+    Returns:
+        The records, or None."""
     _, files = _cached_files(hub, split, subset)
     return _read_files(files) if files else None
 
@@ -322,7 +389,14 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
     Uses the `configs:` section of the dataset card (README.md) when it names the files, and
     otherwise the usual layout: files under a folder named after the config whose names start
     with the split.
-    """
+
+    Args:
+        folder: the downloaded repository.
+        subset: the dataset config.
+        split: `test` or `train`.
+
+    Returns:
+        The data files, sorted."""
     files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES)
     relative = {p: p.relative_to(folder).as_posix() for p in files}
     patterns = card_data_files(folder / "README.md", subset, split)
@@ -332,7 +406,15 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
 
 
 def card_data_files(card: Path, subset: str, split: str) -> list[str]:
-    """File patterns the dataset card's YAML header gives for one config and split."""
+    """File patterns the dataset card's YAML header gives for one config and split.
+
+    Args:
+        card: the dataset card (README.md).
+        subset: the dataset config.
+        split: `test` or `train`.
+
+    Returns:
+        The file patterns (none when the card is absent or names none)."""
     if not card.is_file():
         return []
     text = card.read_text(encoding="utf-8")
