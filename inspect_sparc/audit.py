@@ -28,13 +28,25 @@ __all__ = ["level_argument", "main"]
 
 
 def level_argument(values: Sequence[str]) -> tuple[int, ...] | None:
-    """Levels from repeated and/or comma-separated `--level` values (None: all levels)."""
+    """Levels from repeated and/or comma-separated `--level` values (None: all levels).
+
+    Args:
+        values: the `--level` values as given.
+
+    Returns:
+        The levels as `parse_levels` reads them, or None for all."""
     parts = [part for value in values for part in value.split(",") if part.strip()]
     return parse_levels(parts) if values else None
 
 
 def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1."""
+    """An argparse type: an integer of at least 1.
+
+    Args:
+        text: the argument as given.
+
+    Returns:
+        Its value (argparse's error when it is not a whole number >= 1)."""
     try:
         value = int(text)
     except ValueError:
@@ -45,7 +57,10 @@ def positive_int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Command-line options."""
+    """Command-line options.
+
+    Returns:
+        The audit's argument parser."""
     parser = argparse.ArgumentParser(
         prog="python -m inspect_sparc.audit",
         description="Check that exhaustive search reproduces every stored SPaRC solution set.",
@@ -68,7 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the audit; return the exit code (0 all match, 1 mismatch, 2 records unavailable)."""
+    """Run the audit; return the exit code (0 all match, 1 mismatch, 2 records unavailable).
+
+    Args:
+        argv: the command-line arguments (None: `sys.argv[1:]`).
+
+    Returns:
+        The exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

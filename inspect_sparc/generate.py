@@ -65,7 +65,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def check_cli(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[int, int]:
-    """The shard asked for, once every argument is checked (argparse's usage error otherwise)."""
+    """The shard asked for, once every argument is checked (argparse's usage error otherwise).
+
+    Args:
+        parser: the command's parser (its `error` exits with the usage line).
+        args: the parsed arguments.
+
+    Returns:
+        The shard as (index, count), (1, 1) for the whole set."""
     try:
         check_arguments(args.n, args.seed, args.level, args.max_solutions)
         shard = parse_shard(args.shard)
@@ -84,7 +91,15 @@ def write_records(
     records: Iterable[dict[str, Any]], out: TextIO, progress: Callable[[int], None]
 ) -> list[str]:
     """One JSON line per record, in order, the progress bar updated after each; returns the
-    lines written."""
+    lines written.
+
+    Args:
+        records: the generated records, in order.
+        out: where the lines go (a file or stdout).
+        progress: called with the count written so far.
+
+    Returns:
+        The JSON lines written, each with its line end."""
     lines = []
     for done, record in enumerate(records, start=1):
         lines.append(dumps(record) + "\n")
@@ -94,7 +109,13 @@ def write_records(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the generator CLI; returns the exit status (2 for bad arguments)."""
+    """Run the generator CLI; returns the exit status (2 for bad arguments).
+
+    Args:
+        argv: the command-line arguments (None: `sys.argv[1:]`).
+
+    Returns:
+        The exit status: 0 done, 2 bad arguments."""
     parser = _parser()
     args = parser.parse_args(argv)
     shard = check_cli(parser, args)
@@ -131,7 +152,13 @@ def main(argv: list[str] | None = None) -> int:
 def cache_target(args: argparse.Namespace) -> Path | None:
     """Where `-T source=generated:SEED` reads this set, when the arguments make exactly that set
     (the default size, every level, the published solution cap, unsharded) and it is not cached
-    yet; None otherwise."""
+    yet; None otherwise.
+
+    Args:
+        args: the parsed command-line arguments.
+
+    Returns:
+        The cache file to fill, or None."""
     from inspect_sparc.core.sources import GENERATED_SET_SIZE, generated_cache_file
 
     exact = (args.n, args.level, args.shard, args.max_solutions)
@@ -142,7 +169,12 @@ def cache_target(args: argparse.Namespace) -> Path | None:
 
 
 def fill_cache(path: Path, lines: list[str], quiet: bool) -> None:
-    """Write the set's lines where `source=generated:SEED` reads them (whole or not at all)."""
+    """Write the set's lines where `source=generated:SEED` reads them (whole or not at all).
+
+    Args:
+        path: the cache file (`cache_target`'s).
+        lines: the set's JSON lines, in order.
+        quiet: say nothing on stderr."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + f".{os.getpid()}.partial")

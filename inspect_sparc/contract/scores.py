@@ -9,7 +9,7 @@ development.md`). Pure: no Inspect import, so the report can read it without loa
 
 from __future__ import annotations
 
-from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES
 
 # The episode endings, re-exported: the report reads every name of the scores from here.
 from inspect_sparc.core.episode.stepper import DEAD_END as DEAD_END
@@ -97,10 +97,22 @@ PATH_LENGTH = "path_length"
 
 
 def level_metric(level: int) -> str:
-    """The accuracy metric of one level: `level_3`."""
+    """The accuracy metric of one level: `level_3`.
+
+    Args:
+        level: the difficulty level, 1-5.
+
+    Returns:
+        The metric name."""
     return LEVEL_METRIC.format(group=level)
 
 
 def breaks_key(rule: str) -> str:
-    """The metric (and value key) of one broken rule: `breaks_gap`."""
+    """The metric (and value key) of one broken rule: `breaks_gap`.
+
+    Args:
+        rule: the rule or fault name (`gap`, `revisit`, ...).
+
+    Returns:
+        The metric and value key."""
     return BREAK_KEYS.get(rule, f"{BREAKS_PREFIX}{rule}")

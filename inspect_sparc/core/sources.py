@@ -10,20 +10,21 @@ are skipped when a quick connection check shows the hub cannot be reached.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
 from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.runtime.cache import building_lock, write_entry
+from inspect_sparc.runtime.downloads import Snapshot, cache_base, check_reachable, snapshot
 from inspect_sparc.runtime.downloads import SourceError as SourceError  # raised by the loaders
-from inspect_sparc.runtime.downloads import cache_base, unreachable
+from inspect_sparc.runtime.processes import workers_for
 
 #: Dataset configs of `lkaesberg/SPaRC`. `all` is the benchmark; the others are separate
 #: puzzles with only some rule types (the paper's per-rule results).
@@ -86,7 +87,13 @@ HUB_BY_NAME = {hub.name: hub for hub in (MODELSCOPE, HUGGINGFACE)}
 
 
 def ways_out(hub: Hub | None = None) -> str:
-    """What to do instead when records cannot be loaded; after a hub failed, the other hub."""
+    """What to do instead when records cannot be loaded; after a hub failed, the other hub.
+
+    Args:
+        hub: the hub that failed, or None.
+
+    Returns:
+        One sentence naming the other sources to try."""
     others = [h.name for h in (MODELSCOPE, HUGGINGFACE) if h != hub]
     hubs = " or ".join(f"-T source={name}" for name in others)
     return (
@@ -100,7 +107,16 @@ def ways_out(hub: Hub | None = None) -> str:
 def load_records(
     source: str = "modelscope", split: str = "test", subset: str = "all"
 ) -> list[dict[str, Any]]:
-    """Records of one config and split, in dataset order, from a hub, the sample or a file."""
+    """Records of one config and split, in dataset order, from a hub, the sample or a file.
+
+    Args:
+        source: `modelscope`, `huggingface`, `sample`, `generated:SEED` or a file path.
+        split: `test` or `train`.
+        subset: the dataset config (`all` is the benchmark).
+
+    Returns:
+        The records as published (one dict per puzzle); a source that cannot be read raises
+        `SourceError`."""
     if not isinstance(source, str) or not source.strip():
         raise _unknown_source(source)
     if split not in SPLITS:
@@ -137,7 +153,13 @@ def _unknown_source(source: object) -> ValueError:
 
 def read_records_file(path: Path) -> list[dict[str, Any]]:
     """Records from a `.jsonl`, `.json` (a list, or JSON lines) or `.parquet` file; a `.gz`
-    suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`)."""
+    suffix is a gzipped JSON file (the shipped 500-puzzle test split is `test_split.jsonl.gz`).
+
+    Args:
+        path: the file.
+
+    Returns:
+        Its records, in file order."""
     if path.is_dir():
         raise SourceError(
             f"{path} is a folder, not a file of SPaRC records (.jsonl, .json or .parquet). "
@@ -190,7 +212,14 @@ def _read_json_records(text: str) -> list[Any]:
 
 
 def generated_cache_file(seed: int, n: int) -> Path:
-    """Where a generated set is cached (under `cache_base()`)."""
+    """Where a generated set is cached (under `cache_base()`).
+
+    Args:
+        seed: the generator's seed.
+        n: the set's size.
+
+    Returns:
+        The cache file (named by the generator version too)."""
     from inspect_sparc.core.generate.generator import GENERATOR_VERSION
 
     return cache_base() / "sparc" / "generated" / f"v{GENERATOR_VERSION}-seed{seed}-n{n}.jsonl"
@@ -198,7 +227,15 @@ def generated_cache_file(seed: int, n: int) -> Path:
 
 def load_generated_records(source: str, split: str, subset: str) -> list[dict[str, Any]]:
     """`generated:SEED`: the cached set for SEED, generated when missing (seconds to minutes).
-    One process builds it while the others wait on a lock, then read the file it wrote."""
+    One process builds it while the others wait on a lock, then read the file it wrote.
+
+    Args:
+        source: `generated:SEED` as given.
+        split: must be `test`.
+        subset: must be `all`.
+
+    Returns:
+        The set's records, in order."""
     text = source[len(GENERATED) :].strip()
     if not (text.isdecimal() and text.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0 as SEED; got {source!r}")
@@ -211,46 +248,27 @@ def load_generated_records(source: str, split: str, subset: str) -> list[dict[st
     path = generated_cache_file(seed, n)
     if path.is_file():
         return read_records_file(path)
-    with _build_lock(path, source):
+    with building_lock(path, f"source={source}: waiting for another process building it"):
         if path.is_file():  # another process built it while this one waited
             return read_records_file(path)
         return build_generated_set(source, seed, n, path)
 
 
-def _build_lock(path: Path, source: str) -> Any:
-    """The lock one process holds while it builds the set at `path` (others wait, then read it),
-    already acquired; a no-op where the cache cannot be written (each process then builds it)."""
-    from filelock import FileLock, Timeout
-
-    lock = FileLock(str(path) + ".lock")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            return lock.acquire(timeout=0)  # a proxy that releases it on leaving `with`
-        except Timeout:
-            print(f"source={source}: waiting for another process building it", file=sys.stderr)
-            return lock.acquire()
-    except OSError:  # an unwritable cache (the lock file cannot be made): build here, cache nothing
-        return contextlib.nullcontext()
-
-
-def generator_workers(n: int) -> int:
-    """Processes for building a set of `n`: $INSPECT_SPARC_GENERATOR_WORKERS, else one per 50
-    puzzles (a process costs an import), at most 8 and the CPU count."""
-    text = os.environ.get(GENERATOR_WORKERS_ENV, "").strip()
-    if text:
-        if not text.isdecimal() or int(text) < 1:
-            raise ValueError(f"{GENERATOR_WORKERS_ENV} must be a whole number >= 1; got {text!r}")
-        return int(text)
-    return max(1, min(8, os.cpu_count() or 1, n // 50))
-
-
 def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict[str, Any]]:
-    """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`."""
+    """Generate the `n` puzzles of `seed`, with a progress bar, and cache them at `path`.
+
+    Args:
+        source: the source as given, for the lines on stderr.
+        seed: the generator's seed.
+        n: how many puzzles.
+        path: the cache file to write.
+
+    Returns:
+        The generated records, in order."""
     from inspect_sparc.core.generate.generator import dumps, generate_puzzles, level_schedule
     from inspect_sparc.runtime.progress import progress_bar
 
-    workers = generator_workers(n)
+    workers = workers_for(n, GENERATOR_WORKERS_ENV)
     # The whole set is built even for a run with --limit (the task cannot see the limit, and the
     # round-robin order needs every level), so say what happens, once per seed and machine.
     print(
@@ -262,12 +280,7 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
     with progress_bar(n, f"generated:{seed}", kinds=level_schedule(n)) as progress:
         records = generate_puzzles(n, seed, workers=workers, progress=progress)
     print(f"Generated {n} puzzles in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    try:
-        partial = path.with_name(path.name + f".{os.getpid()}.partial")
-        partial.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
-        os.replace(partial, path)
-    except OSError as error:  # an unwritable cache costs a rebuild next time, not this run
-        print(f"Could not cache the generated puzzles in {path}: {error}", file=sys.stderr)
+    write_entry(path, "".join(dumps(r) + "\n" for r in records), "the generated puzzles")
     return records
 
 
@@ -275,7 +288,15 @@ def build_generated_set(source: str, seed: int, n: int, path: Path) -> list[dict
 
 
 def load_hub_records(hub: Hub, split: str, subset: str) -> list[dict[str, Any]]:
-    """Records of a pinned hub dataset: from the hub cache if present, else downloaded."""
+    """Records of a pinned hub dataset: from the hub cache if present, else downloaded.
+
+    Args:
+        hub: the pinned hub dataset.
+        split: `test` or `train`.
+        subset: the dataset config.
+
+    Returns:
+        The records of the config and split, in file order."""
     if subset not in hub.subsets:
         raise SourceError(
             f"{hub.repo_id} on {hub.name} publishes only the config(s) {', '.join(hub.subsets)}; "
@@ -317,7 +338,13 @@ def _cached_files(hub: Hub, split: str, subset: str) -> tuple[str | None, list[P
 
 
 def hub_patterns(subset: str) -> list[str]:
-    """The files of a hub snapshot that one config needs: its data and the dataset card."""
+    """The files of a hub snapshot that one config needs: its data and the dataset card.
+
+    Args:
+        subset: the dataset config.
+
+    Returns:
+        The file patterns to download."""
     return ["*.md", f"*{subset}*"]
 
 
@@ -325,69 +352,32 @@ def cached_hub_records(
     hub: Hub, split: str = "test", subset: str = "all"
 ) -> list[dict[str, Any]] | None:
     """Records of a pinned hub dataset from the local cache only, or None when it is not cached
-    there: never downloads, and changes no environment variable (safe beside other threads)."""
+    there: never downloads, and changes no environment variable (safe beside other threads).
+
+    Args:
+        hub: the pinned hub dataset.
+        split: `test` or `train`.
+        subset: the dataset config.
+
+    Returns:
+        The records, or None."""
     _, files = _cached_files(hub, split, subset)
     return _read_files(files) if files else None
 
 
 def _snapshot(hub: Hub, patterns: list[str], local_only: bool) -> str | None:
     """Local folder of the pinned revision, or None when it is not cached (local_only)."""
-    download = _snapshot_function(hub)
-    try:
-        return download(
-            repo_id=hub.repo_id,
-            repo_type="dataset",
-            revision=hub.revision,
-            allow_patterns=patterns,
-            local_files_only=local_only,
-        )
-    except ImportError as error:
-        raise SourceError(
-            f"The {hub.name} client is not installed ({error}). {ways_out(hub)}"
-        ) from None
-    except Exception as error:
-        if local_only:
-            return None
-        raise SourceError(
-            f"Could not download {hub.repo_id}@{hub.revision[:12]} from {hub.name}: "
-            f"{type(error).__name__}: {_first_line(error)}. {ways_out(hub)}"
-        ) from error
+    return snapshot(_pin(hub), patterns, local_only)
 
 
-def _snapshot_function(hub: Hub) -> Callable[..., str]:
-    """The hub client's `snapshot_download`, imported only when a hub is used."""
-    if hub.name == "modelscope":
-        from modelscope import snapshot_download
-    else:
-        from huggingface_hub import snapshot_download
-    function: Callable[..., str] = snapshot_download
-    return function
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0][:300] if text else "no details"
+def _pin(hub: Hub) -> Snapshot:
+    """The hub's pinned dataset revision, as the downloads take it."""
+    return Snapshot(hub.name, hub.repo_id, hub.revision, ways_out(hub))
 
 
 def _check_reachable(hub: Hub, missing: str) -> None:
     """Fail within seconds when the hub cannot be reached or offline mode is set."""
-    if _offline_mode(hub):
-        raise SourceError(
-            f"{hub.repo_id}@{hub.revision[:12]}: {missing} and offline mode is set. {ways_out(hub)}"
-        )
-    reason = unreachable(os.environ.get(hub.endpoint_env) or hub.default_endpoint)
-    if reason:
-        raise SourceError(
-            f"Cannot reach {hub.name} ({reason}) to download "
-            f"{hub.repo_id}@{hub.revision[:12]}, and {missing}. {ways_out(hub)}"
-        )
-
-
-def _offline_mode(hub: Hub) -> bool:
-    names: tuple[str, ...] = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
-    names = names if hub.name == "huggingface" else ()
-    names += ("MODELSCOPE_OFFLINE",) if hub.name == "modelscope" else ()
-    return any(os.environ.get(n, "").lower() in ("1", "true", "yes", "on") for n in names)
+    check_reachable(_pin(hub), os.environ.get(hub.endpoint_env) or hub.default_endpoint, missing)
 
 
 # --- data files of a config -------------------------------------------------------------------
@@ -399,7 +389,14 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
     Uses the `configs:` section of the dataset card (README.md) when it names the files, and
     otherwise the usual layout: files under a folder named after the config whose names start
     with the split.
-    """
+
+    Args:
+        folder: the downloaded repository.
+        subset: the dataset config.
+        split: `test` or `train`.
+
+    Returns:
+        The data files, sorted."""
     files = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in DATA_SUFFIXES)
     relative = {p: p.relative_to(folder).as_posix() for p in files}
     patterns = card_data_files(folder / "README.md", subset, split)
@@ -409,7 +406,15 @@ def find_data_files(folder: Path, subset: str, split: str) -> list[Path]:
 
 
 def card_data_files(card: Path, subset: str, split: str) -> list[str]:
-    """File patterns the dataset card's YAML header gives for one config and split."""
+    """File patterns the dataset card's YAML header gives for one config and split.
+
+    Args:
+        card: the dataset card (README.md).
+        subset: the dataset config.
+        split: `test` or `train`.
+
+    Returns:
+        The file patterns (none when the card is absent or names none)."""
     if not card.is_file():
         return []
     text = card.read_text(encoding="utf-8")

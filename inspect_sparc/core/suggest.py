@@ -18,7 +18,14 @@ MIN_PART = 4
 def closest(given: object, valid: Iterable[str]) -> str | None:
     """The valid value `given` most probably meant, or None when none is close: the same value
     but for case or separators (`Path-Cell-Annotated`), else the shortest value that holds `given`
-    whole (`annotated`, `grid`), else the most alike by difflib's ratio (`smaple`)."""
+    whole (`annotated`, `grid`), else the most alike by difflib's ratio (`smaple`).
+
+    Args:
+        given: the value as given.
+        valid: the values accepted.
+
+    Returns:
+        The closest valid value, or None."""
     if not isinstance(given, str) or not given:
         return None
     folded = {_fold(option): str(option) for option in valid}
@@ -38,6 +45,13 @@ def _fold(value: str) -> str:
 
 
 def did_you_mean(given: object, valid: Iterable[str]) -> str:
-    """` (did you mean 'x'?)` when a valid value is close to `given`, else the empty string."""
+    """` (did you mean 'x'?)` when a valid value is close to `given`, else the empty string.
+
+    Args:
+        given: the value as given.
+        valid: the values accepted.
+
+    Returns:
+        The hint, to append to an error message."""
     match = closest(given, valid)
     return f" (did you mean {match!r}?)" if match is not None else ""

@@ -1,5 +1,6 @@
-"""What the package does around its logic at run time: worker processes, progress display and
-lazy exports.
+"""What the package does around its logic at run time: worker processes, progress display,
+downloads and the package cache (`downloads`, `cache`: file locks, whole writes) and lazy
+exports.
 
 The bottom layer: it imports nothing else of the package (and never Inspect), so the pure
 `core` can hand it a job list or a count without taking on processes or terminals itself.

@@ -17,7 +17,14 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], An
         __getattr__ = lazy_exports(__name__, {"sparc_gym": "inspect_sparc.evals.sparc.gym.tasks"})
 
     A name must differ from the package's submodules: once a submodule is imported, Python sets
-    the package attribute of that name to the module, which then hides the export."""
+    the package attribute of that name to the module, which then hides the export.
+
+    Args:
+        package: the package's module name (`__name__`), for the error message.
+        exports: exported name -> the module that defines it.
+
+    Returns:
+        The `__getattr__` function to assign in the package's module."""
 
     def __getattr__(name: str) -> Any:
         if name in exports:

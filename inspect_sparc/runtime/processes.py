@@ -10,12 +10,13 @@ the script's syntax tree.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["ordered_map", "pool_blocker"]
+__all__ = ["ordered_map", "pool_blocker", "workers_for"]
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -26,7 +27,16 @@ def ordered_map(
 ) -> Iterator[Result]:
     """`function(job)` for each job, in order, from up to `workers` spawned processes; in this
     process where a pool cannot run, saying so on stderr once (`doing` names the work there).
-    `function` must be a module-level function (the workers import it by name)."""
+    `function` must be a module-level function (the workers import it by name).
+
+    Args:
+        function: the module-level function to apply.
+        jobs: its arguments, one per call.
+        workers: the most processes to use (1: this process).
+        doing: what the work is, for the line said when a pool cannot run.
+
+    Returns:
+        The results, in the order of `jobs`, as they are ready."""
     blocker = pool_blocker() if workers > 1 and len(jobs) > 1 else None
     if blocker is not None:
         print(f"{doing} in this process, not {workers}: {blocker}.", file=sys.stderr)
@@ -39,8 +49,30 @@ def ordered_map(
         yield from pool.imap(function, jobs, chunksize=1)
 
 
+def workers_for(n: int, variable: str) -> int:
+    """Processes for `n` jobs: the environment variable's count, else one per 50 jobs (a
+    process costs an import), at most 8 and the CPU count.
+
+    Args:
+        n: the number of jobs.
+        variable: the environment variable that sets the count (a whole number >= 1).
+
+    Returns:
+        The number of worker processes, at least 1; a bad value of `variable` raises
+        ValueError naming it."""
+    text = os.environ.get(variable, "").strip()
+    if text:
+        if not text.isdecimal() or int(text) < 1:
+            raise ValueError(f"{variable} must be a whole number >= 1; got {text!r}")
+        return int(text)
+    return max(1, min(8, os.cpu_count() or 1, n // 50))
+
+
 def pool_blocker() -> str | None:
-    """Why this process cannot start a pool of worker processes, or None when it can."""
+    """Why this process cannot start a pool of worker processes, or None when it can.
+
+    Returns:
+        The reason (a daemon process, or an unguarded main script and its line), or None."""
     import multiprocessing
 
     process = multiprocessing.current_process()

@@ -53,7 +53,10 @@ class Estimate:
 
     def advance(self, done: int) -> None:
         """`done` jobs are finished (the first `done` of `kinds`); the time since the previous
-        call is shared among the jobs finished since then."""
+        call is shared among the jobs finished since then.
+
+        Args:
+            done: how many jobs are finished in all, from the start."""
         done = min(done, len(self.kinds))
         if done <= self.done:
             return
@@ -65,13 +68,22 @@ class Estimate:
         self.done, self.last = done, now
 
     def mean(self, kind: Hashable) -> float:
-        """The mean seconds a job of `kind` took so far (of all jobs, for a kind not seen)."""
+        """The mean seconds a job of `kind` took so far (of all jobs, for a kind not seen).
+
+        Args:
+            kind: the kind of job (for instance a puzzle level).
+
+        Returns:
+            Seconds per job."""
         if kind in self.count:
             return self.spent[kind] / self.count[kind]
         return sum(self.spent.values()) / sum(self.count.values())
 
     def seconds_left(self) -> float | None:
-        """The estimate now; None before the first job finishes (nothing to go by), 0 at the end."""
+        """The estimate now; None before the first job finishes (nothing to go by), 0 at the end.
+
+        Returns:
+            Seconds left for the jobs not finished, or None."""
         if self.done >= len(self.kinds):
             return 0.0
         if self.done == 0:
@@ -93,7 +105,10 @@ class Shown:
         self.read_at = estimate.clock()
 
     def seconds_left(self) -> float | None:
-        """The printed value now (None until the estimate has something to go by)."""
+        """The printed value now (None until the estimate has something to go by).
+
+        Returns:
+            Seconds left, counted down since the last estimate, or None."""
         target = self.estimate.seconds_left()
         now = self.estimate.clock()
         elapsed, self.read_at = now - self.read_at, now
@@ -106,7 +121,13 @@ class Shown:
 
 
 def format_seconds(seconds: float | None) -> str:
-    """`H:MM:SS`, or `-:--:--` when unknown (rich's own format)."""
+    """`H:MM:SS`, or `-:--:--` when unknown (rich's own format).
+
+    Args:
+        seconds: the duration, or None when unknown.
+
+    Returns:
+        The duration as text."""
     if seconds is None:
         return "-:--:--"
     minutes, secs = divmod(round(seconds), 60)
@@ -126,7 +147,17 @@ def progress_bar(
     """A progress bar on stderr (label, counts, percentage, elapsed and time left), as a callable
     taking the count done. Off unless stderr is a terminal (`enabled` overrides). `kinds`, one
     per job in order (for instance puzzle levels), makes the estimate per kind. `transient`
-    clears it at the end. It leaves `sys.stdout` alone: the generator writes records there."""
+    clears it at the end. It leaves `sys.stdout` alone: the generator writes records there.
+
+    Args:
+        total: the number of jobs.
+        label: the text before the bar.
+        enabled: draw the bar (None: only when stderr is a terminal).
+        kinds: one kind per job, in order, for a per-kind estimate of the time left.
+        transient: clear the bar when done.
+
+    Yields:
+        A callable taking the count of jobs done so far."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,

@@ -38,7 +38,10 @@ if TYPE_CHECKING:
 
 
 def register() -> bool:
-    """Register the environment with Gymnasium (once); False when Gymnasium is not installed."""
+    """Register the environment with Gymnasium (once); False when Gymnasium is not installed.
+
+    Returns:
+        Whether `inspect_sparc/SPaRC-v0` is registered."""
     try:
         from gymnasium.envs.registration import register as gym_register
         from gymnasium.envs.registration import registry

@@ -36,7 +36,13 @@ PROMPT_FORMATS = ("conversational", "standard")
 
 
 def check_level(level: object) -> int:
-    """`level` itself when it is one of 1-5, else a ValueError that says so."""
+    """`level` itself when it is one of 1-5, else a ValueError that says so.
+
+    Args:
+        level: the level as given.
+
+    Returns:
+        The level."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise ValueError(f"levels must be 1, 2, 3, 4 or 5; got {level!r}")
     return level
@@ -44,7 +50,14 @@ def check_level(level: object) -> int:
 
 def level_counts(n: int, level: Level) -> dict[int | None, int]:
     """How many puzzles of each level, in curriculum order: all `n` of one level (None: the
-    published mix), `n` split evenly over a list, or split by weight (largest remainders)."""
+    published mix), `n` split evenly over a list, or split by weight (largest remainders).
+
+    Args:
+        n: the number of puzzles in all.
+        level: one level, None (the published mix), a list (a curriculum) or weights by level.
+
+    Returns:
+        Level (None: the mix) -> how many puzzles, in curriculum order."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive whole number of puzzles; got {n!r}")
     if level is None:
@@ -75,7 +88,16 @@ def generated_records(
     excluded: frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Fresh puzzles of `generated:SEED`, level by level in the order of `counts`; a puzzle
-    whose grid hash is in `excluded` is skipped and the set drawn further (a held-out set)."""
+    whose grid hash is in `excluded` is skipped and the set drawn further (a held-out set).
+
+    Args:
+        seed_text: the SEED of `generated:SEED`, as written.
+        counts: level (None: the published mix) -> how many puzzles, in order.
+        workers: generator processes.
+        excluded: grid hashes no puzzle may have.
+
+    Returns:
+        The records, level by level."""
     seed = seed_text.strip()
     if not (seed.isdecimal() and seed.isascii()):
         raise ValueError(f"source generated:SEED needs a whole number >= 0; got {seed_text!r}")
@@ -94,7 +116,13 @@ def generated_records(
 
 def excluded_grids(exclude: PuzzleSource | None) -> frozenset[str]:
     """The grid hashes of the puzzles a held-out set must not share a grid with: records, their
-    JSON text (a prompt dataset's `puzzle` column), or a file of records or of prompt rows."""
+    JSON text (a prompt dataset's `puzzle` column), or a file of records or of prompt rows.
+
+    Args:
+        exclude: the held-out puzzles (records, JSON texts or a file), or None.
+
+    Returns:
+        Their symmetry-blind grid hashes (empty for None)."""
     if exclude is None:
         return frozenset()
     records = load_puzzles(exclude, "exclude")
@@ -107,7 +135,14 @@ def excluded_grids(exclude: PuzzleSource | None) -> frozenset[str]:
 def chosen_records(
     records: list[dict[str, Any]], counts: Mapping[int | None, int]
 ) -> list[dict[str, Any]]:
-    """The first records of each level of `counts` (all levels for None), in its order."""
+    """The first records of each level of `counts` (all levels for None), in its order.
+
+    Args:
+        records: the records to choose from, in order.
+        counts: level (None: any level) -> how many to keep, in order.
+
+    Returns:
+        The chosen records, level by level."""
     chosen: list[dict[str, Any]] = []
     for lv, count in counts.items():
         pool = [r for r in records if lv is None or r.get("difficulty_level") == lv]
@@ -118,7 +153,14 @@ def chosen_records(
 
 
 def all_of_levels(records: list[dict[str, Any]], level: Level) -> list[dict[str, Any]]:
-    """Every record of `level` (one, or a list: kept in the list's order); weights need `n`."""
+    """Every record of `level` (one, or a list: kept in the list's order); weights need `n`.
+
+    Args:
+        records: the records to choose from, in order.
+        level: one level, or a list of levels.
+
+    Returns:
+        The records of those levels, level by level."""
     if isinstance(level, Mapping):
         raise ValueError("level weights need n, the number of puzzles to draw")
     levels = [level] if isinstance(level, int) else list(level or ())
@@ -130,7 +172,16 @@ def prompt_row(
     record: Mapping[str, Any], prompt: str, prompt_format: str = "conversational"
 ) -> dict[str, Any]:
     """One dataset row: the `sparc` task's messages for the record (or, `standard`, their text
-    joined by a blank line), the record, id, level."""
+    joined by a blank line), the record, id, level.
+
+    Args:
+        record: a SPaRC record.
+        prompt: the prompt wording, `paper` or `corrected`.
+        prompt_format: `conversational` (messages) or `standard` (one text).
+
+    Returns:
+        The row: `prompt`, `puzzle` (the record as JSON text), `id`, `level`,
+        `difficulty_score`."""
     user = user_prompt(record, prompt)
     messages = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
     return {
@@ -150,7 +201,18 @@ def prompt_records(
     workers: int,
     exclude: PuzzleSource | None = None,
 ) -> list[dict[str, Any]]:
-    """The records of a prompt dataset, leakage-checked (see `prompt_dataset`)."""
+    """The records of a prompt dataset, leakage-checked (see `prompt_dataset`).
+
+    Args:
+        source: where the puzzles come from (as `prompt_dataset`'s).
+        n: how many (None: all, or 500 of a generated set).
+        level: one level, a list, weights, or None for all.
+        allow_test: allow the test split (no leakage check).
+        workers: generator processes.
+        exclude: held-out puzzles no record may share a grid with.
+
+    Returns:
+        The chosen records, in order."""
     excluded = excluded_grids(exclude)
     if is_test_source(source) and not allow_test:
         raise ValueError(
@@ -199,7 +261,20 @@ def prompt_dataset(
     (one text, for models without a chat template). `exclude`: puzzles (records, a prompt
     dataset's `puzzle` column, a file) no row may share a grid with, in any orientation,
     colouring or S/E order: a held-out set for a training set (generated sets draw further).
-    """
+
+    Args:
+        source: `generated:SEED`, a file, a list of records, `"train"`, or with `allow_test` the
+            test split.
+        n: how many puzzles (None: all, 500 of a generated set).
+        level: one level, a list (a curriculum) or weights by level; None for all.
+        prompt: the prompt wording, `paper` or `corrected`.
+        allow_test: allow the test split, with a warning and no leakage check.
+        workers: generator processes.
+        prompt_format: `conversational` or `standard`.
+        exclude: puzzles no row may share a grid with.
+
+    Returns:
+        The `datasets.Dataset` of prompt rows."""
     from datasets import Dataset
 
     check_prompt_kind(prompt)
@@ -212,7 +287,13 @@ def prompt_dataset(
 
 
 def parse_level_argument(text: str | None) -> Level:
-    """`--level`: `3`, `1,2` (a curriculum) or `1:0.7,2:0.3` (weights); empty for the mix."""
+    """`--level`: `3`, `1,2` (a curriculum) or `1:0.7,2:0.3` (weights); empty for the mix.
+
+    Args:
+        text: the `--level` value, or None.
+
+    Returns:
+        The level argument `prompt_dataset` takes (None for the mix)."""
     if not text:
         return None
     parts = [part.strip() for part in text.split(",") if part.strip()]
@@ -226,7 +307,10 @@ def parse_level_argument(text: str | None) -> Level:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Write a prompt dataset as parquet (`.parquet`) or JSON lines (`.jsonl`)."""
+    """Write a prompt dataset as parquet (`.parquet`) or JSON lines (`.jsonl`).
+
+    Args:
+        argv: the command-line arguments (None: `sys.argv[1:]`)."""
     parser = argparse.ArgumentParser(description="Write a SPaRC prompt dataset for training.")
     parser.add_argument("--source", default="generated:0", help="generated:SEED, a file, train")
     parser.add_argument("--n", type=int, default=None, help="number of puzzles (generated: 500)")

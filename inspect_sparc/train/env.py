@@ -57,7 +57,13 @@ ON_SOLUTION, OFF_SOLUTION = 0.01, -0.01
 
 def largest_side(records: list[dict[str, Any]]) -> int:
     """The most cells a side of any record's grid (0 where a record gives none: it fails later,
-    when parsed, with the parser's error)."""
+    when parsed, with the parser's error).
+
+    Args:
+        records: SPaRC records.
+
+    Returns:
+        The largest grid side, in cells."""
     sides = [0]
     for record in records:
         size = record.get("grid_size")
@@ -74,7 +80,13 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 def as_action(action: Any) -> int | None:
     """An action as an int (Python or numpy integers, 0-d arrays); None for anything else,
-    which moves nothing, like an illegal action."""
+    which moves nothing, like an illegal action.
+
+    Args:
+        action: the action the agent took.
+
+    Returns:
+        The action's number, or None."""
     try:
         return operator.index(action)
     except TypeError:
@@ -190,7 +202,15 @@ class SparcEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Start an episode on a clean grid: the puzzle of `options`, or a seeded draw."""
+        """Start an episode on a clean grid: the puzzle of `options`, or a seeded draw.
+
+        Args:
+            seed: seeds the environment's draws (Gymnasium's rule).
+            options: `{"puzzle": record}` or `{"puzzle_id": id}` to play that puzzle; None for a
+            seeded draw.
+
+        Returns:
+            The first observation and the info dict."""
         super().reset(seed=seed)
         self._entry = self._choose(options)
         self._game = Stepper(self._entry.puzzle, self.traceback, self.max_steps)
@@ -201,7 +221,13 @@ class SparcEnv(gym.Env):
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """One move (Spatial-Gym's dynamics and rewards); an illegal action moves nothing."""
+        """One move (Spatial-Gym's dynamics and rewards); an illegal action moves nothing.
+
+        Args:
+            action: 0 right, 1 up, 2 left, 3 down.
+
+        Returns:
+            Observation, reward, terminated, truncated and info, as Gymnasium's `step`."""
         game, entry = self._game, self._entry
         if game is None or entry is None:
             raise RuntimeError("call reset() before step()")
@@ -250,7 +276,10 @@ class SparcEnv(gym.Env):
 
     def action_masks(self) -> Any:
         """Which of the 4 actions are legal now, as a bool array (sb3-contrib's `MaskablePPO`
-        reads it); all False before `reset` and after the episode's end."""
+        reads it); all False before `reset` and after the episode's end.
+
+        Returns:
+            A bool array of 4 entries."""
         mask = np.zeros(len(ACTIONS), dtype=bool)
         if self._game is not None and not self._game.done:
             mask[self._game.legal_actions()] = True
@@ -275,7 +304,10 @@ class SparcEnv(gym.Env):
 
     def render(self) -> Any:
         """`rgb_array`: the puzzle with the path drawn (the package's renderer); `ansi`: the
-        text grid; None without a render mode."""
+        text grid; None without a render mode.
+
+        Returns:
+            An RGB uint8 array, a text, or None, by render mode."""
         if self._game is None or self._entry is None or self.render_mode is None:
             return None
         if self.render_mode == "ansi":

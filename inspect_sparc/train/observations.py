@@ -47,7 +47,10 @@ PICTURE_BORDER = 140
 
 
 def array_high() -> Any:
-    """The upper bound of every entry of the array (for its `Box` space), channel by channel."""
+    """The upper bound of every entry of the array (for its `Box` space), channel by channel.
+
+    Returns:
+        The bounds, as an int array of the observation's channels."""
     import numpy as np
 
     return np.array([CHANNEL_HIGH.get(name, 1) for name in CHANNELS], dtype=np.int32)
@@ -61,14 +64,26 @@ BINARY_CHANNELS = tuple(name for name in CHANNELS if name not in CHANNEL_HIGH)
 
 def vector_length(size: int) -> int:
     """Length of the vector form for a grid `size` positions a side: 0/1 planes of the binary
-    channels, one plane per value of each coded channel, one per shape bit."""
+    channels, one plane per value of each coded channel, one per shape bit.
+
+    Args:
+        size: positions a side of the (padded) grid.
+
+    Returns:
+        The vector's length."""
     planes = len(BINARY_CHANNELS) + sum(ONE_HOT.values()) + SHAPE_SIDE**2
     return planes * size * size
 
 
 def one_hot_vector(array: Any) -> Any:
     """The array observation as a flat float32 vector of 0s and 1s (what RL networks and SB3's
-    checker expect): binary channels as they are, coded channels one-hot, shapes as bits."""
+    checker expect): binary channels as they are, coded channels one-hot, shapes as bits.
+
+    Args:
+        array: the array observation.
+
+    Returns:
+        The float32 vector of `vector_length` entries."""
     import numpy as np
 
     planes = [array[[CHANNEL[name] for name in BINARY_CHANNELS]]]
@@ -81,7 +96,13 @@ def one_hot_vector(array: Any) -> Any:
 
 
 def shape_bits(matrix: tuple[tuple[int, ...], ...]) -> int:
-    """A polyshape's 0/1 matrix as an integer: bit `4 * row + col` set for each filled cell."""
+    """A polyshape's 0/1 matrix as an integer: bit `4 * row + col` set for each filled cell.
+
+    Args:
+        matrix: the shape's 4x4 0/1 rows.
+
+    Returns:
+        The shape as bits."""
     if len(matrix) > SHAPE_SIDE or any(len(row) > SHAPE_SIDE for row in matrix):
         raise ValueError(f"polyshape matrices larger than {SHAPE_SIDE}x{SHAPE_SIDE} do not fit")
     return sum(
@@ -90,7 +111,14 @@ def shape_bits(matrix: tuple[tuple[int, ...], ...]) -> int:
 
 
 def static_array(puzzle: Puzzle, size: int) -> Any:
-    """The array of a puzzle before any move: everything but `visited` and `agent`."""
+    """The array of a puzzle before any move: everything but `visited` and `agent`.
+
+    Args:
+        puzzle: the parsed puzzle.
+        size: positions a side of the (padded) array.
+
+    Returns:
+        The array observation with no path."""
     import numpy as np
 
     if puzzle.columns > size or puzzle.rows > size:
@@ -118,24 +146,50 @@ def static_array(puzzle: Puzzle, size: int) -> Any:
 
 
 def text_max_length(size: int) -> int:
-    """The longest text observation of a grid `size` positions a side."""
+    """The longest text observation of a grid `size` positions a side.
+
+    Args:
+        size: positions a side of the grid.
+
+    Returns:
+        The most characters a text observation can have."""
     return size * size * TEXT_ENTRY + 2 * size + 2
 
 
 def text_observation(grid: list[list[str]]) -> str:
-    """Spatial-Gym's `observation="SPaRC"` form: the grid (`L` agent, `V` visited) as JSON."""
+    """Spatial-Gym's `observation="SPaRC"` form: the grid (`L` agent, `V` visited) as JSON.
+
+    Args:
+        grid: the text grid, row by row, with the agent and visited marks.
+
+    Returns:
+        The grid as JSON text."""
     return json.dumps(grid, separators=(",", ":"))
 
 
 def picture_shape(cells: int) -> tuple[int, int, int]:
-    """(height, width, 3) of a picture padded to a grid of `cells` cells a side."""
+    """(height, width, 3) of a picture padded to a grid of `cells` cells a side.
+
+    Args:
+        cells: cells a side of the padded grid.
+
+    Returns:
+        The picture's array shape."""
     side = PICTURE_CELL * cells + PICTURE_BORDER
     return (side, side, 3)
 
 
 def picture(puzzle: Puzzle, path: Path, shape: tuple[int, ...] | None = None) -> Any:
     """The package's renderer (the visual protocol's `original` plot) with the path drawn, as an
-    RGB uint8 array; padded with black to `shape` when given."""
+    RGB uint8 array; padded with black to `shape` when given.
+
+    Args:
+        puzzle: the parsed puzzle.
+        path: the positions walked so far.
+        shape: the array shape to pad to, or None for the picture's own.
+
+    Returns:
+        The picture as an RGB uint8 array."""
     import numpy as np
 
     from inspect_sparc.core.picture.image import board_record, puzzle_image

@@ -22,7 +22,13 @@ PuzzleSource = str | os.PathLike[str] | Mapping[str, Any] | Iterable[Mapping[str
 
 
 def is_test_source(source: object) -> bool:
-    """Whether `source` names the benchmark's test split (`"test"`, `"sample"`, a hub)."""
+    """Whether `source` names the benchmark's test split (`"test"`, `"sample"`, a hub).
+
+    Args:
+        source: the source as given.
+
+    Returns:
+        True for the test split's names."""
     return isinstance(source, str) and source in TEST_SOURCES
 
 
@@ -30,7 +36,14 @@ def load_puzzles(source: PuzzleSource, argument: str = "source") -> list[dict[st
     """Records from a list of records (or their JSON text), one record, a file path, `"test"` or
     `"train"` (the benchmark's split, from the hub cache when it is there), `"sample"` or
     `"generated:SEED"` (the cached 500-puzzle generated set), as `load_records` reads them.
-    Errors name `argument` (the caller's parameter), not the Inspect task's `-T source=`."""
+    Errors name `argument` (the caller's parameter), not the Inspect task's `-T source=`.
+
+    Args:
+        source: the records, or where they come from.
+        argument: the caller's parameter name, for errors.
+
+    Returns:
+        The records, in order."""
     if isinstance(source, Mapping):
         return [dict(source)]
     try:

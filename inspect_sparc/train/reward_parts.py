@@ -59,7 +59,15 @@ def _verdicts(
 
 
 def format_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
-    """1.0 for each answer with `(x, y)` coordinates after its last `####`, else 0.0."""
+    """1.0 for each answer with `(x, y)` coordinates after its last `####`, else 0.0.
+
+    Args:
+        completions: the model's answers (texts or conversations).
+        puzzle: the records (or JSON texts), one per completion or one for all.
+        **kwargs: the trainer's other dataset columns, ignored.
+
+    Returns:
+        One reward per completion."""
     return _verdicts(completions, puzzle, lambda has_path, _: has_path)
 
 
@@ -69,13 +77,27 @@ def _is_line(has_path: bool, broken: set[str]) -> bool:
 
 
 def line_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
-    """1.0 for each answer whose path is a line from S to E (solved or not), else 0.0."""
+    """1.0 for each answer whose path is a line from S to E (solved or not), else 0.0.
+
+    Args:
+        completions: the model's answers (texts or conversations).
+        puzzle: the records (or JSON texts), one per completion or one for all.
+        **kwargs: the trainer's other dataset columns, ignored.
+
+    Returns:
+        One reward per completion."""
     return _verdicts(completions, puzzle, _is_line)
 
 
 def rule_part(rule: str) -> RewardFunction:
     """The reward function of one rule of `RULE_PARTS`, named `<rule>_reward` (TRL logs it as
-    `rewards/<rule>_reward/mean`): 1.0 for a line that breaks no rule of that kind."""
+    `rewards/<rule>_reward/mean`): 1.0 for a line that breaks no rule of that kind.
+
+    Args:
+        rule: one of `RULE_PARTS`.
+
+    Returns:
+        The reward function (TRL's signature)."""
     names = set(RULE_PARTS[rule])
 
     def reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:

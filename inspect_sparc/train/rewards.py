@@ -46,7 +46,13 @@ _cache: OrderedDict[Any, tuple[Any, Puzzle, Board, tuple[str, ...]]] = OrderedDi
 
 
 def puzzle_rules(puzzle: Puzzle) -> tuple[str, ...]:
-    """The rules a line can break on this puzzle: its symbols' rules, dots, gaps, the grid."""
+    """The rules a line can break on this puzzle: its symbols' rules, dots, gaps, the grid.
+
+    Args:
+        puzzle: the parsed puzzle.
+
+    Returns:
+        The line faults, then the rules of its symbols, dots and gaps."""
     kinds = {symbol.kind for symbol in puzzle.symbols.values()}
     rules = [rule for rule, needs in RULE_SYMBOLS.items() if kinds & needs]
     if puzzle.dots:
@@ -59,7 +65,12 @@ def cached_puzzle(record: Mapping[str, Any] | str) -> tuple[Puzzle, Board, tuple
 
     JSON text is its own key; a record is found by its id and then compared whole, so two
     different records that share an id are never confused.
-    """
+
+    Args:
+        record: a SPaRC record, or its JSON text.
+
+    Returns:
+        The puzzle, its rule tables and the rules a line can break on it."""
     key = record if isinstance(record, str) else ("id", str(record.get("id")))
     entry = _cache.get(key)
     if entry is not None and (isinstance(record, str) or entry[0] is record or entry[0] == record):
@@ -76,7 +87,13 @@ def cached_puzzle(record: Mapping[str, Any] | str) -> tuple[Puzzle, Board, tuple
 
 def completion_text(completion: Any) -> str:
     """The answer text of a completion: a string, or the last message of a conversation (TRL
-    passes `[{"role": "assistant", "content": ...}]`), content parts joined; else ""."""
+    passes `[{"role": "assistant", "content": ...}]`), content parts joined; else "".
+
+    Args:
+        completion: a completion as the trainer passes it.
+
+    Returns:
+        The answer text."""
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Mapping):
@@ -94,7 +111,14 @@ def completion_text(completion: Any) -> str:
 
 
 def puzzle_column(puzzle: Any, count: int) -> Sequence[Any]:
-    """The `puzzle` argument as one entry per completion (one record is shared by all)."""
+    """The `puzzle` argument as one entry per completion (one record is shared by all).
+
+    Args:
+        puzzle: the `puzzle` column, or one record (or JSON text) for all.
+        count: how many completions.
+
+    Returns:
+        One record (or JSON text) per completion."""
     if isinstance(puzzle, str | Mapping):
         return [puzzle] * count
     if not isinstance(puzzle, Sequence) or len(puzzle) != count:
@@ -104,7 +128,16 @@ def puzzle_column(puzzle: Any, count: int) -> Sequence[Any]:
 
 
 def path_reward(puzzle: Puzzle, path: Path | None, board: Board, rules: Sequence[str]) -> float:
-    """`rule_reward` of an extracted path (None: no coordinates found); see docs/training.md."""
+    """`rule_reward` of an extracted path (None: no coordinates found); see docs/training.md.
+
+    Args:
+        puzzle: the parsed puzzle.
+        path: the extracted path, or None.
+        board: the puzzle's rule tables.
+        rules: the rules a line can break on it.
+
+    Returns:
+        The reward in [0, 1]."""
     if is_solved(puzzle, path):
         return 1.0
     if not path:
@@ -117,7 +150,15 @@ def path_reward(puzzle: Puzzle, path: Path | None, board: Board, rules: Sequence
 
 
 def sparc_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
-    """1.0 for each completion that solves its puzzle as the `sparc` scorer decides, else 0.0."""
+    """1.0 for each completion that solves its puzzle as the `sparc` scorer decides, else 0.0.
+
+    Args:
+        completions: the model's answers (texts or conversations).
+        puzzle: the records (or JSON texts), one per completion or one for all.
+        **kwargs: the trainer's other dataset columns, ignored.
+
+    Returns:
+        One reward per completion."""
     rewards = []
     records = puzzle_column(puzzle, len(completions))
     for completion, record in zip(completions, records, strict=True):
@@ -129,7 +170,15 @@ def sparc_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list
 
 def rule_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
     """A shaped reward in [0, 1] per completion: 1.0 exactly when solved, partial credit from
-    the rule engine otherwise (training only, never a benchmark number)."""
+    the rule engine otherwise (training only, never a benchmark number).
+
+    Args:
+        completions: the model's answers (texts or conversations).
+        puzzle: the records (or JSON texts), one per completion or one for all.
+        **kwargs: the trainer's other dataset columns, ignored.
+
+    Returns:
+        One reward per completion."""
     rewards = []
     records = puzzle_column(puzzle, len(completions))
     for completion, record in zip(completions, records, strict=True):

@@ -55,12 +55,26 @@ class SparcTask(vf.Task[SparcData, vf.State, vf.TaskConfig]):
 
     @vf.reward(weight=1.0)
     async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
-        """1.0 when the reply solves the puzzle as the `sparc` scorer decides."""
+        """1.0 when the reply solves the puzzle as the `sparc` scorer decides.
+
+        Args:
+            task: the task's data (the puzzle record).
+            trace: the rollout, whose last reply is read.
+
+        Returns:
+            1.0 or 0.0."""
         return sparc_reward([trace.last_reply], task.puzzle)[0]
 
     @vf.reward(weight=0.0)
     async def rule_reward(self, task: SparcData, trace: vf.Trace) -> float:
-        """The shaped reward in [0, 1] (training only; logged at weight 0)."""
+        """The shaped reward in [0, 1] (training only; logged at weight 0).
+
+        Args:
+            task: the task's data (the puzzle record).
+            trace: the rollout, whose last reply is read.
+
+        Returns:
+            The reward in [0, 1]."""
         return rule_reward([trace.last_reply], task.puzzle)[0]
 
 
@@ -68,6 +82,10 @@ class SparcTaskset(vf.Taskset[SparcTask, SparcTasksetConfig]):
     """The prompt dataset's puzzles as single-shot tasks (checked against the test split)."""
 
     def load(self) -> Iterator[SparcTask]:
+        """The tasks of the configured prompt dataset, one per puzzle, in the dataset's order.
+
+        Yields:
+            One `SparcTask` per puzzle."""
         config = self.config
         records = prompt_records(config.source, config.n, config.level, config.allow_test, 1)
         for record in records:

@@ -34,7 +34,13 @@ STEP_RULES = (
 
 
 def turn_text(game: Stepper) -> str:
-    """What the model sees each turn: the grid (Spatial-Gym's text), its place, its moves."""
+    """What the model sees each turn: the grid (Spatial-Gym's text), its place, its moves.
+
+    Args:
+        game: the episode's stepper.
+
+    Returns:
+        The turn's message text."""
     legal = ", ".join(ACTION_NAMES[action] for action in game.legal_actions())
     return (
         f"Grid (L = you, V = visited):\n{game.grid_text()}\n"
@@ -44,7 +50,13 @@ def turn_text(game: Stepper) -> str:
 
 
 def gym_reward(game: Stepper) -> float:
-    """The gym's final reward: +1 when the path is a stored solution, else -1."""
+    """The gym's final reward: +1 when the path is a stored solution, else -1.
+
+    Args:
+        game: the finished episode's stepper.
+
+    Returns:
+        +1.0 or -1.0."""
     return 1.0 if game.solved else -1.0
 
 
@@ -59,14 +71,28 @@ class SparcGymTask(SparcTask):
 
     @vf.reward(weight=1.0)
     async def gym_reward(self, task: SparcData, trace: vf.Trace) -> float:
-        """+1 when the walked path is a stored solution, -1 otherwise (the gym's final reward)."""
+        """+1 when the walked path is a stored solution, -1 otherwise (the gym's final reward).
+
+        Args:
+            task: the task's data (the puzzle record).
+            trace: the rollout, holding the game's result.
+
+        Returns:
+            +1.0 or -1.0."""
         if GYM_RESULT not in trace.info:
             raise ValueError("no game result on the trace: SparcGymEnv.run records it")
         return float(trace.info[GYM_RESULT])
 
     @vf.reward(weight=0.0)
     async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
-        """The taskset's verdict on the last reply, recorded at weight 0."""
+        """The taskset's verdict on the last reply, recorded at weight 0.
+
+        Args:
+            task: the task's data (the puzzle record).
+            trace: the rollout, whose last reply is read.
+
+        Returns:
+            1.0 or 0.0."""
         verdict: float = await SparcTask.sparc_reward(self, task, trace)
         return verdict
 
@@ -84,7 +110,11 @@ class SparcGymEnv(vf.Env[SparcGymEnvConfig]):
 
     async def run(self, task: Any, agents: Any) -> None:
         """Play the episode; the game's result goes on the trace before the interaction
-        closes, where verifiers scores the trace (`SparcGymTask.gym_reward`) and logs it."""
+        closes, where verifiers scores the trace (`SparcGymTask.gym_reward`) and logs it.
+
+        Args:
+            task: the task to play.
+            agents: the agents verifiers hands the environment."""
         puzzle = parse_puzzle(json.loads(task.data.puzzle))
         game = Stepper(puzzle, self.config.traceback, self.config.max_steps)
         prompt = f"{task.data.prompt}\n\n{STEP_RULES}\n\n{turn_text(game)}"

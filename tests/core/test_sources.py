@@ -16,6 +16,7 @@ from huggingface_hub.utils._paths import filter_repo_objects
 
 from inspect_sparc.core import sources
 from inspect_sparc.core.sources import HUGGINGFACE, MODELSCOPE, SourceError, load_records
+from inspect_sparc.runtime import downloads
 
 CARD = """---
 configs:
@@ -153,7 +154,7 @@ def unreachable(monkeypatch):
 
 
 def use_fake(monkeypatch, fake: FakeHub) -> None:
-    monkeypatch.setattr(sources, "_snapshot_function", lambda hub: fake)
+    monkeypatch.setattr(downloads, "snapshot_function", lambda client: fake)
 
 
 @pytest.mark.parametrize("hub", [MODELSCOPE, HUGGINGFACE])

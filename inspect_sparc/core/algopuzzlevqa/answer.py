@@ -45,11 +45,17 @@ class Reading:
 
     @property
     def names_option(self) -> bool:
-        """Whether an option was read."""
+        """Whether an option was read.
+
+        Returns:
+            True when `option` is set."""
         return self.option is not None
 
     def describe(self) -> str:
-        """Which rule picked which letter and option, in words (for score explanations)."""
+        """Which rule picked which letter and option, in words (for score explanations).
+
+        Returns:
+            The description, a phrase."""
         if self.letter is None:
             return "no option letter found"
         if self.rule == "parenthesised":
@@ -66,7 +72,13 @@ class Reading:
 
 
 def extract_letter(text: str) -> str | None:
-    """The strict letter: the last `(A)`-style letter; else the last standalone capital A-D."""
+    """The strict letter: the last `(A)`-style letter; else the last standalone capital A-D.
+
+    Args:
+        text: the model's reply.
+
+    Returns:
+        The letter, or None."""
     for pattern in (PARENTHESISED_LETTER, BARE_LETTER):
         matches: list[str] = pattern.findall(text)
         if matches:
@@ -75,7 +87,14 @@ def extract_letter(text: str) -> str | None:
 
 
 def read_strict(text: str, options: list[str]) -> Reading:
-    """The strict reading: a letter that names no option reads as no option."""
+    """The strict reading: a letter that names no option reads as no option.
+
+    Args:
+        text: the model's reply.
+        options: the question's options, in letter order.
+
+    Returns:
+        The reading."""
     parenthesised = PARENTHESISED_LETTER.findall(text)
     letter = extract_letter(text)
     rule = "none" if letter is None else "parenthesised" if parenthesised else "standalone"
@@ -84,7 +103,14 @@ def read_strict(text: str, options: list[str]) -> Reading:
 
 
 def word_around(text: str, index: int) -> str:
-    """The run of letters, digits and underscores holding `text[index]`."""
+    """The run of letters, digits and underscores holding `text[index]`.
+
+    Args:
+        text: the text.
+        index: a position in it.
+
+    Returns:
+        The word (empty when `text[index]` is no word character)."""
     start, end = index, index + 1
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
         start -= 1
@@ -94,7 +120,14 @@ def word_around(text: str, index: int) -> str:
 
 
 def read_paper(text: str, options: list[str]) -> Reading:
-    """The authors' reading (`get_answer`): no option only when the reply holds no A-D capital."""
+    """The authors' reading (`get_answer`): no option only when the reply holds no A-D capital.
+
+    Args:
+        text: the model's reply.
+        options: the question's options, in letter order.
+
+    Returns:
+        The reading."""
     parenthesised = PARENTHESISED_LETTER.findall(text)
     word = None
     if parenthesised:
@@ -117,7 +150,13 @@ def read_paper(text: str, options: list[str]) -> Reading:
 
 
 def check_extraction(extraction: str) -> Extraction:
-    """`extraction` itself when valid, else a ValueError listing the valid ones."""
+    """`extraction` itself when valid, else a ValueError listing the valid ones.
+
+    Args:
+        extraction: the rule as given.
+
+    Returns:
+        The rule."""
     if extraction not in EXTRACTIONS:
         raise ValueError(
             f"Unknown extraction {extraction!r}{did_you_mean(extraction, EXTRACTIONS)}. "
@@ -127,6 +166,14 @@ def check_extraction(extraction: str) -> Extraction:
 
 
 def read_answer(text: str, options: list[str], extraction: str = "paper") -> Reading:
-    """The option read from `text` by the `extraction` rule ("paper" or "strict")."""
+    """The option read from `text` by the `extraction` rule ("paper" or "strict").
+
+    Args:
+        text: the model's reply.
+        options: the question's options, in letter order.
+        extraction: the reading rule.
+
+    Returns:
+        The reading: the letter, the option and the rule that picked it."""
     reader = read_paper if check_extraction(extraction) == "paper" else read_strict
     return reader(text, options)

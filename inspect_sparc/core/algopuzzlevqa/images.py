@@ -20,7 +20,13 @@ DEFAULT_MAX_IMAGE_SIZE = 1024
 
 
 def check_max_image_size(max_image_size: object) -> int:
-    """`max_image_size` as an int >= 0 (0: send the original files), else a ValueError."""
+    """`max_image_size` as an int >= 0 (0: send the original files), else a ValueError.
+
+    Args:
+        max_image_size: the size as given.
+
+    Returns:
+        The size in pixels."""
     if isinstance(max_image_size, bool) or not isinstance(max_image_size, int):
         raise ValueError(f"max_image_size must be an integer >= 0, got {max_image_size!r}.")
     if max_image_size < 0:
@@ -35,7 +41,14 @@ def sent_size(width: int, height: int, max_size: int) -> tuple[int, int]:
 
     Rounding mode only matters when a side lands on an exact half, which with a 1024 limit needs
     a longer side that is a multiple of 2048; no AlgoPuzzleVQA image size seen is.
-    """
+
+    Args:
+        width: the image's width in pixels.
+        height: its height.
+        max_size: the longest side allowed (0: no limit).
+
+    Returns:
+        The size sent, aspect kept."""
     if max_size == 0 or max(width, height) <= max_size:
         return width, height
     scale = max_size / max(width, height)
@@ -43,7 +56,14 @@ def sent_size(width: int, height: int, max_size: int) -> tuple[int, int]:
 
 
 def encode_for_sending(path: Path, max_size: int) -> bytes:
-    """The PNG bytes the authors' code would send for the image file at `path`."""
+    """The PNG bytes the authors' code would send for the image file at `path`.
+
+    Args:
+        path: the image file.
+        max_size: the longest side allowed (0: the file's bytes as they are).
+
+    Returns:
+        The PNG bytes."""
     import io
 
     from PIL import Image
@@ -63,14 +83,29 @@ def encode_for_sending(path: Path, max_size: int) -> bytes:
 
 
 def resized_folder(cache_root: Path, max_size: int) -> Path:
-    """Where the PNGs for `max_size` are cached (per Pillow major version: pixels may change)."""
+    """Where the PNGs for `max_size` are cached (per Pillow major version: pixels may change).
+
+    Args:
+        cache_root: the AlgoPuzzleVQA cache.
+        max_size: the longest side allowed.
+
+    Returns:
+        The folder."""
     import PIL
 
     return cache_root / "images" / f"pillow-{PIL.__version__.split('.')[0]}" / f"max-{max_size}"
 
 
 def resized_copy(path: Path, folder: Path, max_size: int) -> Path:
-    """The cached PNG to send for the image at `path`, made (atomically) if missing."""
+    """The cached PNG to send for the image at `path`, made (atomically) if missing.
+
+    Args:
+        path: the original image.
+        folder: the resized images' folder (`resized_folder`'s).
+        max_size: the longest side allowed.
+
+    Returns:
+        The cached PNG."""
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     target = folder / f"{digest}.png"
     if not target.is_file():
@@ -83,7 +118,15 @@ def resized_copy(path: Path, folder: Path, max_size: int) -> Path:
 
 
 def resized_copies(paths: Iterable[Path], cache_root: Path, max_size: int) -> dict[Path, Path]:
-    """Original path -> the cached PNG to send, resizing the missing ones on all cores."""
+    """Original path -> the cached PNG to send, resizing the missing ones on all cores.
+
+    Args:
+        paths: the original images.
+        cache_root: the AlgoPuzzleVQA cache.
+        max_size: the longest side allowed.
+
+    Returns:
+        Each original path -> its cached PNG."""
     folder = resized_folder(cache_root, max_size)
     unique = list(dict.fromkeys(paths))
     workers = max(1, min(8, os.cpu_count() or 1))

@@ -28,7 +28,13 @@ IMAGE_SIGNATURES: dict[bytes, str] = {
 
 
 def image_mime_type(data: bytes) -> str | None:
-    """The MIME type of image bytes, judged by their leading bytes (None: not JPEG or PNG)."""
+    """The MIME type of image bytes, judged by their leading bytes (None: not JPEG or PNG).
+
+    Args:
+        data: the image's bytes.
+
+    Returns:
+        `image/png`, `image/jpeg` or None."""
     for signature, mime_type in IMAGE_SIGNATURES.items():
         if data.startswith(signature):
             return mime_type
@@ -50,7 +56,13 @@ class Record:
 
 
 def data_folder(path: Path) -> Path | None:
-    """The folder holding `<puzzle>.json` files at or below `path` (a repository-layout guess)."""
+    """The folder holding `<puzzle>.json` files at or below `path` (a repository-layout guess).
+
+    Args:
+        path: a folder given as a source.
+
+    Returns:
+        The data folder, or None when there is none."""
     for candidate in (path, path / "data", path / "AlgoPuzzleVQA" / "data"):
         if any((candidate / f"{name}.json").is_file() for name in PUZZLES):
             return candidate
@@ -58,12 +70,28 @@ def data_folder(path: Path) -> Path | None:
 
 
 def missing_puzzles(folder: Path, puzzles: list[str]) -> list[str]:
-    """The puzzles among `puzzles` whose `<puzzle>.json` is not in `folder`."""
+    """The puzzles among `puzzles` whose `<puzzle>.json` is not in `folder`.
+
+    Args:
+        folder: the data folder.
+        puzzles: the puzzle names wanted.
+
+    Returns:
+        The missing ones, in the order of `puzzles`."""
     return [name for name in puzzles if not (folder / f"{name}.json").is_file()]
 
 
 def parse_record(puzzle: str, raw: dict[str, Any], folder: Path, where: str) -> Record:
-    """Check one raw record of `<puzzle>.json` and turn it into a Record."""
+    """Check one raw record of `<puzzle>.json` and turn it into a Record.
+
+    Args:
+        puzzle: the puzzle name.
+        raw: the record as read from the JSON file.
+        folder: the data folder (images are found from it).
+        where: the file and index, for error messages.
+
+    Returns:
+        The checked record."""
     for key, kind in (("image", str), ("question", str), ("options", list), ("answer", str)):
         if not isinstance(raw.get(key), kind):
             raise ValueError(f"{where}: field {key!r} is missing or not a {kind.__name__}.")
@@ -96,7 +124,14 @@ def parse_record(puzzle: str, raw: dict[str, Any], folder: Path, where: str) -> 
 
 
 def read_puzzle(folder: Path, puzzle: str) -> list[Record]:
-    """The records of `<folder>/<puzzle>.json`, sorted by id."""
+    """The records of `<folder>/<puzzle>.json`, sorted by id.
+
+    Args:
+        folder: the data folder.
+        puzzle: the puzzle name.
+
+    Returns:
+        The records."""
     path = folder / f"{puzzle}.json"
     records: list[Record] = []
     with path.open(encoding="utf-8") as file:
@@ -118,7 +153,14 @@ def read_puzzle(folder: Path, puzzle: str) -> list[Record]:
 
 
 def read_folder(folder: Path, puzzles: list[str]) -> dict[str, list[Record]]:
-    """The records of each puzzle in `puzzles`, read from a repository-layout `folder`."""
+    """The records of each puzzle in `puzzles`, read from a repository-layout `folder`.
+
+    Args:
+        folder: the data folder.
+        puzzles: the puzzle names wanted.
+
+    Returns:
+        Puzzle name -> its records."""
     missing = missing_puzzles(folder, puzzles)
     if missing:
         raise ValueError(

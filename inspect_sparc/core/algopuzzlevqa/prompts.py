@@ -31,14 +31,26 @@ SIZE_OPTIONS = frozenset({"small", "medium", "large"})
 
 
 def option_letters(count: int) -> list[str]:
-    """The letters A, B, ... of `count` options."""
+    """The letters A, B, ... of `count` options.
+
+    Args:
+        count: how many options.
+
+    Returns:
+        The letters."""
     if not 1 <= count <= len(string.ascii_uppercase):
         raise ValueError(f"Cannot letter {count} options.")
     return list(string.ascii_uppercase[:count])
 
 
 def check_prompt_style(prompt: str) -> PromptStyle:
-    """`prompt` itself when it names a prompt style, else a ValueError listing the valid ones."""
+    """`prompt` itself when it names a prompt style, else a ValueError listing the valid ones.
+
+    Args:
+        prompt: the style as given.
+
+    Returns:
+        The style."""
     if prompt not in PROMPT_ENDINGS:
         raise ValueError(
             f"Unknown prompt {prompt!r}{did_you_mean(prompt, PROMPT_ENDINGS)}. "
@@ -53,7 +65,16 @@ def build_prompt(
     prompt: str = "describe",
     prevent_direct_answer: bool = False,
 ) -> str:
-    """The text of the user message (sent before the image), exactly as the authors' code."""
+    """The text of the user message (sent before the image), exactly as the authors' code.
+
+    Args:
+        question: the record's question.
+        options: its options, in letter order.
+        prompt: `describe` (the paper's eCoT) or `cot`.
+        prevent_direct_answer: append the authors' Gemini sentence.
+
+    Returns:
+        The prompt text."""
     ending = PROMPT_ENDINGS[check_prompt_style(prompt)]
     if len(options) > len(PROMPT_LETTERS):
         raise ValueError(f"Expected at most {len(PROMPT_LETTERS)} options, got {len(options)}.")
@@ -66,13 +87,28 @@ def build_prompt(
 
 
 def paper_follow_up_letters(options: list[str]) -> str:
-    """`(A) (B) (C) (D)`, as the authors' follow-up names them whatever the option count."""
+    """`(A) (B) (C) (D)`, as the authors' follow-up names them whatever the option count.
+
+    Args:
+        options: the question's options (three letters for the size options, else four,
+            whatever their count, as the authors' code wrote them).
+
+    Returns:
+        The letters as the follow-up writes them."""
     letters = "ABC" if set(options) == SIZE_OPTIONS else "ABCD"
     return " ".join(f"({letter})" for letter in letters)
 
 
 def paper_follow_up(first_prompt: str, first_reply: str, options: list[str]) -> str:
-    """The single new prompt the authors sent when the first reply held no letter."""
+    """The single new prompt the authors sent when the first reply held no letter.
+
+    Args:
+        first_prompt: the first prompt's text.
+        first_reply: the model's first reply.
+        options: the question's options.
+
+    Returns:
+        The follow-up prompt's text."""
     return (
         f"{first_prompt}\n{first_reply}\n\n"
         f"Therefore, among {paper_follow_up_letters(options)}, the answer is:"
@@ -80,6 +116,12 @@ def paper_follow_up(first_prompt: str, first_reply: str, options: list[str]) -> 
 
 
 def follow_up_prompt(option_count: int) -> str:
-    """The strict follow-up, a second chat turn naming only the letters that exist."""
+    """The strict follow-up, a second chat turn naming only the letters that exist.
+
+    Args:
+        option_count: how many options the question has.
+
+    Returns:
+        The follow-up's text."""
     letters = " ".join(f"({letter})" for letter in option_letters(option_count))
     return f"Therefore, among {letters}, the answer is:"

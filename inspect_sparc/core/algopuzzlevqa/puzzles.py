@@ -34,12 +34,24 @@ PUZZLES: tuple[str, ...] = get_args(PuzzleName)
 
 
 def meant(unknown: list[str]) -> str:
-    """The "did you mean" hint for the first unknown puzzle name (empty when none is close)."""
+    """The "did you mean" hint for the first unknown puzzle name (empty when none is close).
+
+    Args:
+        unknown: the unknown names, as given.
+
+    Returns:
+        The hint."""
     return did_you_mean(unknown[0], PUZZLES) if unknown else ""
 
 
 def select_puzzles(puzzle: str | Iterable[str] | None) -> list[str]:
-    """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list)."""
+    """The puzzles named by `puzzle` (None: all; a name, a comma-separated string or a list).
+
+    Args:
+        puzzle: the puzzle argument as given.
+
+    Returns:
+        The puzzle names, checked (an unknown one raises ValueError with a hint)."""
     if puzzle is None:
         return list(PUZZLES)
     items = [puzzle] if isinstance(puzzle, str) else puzzle

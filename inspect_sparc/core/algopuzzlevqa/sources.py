@@ -31,27 +31,48 @@ IMAGE_PATH = re.compile(r"images/(?P<puzzle>[a-z_]+)/(?P=puzzle)_\d+\.jpg")
 
 
 def sample_folder() -> Path:
-    """The 36 bundled instances (two per puzzle), in the repository layout."""
+    """The 36 bundled instances (two per puzzle), in the repository layout.
+
+    Returns:
+        The bundled data folder."""
     return Path(__file__).parent / "data"
 
 
 def cache_root() -> Path:
-    """The AlgoPuzzleVQA cache (`cache_base()`, then algopuzzlevqa)."""
+    """The AlgoPuzzleVQA cache (`cache_base()`, then algopuzzlevqa).
+
+    Returns:
+        The folder (not created here)."""
     return cache_base() / "algopuzzlevqa"
 
 
 def cache_folder() -> Path:
-    """Where the pinned GitHub files are cached, in the repository layout."""
+    """Where the pinned GitHub files are cached, in the repository layout.
+
+    Returns:
+        The folder (not created here)."""
     return cache_root() / f"{GITHUB_REPO.replace('/', '__')}@{GITHUB_COMMIT}" / "data"
 
 
 def raw_url(path: str) -> str:
-    """The URL of a file of the pinned commit's `AlgoPuzzleVQA/data` folder."""
+    """The URL of a file of the pinned commit's `AlgoPuzzleVQA/data` folder.
+
+    Args:
+        path: the file's path inside `AlgoPuzzleVQA/data`.
+
+    Returns:
+        The URL."""
     return RAW_URL.format(repo=GITHUB_REPO, commit=GITHUB_COMMIT, folder=GITHUB_FOLDER, path=path)
 
 
 def fetch(url: str) -> bytes:
-    """The bytes at `url`; retries HTTP 429/5xx and dropped connections, fails at once otherwise."""
+    """The bytes at `url`; retries HTTP 429/5xx and dropped connections, fails at once otherwise.
+
+    Args:
+        url: the address.
+
+    Returns:
+        The response's body."""
     import http.client
     import urllib.error
     import urllib.request
@@ -73,7 +94,11 @@ def fetch(url: str) -> bytes:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader never sees a partial file."""
+    """Write `data` to `path` so a reader never sees a partial file.
+
+    Args:
+        path: the file to write.
+        data: its bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_bytes(data)
@@ -81,7 +106,11 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def download_image(folder: Path, image: str) -> None:
-    """Download one image of the pinned commit into `folder`, unless it is cached already."""
+    """Download one image of the pinned commit into `folder`, unless it is cached already.
+
+    Args:
+        folder: the cache folder.
+        image: the image's file name."""
     target = folder / image
     if target.is_file():
         return
@@ -92,7 +121,11 @@ def download_image(folder: Path, image: str) -> None:
 
 
 def download_puzzle(folder: Path, puzzle: str) -> None:
-    """Download `<puzzle>.json` and its images; the JSON is written last, marking completion."""
+    """Download `<puzzle>.json` and its images; the JSON is written last, marking completion.
+
+    Args:
+        folder: the cache folder.
+        puzzle: the puzzle name."""
     import json
 
     url = raw_url(f"{puzzle}.json")
@@ -117,7 +150,13 @@ def download_puzzle(folder: Path, puzzle: str) -> None:
 
 
 def download_github(puzzles: list[str]) -> Path:
-    """The cache folder, holding the pinned commit's files of `puzzles` (downloaded if missing)."""
+    """The cache folder, holding the pinned commit's files of `puzzles` (downloaded if missing).
+
+    Args:
+        puzzles: the puzzle names wanted.
+
+    Returns:
+        The cache folder."""
     from http.client import HTTPException
 
     folder = cache_folder()
@@ -147,7 +186,14 @@ def download_github(puzzles: list[str]) -> Path:
 
 
 def resolve_source(source: str, puzzles: list[str]) -> Path:
-    """The local repository-layout folder of `source` ("github", "sample" or a folder path)."""
+    """The local repository-layout folder of `source` ("github", "sample" or a folder path).
+
+    Args:
+        source: `github`, `sample` or a folder path.
+        puzzles: the puzzle names wanted (downloaded or checked present).
+
+    Returns:
+        The data folder."""
     if source == "github":
         return download_github(puzzles)
     if source == "sample":

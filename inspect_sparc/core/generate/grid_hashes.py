@@ -117,7 +117,13 @@ def _shape_cells(grid: Matrix[str]) -> dict[str, tuple[str, str, str]]:
 
 def grid_hash(record: Mapping[str, Any]) -> str:
     """The canonical hash of a record's grid: the same for all eight orientations, any
-    permutation of its colours and S and E swapped (the module docstring says how)."""
+    permutation of its colours and S and E swapped (the module docstring says how).
+
+    Args:
+        record: a SPaRC record.
+
+    Returns:
+        The hash (the smallest over the orientations)."""
     shapes = parse_polyshapes(record.get("id"), record.get("polyshapes"))
     grid = record["puzzle_array"]
     cells = _shape_cells(grid)
@@ -126,13 +132,23 @@ def grid_hash(record: Mapping[str, Any]) -> str:
 
 @lru_cache(maxsize=1)
 def shipped_test_hashes() -> frozenset[str]:
-    """The shipped hashes of the 500 test-split grids (fixed: what the generator avoids)."""
+    """The shipped hashes of the 500 test-split grids (fixed: what the generator avoids).
+
+    Returns:
+        The hashes."""
     lines = HASH_FILE.read_text(encoding="utf-8").split()
     return frozenset(line for line in lines if line)
 
 
 def write_hashes(records: Sequence[Mapping[str, Any]], path: Path = HASH_FILE) -> int:
-    """Write the sorted grid hashes of `records` (the test split), one a line; returns how many."""
+    """Write the sorted grid hashes of `records` (the test split), one a line; returns how many.
+
+    Args:
+        records: the test split's records.
+        path: the file to write (the shipped list by default).
+
+    Returns:
+        How many hashes were written."""
     hashes = sorted({grid_hash(record) for record in records})
     path.write_text("".join(h + "\n" for h in hashes), encoding="utf-8")
     return len(hashes)

@@ -37,7 +37,10 @@ class LeakageError(ValueError):
 @lru_cache(maxsize=1)
 def cached_test_hashes() -> frozenset[str]:
     """Hashes of the test split's grids in the local hub caches; empty when neither holds it
-    (the caches are read as they are: nothing is downloaded)."""
+    (the caches are read as they are: nothing is downloaded).
+
+    Returns:
+        The hashes."""
     from inspect_sparc.core.sources import HUB_BY_NAME, SourceError, cached_hub_records
 
     hashes: set[str] = set()
@@ -51,12 +54,21 @@ def cached_test_hashes() -> frozenset[str]:
 
 
 def benchmark_grid_hashes() -> frozenset[str]:
-    """Every known test-split grid hash: the shipped list and the cached split's grids."""
+    """Every known test-split grid hash: the shipped list and the cached split's grids.
+
+    Returns:
+        The hashes."""
     return shipped_test_hashes() | cached_test_hashes()
 
 
 def is_test_grid(record: Mapping[str, Any]) -> bool:
-    """Whether a record's grid is a known test-split grid (any orientation, colours, S/E)."""
+    """Whether a record's grid is a known test-split grid (any orientation, colours, S/E).
+
+    Args:
+        record: a SPaRC record.
+
+    Returns:
+        True for a test-split grid."""
     return grid_hash(record) in benchmark_grid_hashes()
 
 
@@ -64,7 +76,11 @@ def check_no_test_grids(
     records: Iterable[Mapping[str, Any]], test_hashes: Iterable[str] | None = None
 ) -> None:
     """Raise `LeakageError` naming every record whose grid is a test-split grid (any symmetry,
-    colour permutation or S/E swap)."""
+    colour permutation or S/E swap).
+
+    Args:
+        records: the records to check.
+        test_hashes: the test grids' hashes (None: `benchmark_grid_hashes()`)."""
     known = frozenset(test_hashes) if test_hashes is not None else benchmark_grid_hashes()
     leaked = [str(record.get("id")) for record in records if grid_hash(record) in known]
     if leaked:
@@ -78,7 +94,10 @@ def check_no_test_grids(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Rebuild the shipped hash list from a file (or source) of the test split."""
+    """Rebuild the shipped hash list from a file (or source) of the test split.
+
+    Args:
+        argv: the command-line arguments (None: `sys.argv[1:]`)."""
     from inspect_sparc.core.sources import load_records
 
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])

@@ -50,7 +50,14 @@ def legend(codes: Iterable[str], cells: Iterable[str], has_marks: bool) -> str:
     """The legend of one drawing: every lattice code and cell kind and colour it shows.
 
     `codes` are the lattice tokens drawn, `cells` the cell codes (kind letter + colour letter).
-    """
+
+    Args:
+        codes: the lattice tokens drawn.
+        cells: the cell codes drawn.
+        has_marks: whether the drawing flags positions.
+
+    Returns:
+        The legend's text."""
     shown = set(codes)
     entries = [f"{code} {LATTICE_WORDS[code]}" for code in LATTICE_WORDS if code in shown]
     if "-" in shown and "|" in shown:
@@ -119,7 +126,15 @@ def render(
     """Draw the grid with `path` traced and `marks` flagged; off-grid positions are ignored.
 
     `shapes` adds a line with the 4x4 matrix of each polyshape in use.
-    """
+
+    Args:
+        puzzle: the parsed puzzle.
+        path: the positions to trace, or None.
+        marks: positions to flag.
+        shapes: add the polyshapes' matrices.
+
+    Returns:
+        The drawing, with its legend."""
     on_path = _grid_points(puzzle, path or ())
     marked = _grid_points(puzzle, marks)
     label_width = len(str(puzzle.rows - 1))

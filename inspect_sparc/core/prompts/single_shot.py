@@ -151,7 +151,13 @@ YLOP_LOOK = {
 
 
 def polyshapes_text(record: Mapping[str, Any]) -> str:
-    """The `POLYSHAPES DEFINITIONS:` block, one `[0, 1, 0, 0]` row per line, or empty."""
+    """The `POLYSHAPES DEFINITIONS:` block, one `[0, 1, 0, 0]` row per line, or empty.
+
+    Args:
+        record: a SPaRC record.
+
+    Returns:
+        The block, or "" when the puzzle has no polyshapes."""
     raw = record.get("polyshapes")
     if not raw:
         return ""
@@ -164,7 +170,13 @@ def polyshapes_text(record: Mapping[str, Any]) -> str:
 
 
 def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
-    """The puzzle values a template fills in: size, start and end nodes, grid rows, shapes."""
+    """The puzzle values a template fills in: size, start and end nodes, grid rows, shapes.
+
+    Args:
+        record: a SPaRC record.
+
+    Returns:
+        Template field -> its text."""
     size = record.get("grid_size", {"width": 0, "height": 0})
     grid = record.get("puzzle_array", [])
     start = end = None
@@ -185,7 +197,14 @@ def prompt_fields(record: Mapping[str, Any]) -> dict[str, str]:
 
 
 def check_prompt_kind(kind: object, kinds: tuple[str, ...] = PROMPT_KINDS) -> str:
-    """`kind` itself if it is one of `kinds`, else a ValueError listing them."""
+    """`kind` itself if it is one of `kinds`, else a ValueError listing them.
+
+    Args:
+        kind: the prompt kind as given.
+        kinds: the valid kinds.
+
+    Returns:
+        The kind."""
     if not isinstance(kind, str) or kind not in kinds:
         raise ValueError(
             f"prompt must be one of {', '.join(kinds)}; got {kind!r}{did_you_mean(kind, kinds)}"
@@ -194,6 +213,13 @@ def check_prompt_kind(kind: object, kinds: tuple[str, ...] = PROMPT_KINDS) -> st
 
 
 def user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
-    """The user message for one puzzle record."""
+    """The user message for one puzzle record.
+
+    Args:
+        record: a SPaRC record.
+        kind: the prompt wording, `paper` or `corrected`.
+
+    Returns:
+        The prompt text, byte-identical to sparc-puzzle 0.7.0's."""
     check_prompt_kind(kind)
     return TEMPLATE.format(**prompt_fields(record), region_rules=RULE_TEXT_BY_PROMPT[kind])

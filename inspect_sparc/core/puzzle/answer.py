@@ -27,12 +27,25 @@ HUGE = 10**18
 
 
 def answer_section(text: str) -> str:
-    """The part of the answer the reference reads: after the last `####`, or all of it."""
+    """The part of the answer the reference reads: after the last `####`, or all of it.
+
+    Args:
+        text: the model's answer.
+
+    Returns:
+        The section read."""
     return text.rpartition(MARKER)[2] if MARKER in text else text
 
 
 def to_int(digits: str, stand_ins: dict[str, int]) -> int:
-    """`int(digits)`, or the stand-in for a number too long to convert (see `HUGE`)."""
+    """`int(digits)`, or the stand-in for a number too long to convert (see `HUGE`).
+
+    Args:
+        digits: a run of digits.
+        stand_ins: the stand-ins given so far, reused for the same digits.
+
+    Returns:
+        The number, or its stand-in."""
     if len(digits) > MAX_DIGITS:
         digits = digits.lstrip("0") or "0"
     if len(digits) <= MAX_DIGITS:
@@ -44,7 +57,14 @@ def to_int(digits: str, stand_ins: dict[str, int]) -> int:
 
 
 def extract_path(text: str, end: Point | None) -> Path | None:
-    """The path an answer gives, stopping at `end`; None when it holds no `(x, y)` pair."""
+    """The path an answer gives, stopping at `end`; None when it holds no `(x, y)` pair.
+
+    Args:
+        text: the model's answer.
+        end: the end node (the path stops at its first occurrence), or None.
+
+    Returns:
+        The path's positions, or None."""
     if not isinstance(text, str):
         return None
     pairs = COORDINATE.findall(answer_section(text))
@@ -65,5 +85,11 @@ def extract_path(text: str, end: Point | None) -> Path | None:
 
 
 def format_path(path: Path | None) -> str:
-    """A path as `(x,y), (x,y), ...` (the sample target format); empty for no path."""
+    """A path as `(x,y), (x,y), ...` (the sample target format); empty for no path.
+
+    Args:
+        path: the positions, or None.
+
+    Returns:
+        The path as text."""
     return ", ".join(f"({x},{y})" for x, y in path) if path else ""

@@ -21,12 +21,27 @@ ANALYSIS_KEYS = (
 
 
 def is_solved(puzzle: Puzzle, path: Path | None) -> bool:
-    """True iff the path has two or more points and equals a stored solution."""
+    """True iff the path has two or more points and equals a stored solution.
+
+    Args:
+        puzzle: the parsed puzzle, with its stored solutions.
+        path: the extracted path, or None.
+
+    Returns:
+        Whether the answer solves the puzzle."""
     return path is not None and len(path) >= 2 and tuple(path) in puzzle.solutions
 
 
 def reference_analysis(puzzle: Puzzle, path: Path | None) -> dict[str, bool]:
-    """The reference's structural analysis of a path (all False for no path)."""
+    """The reference's structural analysis of a path (all False for no path).
+
+    Args:
+        puzzle: the parsed puzzle.
+        path: the extracted path, or None.
+
+    Returns:
+        `ANALYSIS_KEYS` (ends, connected, non-intersecting, no rule crossing) -> whether
+        each holds."""
     if not path:
         return dict.fromkeys(ANALYSIS_KEYS, False)
     ends_ok = path[0] == puzzle.start and path[-1] == puzzle.end

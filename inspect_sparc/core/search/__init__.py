@@ -27,7 +27,13 @@ ENGINES = ("auto", "python", "compiled")
 def use_compiled(engine: str | None = None) -> bool:
     """Whether `solve` should run the compiled engine: `engine`, else the environment variable
     (default "auto": compiled when numba is installed). Unknown names and "compiled" without
-    numba are errors, not silent fallbacks."""
+    numba are errors, not silent fallbacks.
+
+    Args:
+        engine: "python", "compiled", "auto", or None for the environment variable.
+
+    Returns:
+        True for the compiled engine."""
     choice = (engine if engine is not None else os.environ.get(ENGINE_VARIABLE, "auto")).strip()
     if choice.lower() not in ENGINES:
         source = "engine" if engine is not None else ENGINE_VARIABLE
@@ -51,7 +57,14 @@ def solve(puzzle: Puzzle, limit: int | None = None, *, engine: str | None = None
     variable decides, by default "auto" (compiled when numba is installed). Both give the same
     paths in the same order; a grid too large for the compiled engine's 63-bit masks always runs
     in Python.
-    """
+
+    Args:
+        puzzle: the parsed puzzle.
+        limit: the most paths to return (None: all).
+        engine: the engine, or None for the environment variable.
+
+    Returns:
+        The paths, each a list of positions from S to E."""
     if limit is not None and limit <= 0:
         return []
     if use_compiled(engine) and fits(puzzle):

@@ -662,7 +662,14 @@ class _Search:
 
 def solve_python(puzzle: Puzzle, limit: int | None = None) -> list[Path]:
     """Every rule-valid path of `puzzle` (at most `limit`), in depth-first order (moves right,
-    left, down, up), by the pure engine."""
+    left, down, up), by the pure engine.
+
+    Args:
+        puzzle: the parsed puzzle.
+        limit: the most paths to return (None: all).
+
+    Returns:
+        The paths, each a list of positions from S to E."""
     if limit is not None and limit <= 0:
         return []
     return _Search(puzzle, limit).run()

@@ -9,13 +9,13 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 
-from inspect_sparc.contract.ontology import puzzle_categories
 from inspect_sparc.core.algopuzzlevqa.images import (
     DEFAULT_MAX_IMAGE_SIZE,
     check_max_image_size,
     resized_copies,
 )
 from inspect_sparc.core.algopuzzlevqa.layout import Record, read_folder
+from inspect_sparc.core.algopuzzlevqa.ontology import puzzle_categories
 from inspect_sparc.core.algopuzzlevqa.prompts import (
     build_prompt,
     check_prompt_style,

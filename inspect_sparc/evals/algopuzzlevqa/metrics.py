@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES
 from inspect_sparc.evals.metrics import mean_of
 
 

@@ -14,7 +14,7 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ContentImage, ContentText, get_model
 from inspect_ai.scorer import Score
 
-from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES
 from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 from inspect_sparc.evals.algopuzzlevqa.tasks import TASK_VERSION, algopuzzlevqa

@@ -8,7 +8,7 @@ from algopuzzlevqa_helpers import mock_output
 from inspect_ai import eval_set
 from inspect_ai.model import get_model
 
-from inspect_sparc.contract.ontology import CATEGORIES
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES
 from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa
 from inspect_sparc.evals.sparc.single_shot.tasks import sparc

@@ -12,7 +12,7 @@ def test_pure_modules_do_not_import_inspect_ai() -> None:
         "import inspect_sparc.evals.algopuzzlevqa as package\n"
         "from inspect_sparc.core.algopuzzlevqa import answer, layout, prompts, puzzles, sources\n"
         "from inspect_sparc.core.algopuzzlevqa import images\n"
-        "from inspect_sparc.contract import ontology\n"
+        "from inspect_sparc.core.algopuzzlevqa import ontology\n"
         "assert 'inspect_ai' not in sys.modules, 'inspect_ai imported'\n"
         "assert 'PIL' not in sys.modules, 'PIL imported before an image is resized'\n"
         "assert package.algopuzzlevqa.__name__ == 'algopuzzlevqa'\n"

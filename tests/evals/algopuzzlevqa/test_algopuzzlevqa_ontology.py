@@ -9,7 +9,7 @@ from algopuzzlevqa_helpers import REFERENCE, mock_output
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from inspect_sparc.contract.ontology import CATEGORIES, ONTOLOGY
+from inspect_sparc.core.algopuzzlevqa.ontology import CATEGORIES, ONTOLOGY
 from inspect_sparc.core.algopuzzlevqa.puzzles import PUZZLES
 from inspect_sparc.evals.algopuzzlevqa.dataset import algopuzzlevqa_dataset
 from inspect_sparc.evals.algopuzzlevqa.tasks import algopuzzlevqa

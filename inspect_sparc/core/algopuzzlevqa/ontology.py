@@ -65,5 +65,11 @@ ONTOLOGY: dict[str, tuple[str, ...]] = _parse(_TABLE)
 
 
 def puzzle_categories(puzzle: str) -> list[str]:
-    """The categories of `puzzle` (an unknown puzzle has none)."""
+    """The categories of `puzzle` (an unknown puzzle has none).
+
+    Args:
+        puzzle: the puzzle name.
+
+    Returns:
+        Its category names, in `CATEGORIES` order."""
     return list(ONTOLOGY.get(puzzle, ()))
