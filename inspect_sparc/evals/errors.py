@@ -362,14 +362,11 @@ def stop_mockllm_offline() -> None:
     params = command_line()
     if params is None or params.get("solver") or params.get("run_config"):
         return
-    try:
-        from inspect_ai.model import get_model
-
-        model = str(get_model())
-    except Exception:  # noqa: BLE001 - no active model yet: nothing to check
+    # --model (or INSPECT_EVAL_MODEL, which Click reads for it): one model or several, by commas
+    mockllm = [m for m in str(params.get("model") or "").split(",") if m.startswith("mockllm/")]
+    if not mockllm:
         return
-    if not model.startswith("mockllm/"):
-        return
+    model = mockllm[0]
     try:
         import tiktoken
 
