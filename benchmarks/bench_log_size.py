@@ -230,16 +230,17 @@ def _ratios(rounds: list[tuple], floor: list[tuple], column: int) -> str:
 
 
 def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
-    """The (puzzle, path, marks) of every answer picture the scorer draws for these answers."""
+    """The (puzzle, path, marks, first illegal step) of every answer picture the scorer draws
+    for these answers."""
     from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.evals.sparc import scorer
 
     calls: list[tuple] = []
     real = scorer.answer_image
 
-    def spy(puzzle, path, marks, *args):
-        calls.append((puzzle, path, marks))
-        return real(puzzle, path, marks, *args)
+    def spy(puzzle, path, marks, step=None):
+        calls.append((puzzle, path, marks, step))
+        return real(puzzle, path, marks, step=step)
 
     with mock.patch.object(scorer, "answer_image", spy):
         for record in records:
@@ -248,9 +249,14 @@ def picture_calls(records: list[dict], answers: dict[str, str]) -> list[tuple]:
     return calls
 
 
-def _at_cell(cell: int, draw: Callable[..., tuple[str, bytes]], *call: object) -> tuple:
-    """`draw(*call)` at `cell` pixels a grid cell."""
-    return draw(*call, cell)
+def _at_cell(cell: int, draw: Callable[..., tuple[str, bytes]], call: tuple) -> tuple:
+    """`draw` of a picture call (`picture_calls`) at `cell` pixels a grid cell."""
+    return draw(*call[:3], cell, step=call[3])
+
+
+def _drawn(draw: Callable[..., object], call: tuple) -> object:
+    """`draw` (`answer_image` or `answer_drawing`) of a picture call (`picture_calls`)."""
+    return draw(*call[:3], step=call[3])
 
 
 def picture_costs(label: str, calls: list[tuple]) -> None:
@@ -259,9 +265,9 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
 
     from inspect_sparc.core.picture import image as picture
 
-    def palette_png(*call: object) -> tuple[str, bytes]:
+    def palette_png(call: tuple) -> tuple[str, bytes]:
         buffer = io.BytesIO()
-        drawing = picture.answer_drawing(*call).quantize(colors=32, dither=0)
+        drawing = _drawn(picture.answer_drawing, call).quantize(colors=32, dither=0)
         drawing.save(buffer, format="PNG", optimize=True)
         return "image/png", buffer.getvalue()
 
@@ -278,11 +284,11 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
         draws[f"at {cell} px a cell"] = functools.partial(_at_cell, cell, picture.answer_image)
     print(f"{label}: {len(calls)} answer pictures")
     for name, variant in [*variants.items(), *((n, contextlib.nullcontext) for n in draws)]:
-        draw = draws.get(name, picture.answer_image)
         with variant():
-            draw(*calls[0])  # warm the caches
+            measured = draws.get(name, functools.partial(_drawn, picture.answer_image))
+            measured(calls[0])  # warm the caches
             started = time.process_time()
-            sizes = [len(draw(*call)[1]) for call in calls]
+            sizes = [len(measured(call)[1]) for call in calls]
             seconds = time.process_time() - started
         print(
             f"  {name:18s} {sum(sizes) / len(sizes):7.0f} B mean  {max(sizes):6d} B max  "
@@ -297,7 +303,7 @@ def webp_settings(label: str, calls: list[tuple], count: int = 40) -> None:
 
     from inspect_sparc.core.picture import image as picture
 
-    drawings = [picture.answer_drawing(*call) for call in calls[:count]]
+    drawings = [_drawn(picture.answer_drawing, call) for call in calls[:count]]
     print(f"{label}: lossless WebP settings, {len(drawings)} pictures")
     for method in range(7):
         for quality in (0, 50, 100):

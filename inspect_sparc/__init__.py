@@ -14,9 +14,43 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.runtime.lazy import lazy_exports
-
 __version__ = "0.8.0"
+
+
+def _installed_copy() -> tuple[str, str] | None:
+    """The installed (non-editable) package's folder and version when this import comes from a
+    checkout that shadows it, else None.
+
+    `python -m inspect_ai` (or any script) run from a checkout's root puts the checkout first on
+    `sys.path`, ahead of a `pip install .` copy. Inspect names a task `inspect_sparc/sparc` only
+    when its module lies in site-packages or an editable install, so from the root the checkout's
+    tasks went unnamed and `inspect_sparc/sparc` was "not found". The package's modules are then
+    read from the installed copy, as from any other folder (docs/development.md)."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    if not (here.parent / "pyproject.toml").is_file():  # not a checkout: the installed copy
+        return None
+    try:
+        installed = distribution("inspect-sparc")
+    except PackageNotFoundError:
+        return None
+    how = json.loads(installed.read_text("direct_url.json") or "{}")
+    if how.get("dir_info", {}).get("editable"):  # an editable install reads a checkout anyway
+        return None
+    folder = Path(str(installed.locate_file("inspect_sparc"))).resolve()
+    if folder == here or not (folder / "__init__.py").is_file():
+        return None
+    return str(folder), installed.version
+
+
+if (_copy := _installed_copy()) is not None:  # every submodule from the installed copy
+    __path__ = [_copy[0]]
+    __version__ = _copy[1]
+
+from inspect_sparc.runtime.lazy import lazy_exports  # noqa: E402 - after the path is settled
 
 #: Exported task -> the module that defines it.
 TASK_MODULES = {

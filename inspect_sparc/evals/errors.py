@@ -21,6 +21,15 @@ shown this way: Inspect draws every task error as a traceback panel (and none at
 `say_last` prints such an error's line once more, on stderr, as Inspect's command line exits:
 the last thing on the screen in every display mode (docs/protocols.md).
 
+Inspect's own errors for a mistake on its command line end in a traceback of about 200 lines: a
+solver or a model provider that no package registered (`--solver inspect_sparc/nonexistent`,
+`--model nonexist/model`). In a run of this package's tasks, `plain_inspect_errors` shows them as
+one line too, with the names probably meant. And `--model mockllm/model` with a task's own
+solver, offline, failed in every sample under a 250-line traceback, exiting 0: Inspect's mockllm
+counts tokens with tiktoken, which downloads its encoding file on first use. A task built under
+Inspect's command line with that model and no `--solver` loads the encoding first, and stops
+with one line naming the offline ways (`stop_mockllm_offline`).
+
 Inspect drops a `-T` argument its task does not declare, with a warning only (none under
 `--display none`), so `-T levle=5` ran all 500 puzzles and `sparc_hard -T level=3` ran level 5.
 `plain_errors` therefore shows Inspect a signature that also takes any other name, and stops on
@@ -94,20 +103,30 @@ _INSPECT_HOOK_MODULE = "inspect_ai._util.error"
 
 
 def _message_on_stderr(hook: Callable[..., Any]) -> Callable[..., None]:
-    """An exception hook that prints our errors' message alone on stderr, else defers to `hook`."""
+    """An exception hook that prints our errors' message, and Inspect's of `INSPECT_NAME_ERRORS`,
+    alone on stderr (one line), else defers to `hook`."""
 
     def show(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         if isinstance(error, _OneLine):
             print(" ".join(str(error).split()), file=sys.stderr, flush=True)
+        elif _is_name_error(error, trace):
+            line = " ".join(f"{error}{_names_meant(str(error))}".split())
+            print(line, file=sys.stderr, flush=True)
         else:
             hook(kind, error, trace)
 
+    show.one_line = True  # type: ignore[attr-defined]
     return show
+
+
+def _hook_is_ours() -> bool:
+    """True when `_message_on_stderr`'s hook is the one in charge."""
+    return bool(getattr(sys.excepthook, "one_line", False))
 
 
 def show_in_every_display() -> None:
     """Put `_message_on_stderr` in front of Inspect's exception hook, when that one is in charge."""
-    if getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
+    if not _hook_is_ours() and getattr(sys.excepthook, "__module__", None) == _INSPECT_HOOK_MODULE:
         sys.excepthook = _message_on_stderr(sys.excepthook)
 
 
@@ -156,8 +175,11 @@ def plain_errors(task_function: F) -> F:
     @functools.wraps(task_function)
     def build(*args: Any, **kwargs: Any) -> Any:
         warn_if_openai_too_old()
+        plain_inspect_errors()
         try:
-            return task_function(*args, **_declared(name, kwargs))
+            task = task_function(*args, **_declared(name, kwargs))
+            stop_mockllm_offline()  # once the task's own arguments and records are good
+            return task
         except _Plain:
             show_in_every_display()
             raise
@@ -253,3 +275,108 @@ def _task_order(task: str) -> tuple[int, str]:
     """The tasks in the order the package lists them (sparc first), else by name."""
     order = list(SELECTION_ARGUMENTS)
     return (order.index(task) if task in order else len(order), task)
+
+
+#: Inspect's errors for a name on its command line that nothing registered: (the Inspect function
+#: raising it, the start of its message).
+INSPECT_NAME_ERRORS = (
+    ("solver_from_spec", "Unknown solver"),
+    ("get_model", "Model API"),
+    ("get_model", "Model name"),
+)
+
+
+def command_line() -> dict[str, Any] | None:
+    """The parameters of the running `inspect eval` or `inspect eval-set` (Click's context), when
+    it runs one of this package's tasks; None elsewhere (Python's `eval()`, other packages')."""
+    if _INSPECT_CLI_MODULE not in sys.modules:
+        return None
+    import click
+
+    context = click.get_current_context(silent=True)
+    if context is None:
+        return None
+    package = __name__.split(".")[0] + "/"
+    tasks = context.params.get("tasks") or ()
+    if not any(str(task).startswith(package) for task in tasks):
+        return None
+    return dict(context.params)
+
+
+def plain_inspect_errors() -> None:
+    """In a run of this package's tasks from Inspect's command line, put `_message_on_stderr` in
+    front of the exception hook: Inspect's errors of `INSPECT_NAME_ERRORS` show as one line on
+    stderr (the process still exits 1). Called when Inspect loads the entry point, and as a task
+    is built."""
+    if not _hook_is_ours() and command_line() is not None:
+        sys.excepthook = _message_on_stderr(sys.excepthook)
+
+
+def _is_name_error(error: BaseException, trace: TracebackType | None) -> bool:
+    """True for a ValueError of `INSPECT_NAME_ERRORS`, raised in Inspect's function named there."""
+    if not isinstance(error, ValueError) or trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    code = trace.tb_frame.f_code
+    module = str(trace.tb_frame.f_globals.get("__name__", ""))
+    return module.startswith("inspect_ai.") and any(
+        code.co_name == function and str(error).startswith(start)
+        for function, start in INSPECT_NAME_ERRORS
+    )
+
+
+def _names_meant(message: str) -> str:
+    """For an unknown solver of this package, `; did you mean ...?` and the package's solvers;
+    else "" (Inspect's model error names the format already)."""
+    if not message.startswith("Unknown solver "):
+        return ""
+    asked = message.split()[2]
+    package = __name__.split(".")[0] + "/"
+    try:
+        # Private: Inspect has no public list of the registered solvers.
+        from inspect_ai._util.registry import (  # inspect-evals-lint: ignore[IECQ001] -- no API
+            registry_find,
+            registry_info,
+        )
+
+        found = registry_find(lambda info: info.type in ("solver", "agent"))
+        ours = sorted(n for n in (registry_info(o).name for o in found) if n.startswith(package))
+    except (ImportError, AttributeError):
+        return ""
+    if not asked.startswith(package) or not ours:
+        return ""
+    short = [name.removeprefix(package) for name in ours]
+    meant = did_you_mean(asked.removeprefix(package), short).replace(" '", f" '{package}")
+    return f"{meant}; this package's solvers: {', '.join(ours)}"
+
+
+#: The encoding Inspect's `mockllm` counts tokens in, with tiktoken (inspect_ai.model._tokens).
+TIKTOKEN_ENCODING = "o200k_base"
+
+
+def stop_mockllm_offline() -> None:
+    """Under Inspect's command line, with `--model mockllm/...` and a task's own solver (which
+    calls the model), a PlainValueError when tiktoken cannot load its encoding file (offline, not
+    cached): else every sample fails under a traceback. Baseline solvers never ask it."""
+    params = command_line()
+    if params is None or params.get("solver") or params.get("run_config"):
+        return
+    # --model (or INSPECT_EVAL_MODEL, which Click reads for it): one model or several, by commas
+    mockllm = [m for m in str(params.get("model") or "").split(",") if m.startswith("mockllm/")]
+    if not mockllm:
+        return
+    model = mockllm[0]
+    try:
+        import tiktoken
+
+        tiktoken.get_encoding(TIKTOKEN_ENCODING)
+    except ImportError:
+        return
+    except Exception as error:  # requests' or tiktoken's own, whichever failed
+        raise PlainValueError(
+            f"{model} counts tokens with tiktoken, which could not load its {TIKTOKEN_ENCODING} "
+            f"encoding file ({type(error).__name__}; offline?): offline, answer with "
+            "--model inspect_sparc/replay or run a baseline solver "
+            "(--solver inspect_sparc/search_solver)"
+        ) from error

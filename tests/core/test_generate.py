@@ -419,3 +419,22 @@ def test_every_task_takes_a_generated_source(small_generated_sets, generated):
     assert {s.id for s in sparc_gym(source=f"generated:{SEED}").dataset} == ids
     level_five = {r["id"] for r in generated[:5] if r["difficulty_level"] == 5}
     assert {s.id for s in sparc_hard(source=f"generated:{SEED}").dataset} == level_five
+
+
+@pytest.mark.slow
+def test_the_compile_notice_prints_once_with_worker_processes(tmp_path):
+    """With a cold numba cache and two workers, the kernel is compiled once, before the pool
+    starts, and said once (each worker compiled it and said so)."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    out = tmp_path / "set.jsonl"
+    command = [sys.executable, "-m", "inspect_sparc.generate", "--n", "6", "--seed", "7"]
+    command += ["--workers", "2", "--out", str(out)]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "INSPECT_SPARC_SEARCH": "auto"}
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("compiling the search engine with numba") == 1, result.stderr
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 6

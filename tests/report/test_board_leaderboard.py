@@ -392,3 +392,27 @@ def test_progress_covers_the_build_not_only_the_reading(board16):
     assert [done for done, _ in building] == list(range(len(SECTIONS) + 1))
     assert {total for _, total in building} == {len(SECTIONS)}
     assert calls[-1] == ("page", 1, 1)  # the bar is full only once the page is written
+
+
+@pytest.mark.parametrize(("scale", "half_range"), [(0.05, 5.0), (3.0, 20.0)])
+def test_the_matrix_colour_bar_runs_in_points_of_accuracy(scale, half_range):
+    """The bar's range and label agree: points of accuracy, the largest difference rounded up to
+    5 points (a one-point difference was once the darkest colour of a -1..1 bar)."""
+    import pandas as pd
+
+    from inspect_sparc.report.analysis.paired import WITHIN
+    from inspect_sparc.report.sections.paired import paired_matrix
+
+    runs = [f"{PREFIX}m-{k} | single_shot" for k in range(5)]
+    rows = [
+        {"scope": WITHIN, "protocol_a": "single_shot", "run_a": a, "run_b": b,
+         "accuracy_a": 0.0, "accuracy_b": 0.0, "difference": scale * (i - j) * (1 + i),
+         "p_holm": 0.5}
+        for i, a in enumerate(runs) for j, b in enumerate(runs) if i < j
+    ]  # fmt: skip
+    largest = max(abs(row["difference"]) for row in rows)
+    fig = paired_matrix(pd.DataFrame(rows))
+    [bar] = [a for a in fig.axes if not a.get_title()]
+    low, high = bar.get_ylim()
+    assert (low, high) == (-half_range, half_range) and high >= largest
+    assert "points of accuracy" in bar.get_ylabel()

@@ -501,6 +501,11 @@ def iter_puzzles(
         raise GenerateError(f"workers must be a whole number >= 1; got {workers!r}")
     schedule = level_schedule(n, level)
     jobs = [(seed, i, schedule[i], max_solutions) for i in shard_range(n, part)]
+    if workers > 1 and len(jobs) > 2:
+        # The first puzzle here: its search compiles the numba kernel once (saying so once) into
+        # the disk cache, which the workers then load, instead of each compiling it (and saying so).
+        yield _job(jobs[0])
+        jobs = jobs[1:]
     yield from ordered_map(_job, jobs, workers, "Generating puzzles")
 
 

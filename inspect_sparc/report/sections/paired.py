@@ -4,7 +4,7 @@ that says what the test can and cannot show (the numbers are `analysis.paired`'s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.paired import WITHIN, level_pairs, power_table
 from inspect_sparc.report.context import Context, Spec
@@ -45,11 +45,33 @@ def by_accuracy(pairs: pd.DataFrame) -> list[str]:
 MATRIX_FROM = 4
 
 
+#: The colour scale's half-range steps, in points of accuracy: at least one step, so that
+#: differences of a point or two stay pale (a range of -1..1 read as a fraction).
+COLOUR_STEP = 5.0
+
+
+def colour_range(matrix: Any) -> float:
+    """The half-range of the matrix's diverging colour scale, in points of accuracy: its largest
+    absolute difference rounded up to a multiple of `COLOUR_STEP` (at least one step)."""
+    import math
+
+    import numpy as np
+
+    largest = float(np.nanmax(np.abs(matrix))) if np.isfinite(matrix).any() else 0.0
+    return max(COLOUR_STEP, COLOUR_STEP * math.ceil(largest / COLOUR_STEP))
+
+
+def signed_points(value: float, _position: object = None) -> str:
+    """A colour-bar tick: a signed whole number of points, "0" unsigned."""
+    return f"{value:+.0f}" if round(value) else "0"
+
+
 @styled
 def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
     points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05."""
     import numpy as np
+    from matplotlib.ticker import FuncFormatter
 
     if paired.empty:
         return None
@@ -73,7 +95,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
             matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
             p = row.get("p_holm")
             stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
-        top = max(1.0, float(np.nanmax(np.abs(matrix))))
+        top = colour_range(matrix)
         image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
         for (i, j), value in np.ndenumerate(matrix):
             if value == value:
@@ -92,7 +114,8 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
         ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=7.5)
         ax.set_yticks(range(len(runs)), labels, fontsize=7.5)
         ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
-        fig.colorbar(image, ax=ax, shrink=0.8, label="difference (points)")
+        bar = fig.colorbar(image, ax=ax, shrink=0.8, format=FuncFormatter(signed_points))
+        bar.set_label("row minus column (points of accuracy)")
     return fig
 
 
