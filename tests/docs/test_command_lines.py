@@ -2,8 +2,7 @@
 reader copies them: Inspect's own command line takes their options, their `-T` arguments build
 the task they name (on the bundled puzzles: the real sources need the network), and (slow) each
 runs to a successful log offline, `--model ...` and any real model swapped for the package's
-replay model. Every relative link of the README and of docs/ leads to a file and heading that
-exist."""
+replay model. (Links are checked by test_links.py.)"""
 
 from __future__ import annotations
 
@@ -101,40 +100,3 @@ def test_every_line_runs_offline_to_a_successful_log(tmp_path):
         assert result.returncode == 0, (page, line, result.stderr[-2000:])
         logs = [read_eval_log(str(p)) for p in (tmp_path / str(index)).glob("*.eval")]
         assert logs and all(log.status == "success" for log in logs), (page, line)
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor for a Markdown heading."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
-
-
-def anchors(path: Path) -> set[str]:
-    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
-    return {slug(h) for h in re.findall(r"^#+ (.*)$", text, flags=re.M)}
-
-
-def links(path: Path) -> list[str]:
-    """The relative links of a Markdown file (outside code blocks)."""
-    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
-    found = re.findall(r"\]\(([^)\s]+)\)", text)
-    return [link for link in found if not re.match(r"[a-z]+:", link)]
-
-
-MARKDOWN = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
-
-
-@pytest.mark.parametrize("page", MARKDOWN)
-def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page):
-    source = ROOT / page
-    for link in links(source):
-        target, _, anchor = link.partition("#")
-        path = (source.parent / target).resolve() if target else source
-        assert path.exists(), (page, link)
-        if anchor and path.suffix == ".md":
-            assert anchor in anchors(path), (page, link)
-
-
-def test_the_slug_is_githubs():
-    assert slug("sparc and sparc_hard (single shot)") == "sparc-and-sparc_hard-single-shot"
-    assert slug("`sparc_agent`: SPaRC for agents") == "sparc_agent-sparc-for-agents"
