@@ -13,21 +13,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from inspect_sparc.published_runs.irt import ItemModel
-from inspect_sparc.published_runs.verdicts import Verdicts
 
 #: Difficulty bins by the share of published runs that solved a puzzle: none, up to 10%, more.
 SHARE_EDGES = (0.0, 0.10)
 BINS = 3
 #: Every stratum gets at least this many puzzles (or all of it), so each has a variance.
-MIN_PER_STRATUM = 3
-#: The balanced subsets' floor (each stratum still has a variance; more puzzles left to share).
-BALANCED_MINIMUM = 2
+MIN_PER_STRATUM = 2
 #: Floor of a stratum's assumed spread in the allocation: a stratum the published runs never
 #: solve still gets puzzles in proportion to its size, for models stronger than them.
 SPREAD_FLOOR = 0.15
 #: Share of a subset given to the puzzles no published run solved (the trade-off between models
 #: like the published ones, measured on the other puzzles, and stronger models; see the docs).
-UNSOLVED_SHARE = 0.5
+UNSOLVED_SHARE = 0.6
 #: Stratified candidates drawn for a balanced subset (the best-matching one is kept).
 CANDIDATES = 2000
 #: Abilities the balanced draw matches, as published-ability mean + this many spreads: across
@@ -94,12 +91,12 @@ def split_allocation(
 ) -> np.ndarray:
     """`size` puzzles over the strata: round(size * unsolved_share) to the strata of difficulty
     bin 0 (no published run solved them) in proportion to their size, the rest to the other
-    strata by Neyman allocation; each stratum at least BALANCED_MINIMUM (or all of it)."""
+    strata by Neyman allocation; each stratum at least MIN_PER_STRATUM (or all of it)."""
     never = np.arange(population.size) % BINS == 0
     unsolved = round(size * unsolved_share)
     sizes = np.zeros(population.size, dtype=int)
-    sizes[never] = allocate(unsolved, population[never], np.ones(never.sum()), BALANCED_MINIMUM)
-    sizes[~never] = allocate(size - unsolved, population[~never], spread[~never], BALANCED_MINIMUM)
+    sizes[never] = allocate(unsolved, population[never], np.ones(never.sum()))
+    sizes[~never] = allocate(size - unsolved, population[~never], spread[~never])
     return sizes
 
 
@@ -111,29 +108,6 @@ def stratum_spread(strata: np.ndarray, solved: np.ndarray, count: int) -> np.nda
         rates = rates[~np.isnan(rates)]
         spread[h] = np.sqrt(np.mean(rates * (1 - rates))) if rates.size else 0.0
     return spread
-
-
-def draw_subset(
-    size: int, levels: np.ndarray, solved: np.ndarray, seed: int, name: str = ""
-) -> Subset:
-    """A stratified sample of `size` puzzles of the split (levels per puzzle, published runs x
-    puzzles verdicts), drawn with `seed`."""
-    strata = strata_of(levels, solved)
-    count = 5 * BINS
-    population = np.bincount(strata, minlength=count)
-    sizes = allocate(size, population, stratum_spread(strata, solved, count))
-    rng = np.random.default_rng(seed)
-    chosen = [
-        rng.choice(np.flatnonzero(strata == h), size=sizes[h], replace=False)
-        for h in range(count)
-        if sizes[h]
-    ]
-    return Subset(name, strata, population, sizes, np.sort(np.concatenate(chosen)))
-
-
-def published_subset(size: int, verdicts: Verdicts, seed: int) -> Subset:
-    """`draw_subset` over all the published runs (the version 1 subsets)."""
-    return draw_subset(size, verdicts.levels, verdicts.solved, seed, f"informative:{size}")
 
 
 def balance_matrix(model: ItemModel) -> np.ndarray:

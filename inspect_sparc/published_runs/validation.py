@@ -1,6 +1,8 @@
-"""Leave-one-run-out validation of the subset estimates: hold out each published run that ran
-all 500 puzzles, rebuild the strata, subset and 2PL fit from the other runs, estimate the
-held-out run's full-split accuracy from its verdicts on the subset, and compare with its truth."""
+"""Validation of the subset estimates. Leave-one-run-out and leave-one-family-out: hold out each
+published run that ran all 500 puzzles (or each model family), rebuild the 2PL fit, strata and
+balanced subsets from the other runs, estimate the held-out run's full-split accuracy from its
+verdicts on the subset, and compare with its truth. Also the shipped subsets themselves and
+simulated models far stronger than the published ones."""
 
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ from inspect_sparc.published_runs.subsets import (
     UNSOLVED_SHARE,
     Subset,
     balanced_subset,
-    draw_subset,
 )
 from inspect_sparc.published_runs.verdicts import Verdicts, load_verdicts
 
@@ -76,15 +77,15 @@ def leave_one_run_out(
     for count, i in enumerate(complete, 1):
         run_id, truth = verdicts.runs[i].run_id, float(solved[i].mean())
         others = np.delete(solved, i, axis=0)
-        model = fit_2pl(others) if "model-based" in methods else None
+        model = fit_2pl(others)
         for size in sizes:
             for draw in range(draws):
-                subset = draw_subset(size, verdicts.levels, others, seed=draw)
+                subset = balanced_subset(size, verdicts.levels, others, model, draw)
                 values = solved[i][subset.chosen]
                 found = {}
                 if "design-based" in methods:
                     found["design-based"] = design_based(subset, values)
-                if model is not None:
+                if "model-based" in methods:
                     found["model-based"] = model_based(model, subset, values)
                 if "random" in methods:
                     picked = np.random.default_rng([draw, i]).choice(solved.shape[1], size, False)

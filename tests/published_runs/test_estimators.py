@@ -15,7 +15,7 @@ from scipy.stats import pearsonr
 from inspect_sparc.published_runs.estimators import design_based, model_based
 from inspect_sparc.published_runs.irt import ability, fit_2pl
 from inspect_sparc.published_runs.shipped import load_item_model, load_subset
-from inspect_sparc.published_runs.subsets import BINS, Subset, allocate
+from inspect_sparc.published_runs.subsets import BINS, MIN_PER_STRATUM, Subset, allocate
 from inspect_sparc.published_runs.verdicts import load_verdicts
 
 
@@ -81,7 +81,7 @@ def test_allocation_gives_every_stratum_its_floor_and_sums_to_the_size():
     population = np.array([8, 27, 51, 58, 33, 1])
     sizes = allocate(60, population, np.array([0.0, 0.1, 0.3, 0.2, 0.4, 0.0]))
     assert sizes.sum() == 60
-    assert (sizes >= np.minimum(population, 3)).all() and (sizes <= population).all()
+    assert (sizes >= np.minimum(population, MIN_PER_STRATUM)).all() and (sizes <= population).all()
 
 
 def test_the_2pl_fit_recovers_simulated_puzzles_and_the_ability_is_the_posterior_mode():
