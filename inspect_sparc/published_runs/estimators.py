@@ -32,9 +32,23 @@ def _z() -> float:
     return float(norm.ppf(0.5 + CONFIDENCE / 2))
 
 
-def wilson_bounds(p: float, n: float) -> tuple[float, float]:
-    """Wilson score bounds of a rate p over n (n may be an effective, non-integer size)."""
-    z = _z()
+def _quantile(parts: np.ndarray, freedom: np.ndarray) -> float:
+    """The two-sided 95% Student t quantile at the Satterthwaite degrees of freedom of a sum of
+    stratum variances `parts` estimated with `freedom` degrees of freedom each (Cochran,
+    Sampling Techniques, 5.4): few puzzles per stratum give a noisy variance, and the normal
+    quantile would then cover less than 95%."""
+    from scipy.stats import t
+
+    if parts.sum() <= 0:
+        return _z()
+    df = parts.sum() ** 2 / (parts**2 / freedom).sum()
+    return float(t.ppf(0.5 + CONFIDENCE / 2, df))
+
+
+def wilson_bounds(p: float, n: float, z: float | None = None) -> tuple[float, float]:
+    """Wilson score bounds of a rate p over n (n may be an effective, non-integer size), at the
+    normal quantile or at `z` (a t quantile for an estimated variance)."""
+    z = _z() if z is None else z
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     low = 0.0 if p <= 0 else max(0.0, centre - half)  # not 3e-18 at p = 0 (rounding)
@@ -93,17 +107,34 @@ def model_based(model: ItemModel, subset: Subset, values: np.ndarray) -> Estimat
     variance += rest_variance
     half = _z() * np.sqrt(variance)
     floor = values.sum() / total  # what the subset already solved
-    note = ""
-    if values[~model.placed[chosen]].sum() > 0:
-        note = "solves puzzles no published run solved: beyond the published range"
     return Estimate(
         "model-based (2PL IRT)",
         float(estimate),
         float(max(floor, estimate - half)),
         float(min(1.0, estimate + half)),
         int(values.size),
-        note,
+        _range_note(model, theta, values[~model.placed[chosen]]),
     )
+
+
+#: The start of the model-based estimate's note when its assumptions do not hold.
+BEYOND = "beyond the published range"
+
+
+def _range_note(model: ItemModel, theta: float, unplaced: np.ndarray) -> str:
+    """Why the model-based estimate should not be read, or "": the run's ability lies outside
+    the published runs' (the 2PL was never checked there), or it solves puzzles no published
+    run solved (the 2PL cannot place them)."""
+    reasons = []
+    if not model.ability_low <= theta <= model.ability_high:
+        side = "above" if theta > model.ability_high else "below"
+        reasons.append(
+            f"ability {theta:.2f} {side} the published runs' "
+            f"({model.ability_low:.2f} to {model.ability_high:.2f})"
+        )
+    if unplaced.sum() > 0:
+        reasons.append("solves puzzles no published run solved")
+    return f"{BEYOND}: {'; '.join(reasons)}; read the model-assisted row" if reasons else ""
 
 
 def _unplaced_part(model: ItemModel, subset: Subset, values: np.ndarray) -> tuple[float, float]:
@@ -132,6 +163,8 @@ def model_assisted(model: ItemModel, subset: Subset, values: np.ndarray) -> Esti
     Its variance is the design variance of the residuals (stratified, finite population
     correction; a stratum whose residuals are all alike takes its collapsed group's), so the
     interval is valid by design whatever the model, and narrow where the IRT predicts well.
+    The interval is Wilson's at the effective sample size p(1-p)/variance (asymmetric near 0
+    and 1, where a weak run's normal interval fell short) with a t quantile.
     A run that solved every puzzle of the subset, or none, has no residual spread to measure:
     it gets the design-based estimate and interval (which then holds 100, or 0).
 
@@ -141,8 +174,9 @@ def model_assisted(model: ItemModel, subset: Subset, values: np.ndarray) -> Esti
         values: per chosen puzzle, 0/1 or a mean over epochs.
 
     Returns:
-        The estimate of the full-split accuracy (fraction) with its 95% normal interval,
-        clipped to [what the subset solved, 1 - what it failed]."""
+        The estimate of the full-split accuracy (fraction) and its 95% interval (Wilson, at the
+        Student t quantile of the variance's Satterthwaite degrees of freedom), both within
+        [what the subset solved, 1 - what it failed] (the split's share it must lie in)."""
     if values.size and (np.all(values == 1) or np.all(values == 0)):
         design = design_based(subset, values)
         return Estimate(MODEL_ASSISTED, design.value, design.low, design.high, design.n, EDGE)
@@ -151,19 +185,24 @@ def model_assisted(model: ItemModel, subset: Subset, values: np.ndarray) -> Esti
     predicted = np.where(model.placed, model.p(theta), 0.0)
     residual = values - predicted[chosen]
     strata, bins = subset.strata[chosen], subset.strata[chosen] % BINS
-    estimate, variance = float(predicted.mean()), 0.0
+    estimate, parts, freedom = float(predicted.mean()), [], []
     for h in np.unique(strata):
         e = residual[strata == h]
         share = subset.population[h] / total
         estimate += share * float(e.mean())
         pooled = residual[bins == h % BINS]
         spread = max(stratum_variance(e, pooled), stratum_variance(pooled, pooled))
-        variance += share**2 * (1 - e.size / subset.population[h]) * spread / e.size
-    half = _z() * float(np.sqrt(variance))
+        parts.append(share**2 * (1 - e.size / subset.population[h]) * spread / e.size)
+        freedom.append(max(1, e.size - 1))
+    variance = float(sum(parts))
     floor = float(values.sum()) / total
     ceiling = 1 - float((1 - values).sum()) / total
-    low, high = max(floor, estimate - half), min(ceiling, estimate + half)
-    return Estimate(MODEL_ASSISTED, estimate, low, max(high, low), int(values.size))
+    estimate = min(max(estimate, floor), ceiling)
+    binomial = estimate * (1 - estimate)
+    effective = values.size if variance <= 0 or binomial <= 0 else binomial / variance
+    quantile = _quantile(np.array(parts), np.array(freedom))
+    low, high = wilson_bounds(estimate, min(float(total), max(effective, 1.0)), quantile)
+    return Estimate(MODEL_ASSISTED, estimate, max(floor, low), min(ceiling, high), values.size)
 
 
 MODEL_ASSISTED = "model-assisted (difference, 2PL IRT auxiliary)"

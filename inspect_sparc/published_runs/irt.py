@@ -17,14 +17,17 @@ ABILITY_SD, LOG_A_SD, DIFFICULTY_SD = 1.0, 0.5, 3.0
 
 @dataclass(frozen=True)
 class ItemModel:
-    """Fitted puzzles (`a`, `b`, over the puzzles in their order) and the fitted abilities'
-    mean and spread (the prior of a new run's ability)."""
+    """Fitted puzzles (`a`, `b`, over the puzzles in their order), the fitted abilities' mean
+    and spread (the prior of a new run's ability) and their range (lowest, highest published
+    run: where the model's predictions were checked)."""
 
     a: np.ndarray
     b: np.ndarray
     placed: np.ndarray
     ability_mean: float
     ability_sd: float
+    ability_low: float = -np.inf
+    ability_high: float = np.inf
 
     def p(self, theta: float) -> np.ndarray:
         """Each puzzle's chance of being solved at ability `theta`."""
@@ -67,7 +70,15 @@ def fit_2pl(solved: np.ndarray) -> ItemModel:
     a_all = np.full(everything.shape[1], np.nan)
     b_all = np.full(everything.shape[1], np.nan)
     a_all[placed], b_all[placed] = np.exp(log_a), b
-    return ItemModel(a_all, b_all, placed, float(theta.mean()), float(theta.std(ddof=1)))
+    return ItemModel(
+        a_all,
+        b_all,
+        placed,
+        float(theta.mean()),
+        float(theta.std(ddof=1)),
+        float(theta.min()),
+        float(theta.max()),
+    )
 
 
 def ability(model: ItemModel, at: np.ndarray, values: np.ndarray) -> tuple[float, float]:

@@ -1,8 +1,10 @@
 """The fixed, versioned subsets (`informative:50/100/200`) and the fitted 2PL puzzles that the
 package ships (data/subsets.csv, data/irt_items.csv), how they are built, and how to read them.
 
-Changing what `build` writes changes which puzzles a subset run gets: bump SUBSETS_VERSION (and
-the versions of the tasks that take `puzzles=`) when it does."""
+Both are built from a frozen list of published runs (data/subset_runs.txt: the 59 shipped when
+version 2 was built), so adding a published run later changes neither. Changing what `build`
+writes changes which puzzles a subset run gets: bump SUBSETS_VERSION (and the versions of the
+tasks that take `puzzles=`) when it does."""
 
 from __future__ import annotations
 
@@ -16,21 +18,51 @@ from pathlib import Path
 import numpy as np
 
 from inspect_sparc.published_runs.irt import ItemModel, fit_2pl
-from inspect_sparc.published_runs.subsets import Subset, published_subset
+from inspect_sparc.published_runs.subsets import (
+    BALANCE_ABILITIES,
+    CANDIDATES,
+    UNSOLVED_SHARE,
+    Subset,
+    balanced_subset,
+)
 from inspect_sparc.published_runs.verdicts import DATA, Verdicts, load_verdicts
 
-SUBSETS_VERSION = 1
+
+def frozen_run_ids() -> tuple[str, ...]:
+    """The run ids the shipped subsets and fit are built from (data/subset_runs.txt)."""
+    text = files(DATA).joinpath(FROZEN_RUNS).read_text("utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+def frozen_verdicts(verdicts: Verdicts) -> np.ndarray:
+    """The frozen runs' rows of `verdicts.solved`, in the frozen list's order (KeyError when
+    one of them is missing: the shipped files could not be rebuilt)."""
+    frozen = frozen_run_ids()
+    for run_id in frozen:
+        verdicts.run(run_id)  # KeyError naming the runs there are
+    return np.stack([verdicts.row(run_id) for run_id in frozen])
+
+
+SUBSETS_VERSION = 2
 SIZES = (50, 100, 200)
-SEED = 20260411
+SEED = 20261205
+#: The published runs the subsets and the fit are built from (one run id a line).
+FROZEN_RUNS = "subset_runs.txt"
 KIND = "informative"
 NAMES = tuple(f"{KIND}:{size}" for size in SIZES)
 
 
 def build(out: Path, verdicts: Verdicts | None = None) -> None:
     """Write subsets.csv (each puzzle's level and stratum, and its Horvitz-Thompson weight in
-    each subset it is in) and irt_items.csv + irt_model.json (the 2PL fit on all published runs)."""
+    each subset it is in) and irt_items.csv + irt_model.json (the 2PL fit), all from the frozen
+    runs of `verdicts` (default: the shipped ones); other runs in `verdicts` are ignored."""
     verdicts = verdicts or load_verdicts()
-    subsets = [published_subset(size, verdicts, SEED + size) for size in SIZES]
+    solved = frozen_verdicts(verdicts)
+    model = fit_2pl(solved)
+    subsets = [
+        balanced_subset(size, verdicts.levels, solved, model, SEED + size, f"{KIND}:{size}")
+        for size in SIZES
+    ]
     with (out / "subsets.csv").open("w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["puzzle_id", "level", "stratum", *NAMES])
@@ -42,7 +74,6 @@ def build(out: Path, verdicts: Verdicts | None = None) -> None:
         for i, pid in enumerate(verdicts.puzzle_ids):
             cells = ["" if np.isnan(w[i]) else f"{w[i]:.6g}" for w in weights]
             writer.writerow([pid, verdicts.levels[i], subsets[0].strata[i], *cells])
-    model = fit_2pl(verdicts.solved)
     with (out / "irt_items.csv").open("w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["puzzle_id", "a", "b"])
@@ -53,9 +84,14 @@ def build(out: Path, verdicts: Verdicts | None = None) -> None:
     meta = {
         "version": SUBSETS_VERSION,
         "seed": SEED,
+        "unsolved_share": UNSOLVED_SHARE,
+        "candidates": CANDIDATES,
+        "balance_abilities": list(BALANCE_ABILITIES),
         "ability_mean": round(model.ability_mean, 4),
         "ability_sd": round(model.ability_sd, 4),
-        "runs": [r.run_id for r in verdicts.runs],
+        "ability_low": round(model.ability_low, 4),
+        "ability_high": round(model.ability_high, 4),
+        "runs": list(frozen_run_ids()),
     }
     (out / "irt_model.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
 
@@ -96,4 +132,12 @@ def load_item_model() -> ItemModel:
     meta = json.loads(files(DATA).joinpath("irt_model.json").read_text("utf-8"))
     a = np.array([float(r["a"]) if r["a"] else np.nan for r in rows])
     b = np.array([float(r["b"]) if r["b"] else np.nan for r in rows])
-    return ItemModel(a, b, ~np.isnan(a), meta["ability_mean"], meta["ability_sd"])
+    return ItemModel(
+        a,
+        b,
+        ~np.isnan(a),
+        meta["ability_mean"],
+        meta["ability_sd"],
+        meta["ability_low"],
+        meta["ability_high"],
+    )

@@ -1,6 +1,8 @@
-"""Leave-one-run-out validation of the subset estimates: hold out each published run that ran
-all 500 puzzles, rebuild the strata, subset and 2PL fit from the other runs, estimate the
-held-out run's full-split accuracy from its verdicts on the subset, and compare with its truth."""
+"""Validation of the subset estimates. Leave-one-run-out and leave-one-family-out: hold out each
+published run that ran all 500 puzzles (or each model family), rebuild the 2PL fit, strata and
+balanced subsets from the other runs, estimate the held-out run's full-split accuracy from its
+verdicts on the subset, and compare with its truth. Also the shipped subsets themselves and
+simulated models far stronger than the published ones."""
 
 from __future__ import annotations
 
@@ -18,7 +20,11 @@ from inspect_sparc.published_runs.estimators import (
     wilson_bounds,
 )
 from inspect_sparc.published_runs.irt import fit_2pl
-from inspect_sparc.published_runs.subsets import draw_subset
+from inspect_sparc.published_runs.subsets import (
+    UNSOLVED_SHARE,
+    Subset,
+    balanced_subset,
+)
 from inspect_sparc.published_runs.verdicts import Verdicts, load_verdicts
 
 METHODS = ("design-based", "model-based", "random")
@@ -71,15 +77,15 @@ def leave_one_run_out(
     for count, i in enumerate(complete, 1):
         run_id, truth = verdicts.runs[i].run_id, float(solved[i].mean())
         others = np.delete(solved, i, axis=0)
-        model = fit_2pl(others) if "model-based" in methods else None
+        model = fit_2pl(others)
         for size in sizes:
             for draw in range(draws):
-                subset = draw_subset(size, verdicts.levels, others, seed=draw)
+                subset = balanced_subset(size, verdicts.levels, others, model, draw)
                 values = solved[i][subset.chosen]
                 found = {}
                 if "design-based" in methods:
                     found["design-based"] = design_based(subset, values)
-                if model is not None:
+                if "model-based" in methods:
                     found["model-based"] = model_based(model, subset, values)
                 if "random" in methods:
                     picked = np.random.default_rng([draw, i]).choice(solved.shape[1], size, False)
@@ -156,11 +162,13 @@ def leave_one_family_out(
     methods: Sequence[str] = FAMILY_METHODS,
     verdicts: Verdicts | None = None,
     progress: Callable[[str], None] | None = None,
+    unsolved_share: float = UNSOLVED_SHARE,
 ) -> list[Trial]:
-    """Every trial: each model family held out whole (all its runs), the strata, subsets
-    (`draws` per size, seeded by their number) and 2PL fit rebuilt from the other families'
-    runs, each held-out run that ran all 500 puzzles estimated; with 100 random puzzles
-    beside (`random`)."""
+    """Every trial: each model family held out whole (all its runs), the 2PL fit, strata and
+    balanced subsets (`draws` per size, seeded by their number, `unsolved_share` of each for
+    the puzzles the other families never solved) rebuilt from the other families' runs, each
+    held-out run that ran all 500 puzzles estimated; with as many random puzzles beside
+    (`random`)."""
     verdicts = verdicts or load_verdicts()
     solved = verdicts.solved
     families = [family(r.model) for r in verdicts.runs]
@@ -175,7 +183,9 @@ def leave_one_family_out(
         model = fit_2pl(others)
         for size in sizes:
             for draw in range(draws):
-                subset = draw_subset(size, verdicts.levels, others, seed=draw)
+                subset = balanced_subset(
+                    size, verdicts.levels, others, model, draw, unsolved_share=unsolved_share
+                )
                 for i in held:
                     truth, row = float(solved[i].mean()), solved[i]
                     found = _estimates(model, subset, row[subset.chosen], methods)
@@ -218,19 +228,21 @@ def simulated_trials(
     runs: int = 40,
     methods: Sequence[str] = FAMILY_METHODS,
     seed: int = 7,
+    subset: Subset | None = None,
 ) -> list[Trial]:
     """Simulated models stronger than every published run, on the shipped subset of `size`
     and the shipped fit. Each puzzle's chance follows a 2PL: placed puzzles use their fitted
     a and b; a puzzle no published run solved gets the median a and a difficulty drawn
     uniformly between the hardest placed b and that plus 3 (harder than every placed puzzle,
     by an unknown amount). For each target accuracy the ability giving it is found, and
-    `runs` runs are drawn (Bernoulli per puzzle); the truth is each drawn run's own accuracy."""
+    `runs` runs are drawn (Bernoulli per puzzle); the truth is each drawn run's own accuracy.
+    `subset` replaces the shipped one (same size)."""
     from scipy.optimize import brentq
 
     from inspect_sparc.published_runs.shipped import load_item_model, load_subset
 
     model = load_item_model()
-    subset = load_subset(f"informative:{size}")
+    subset = subset or load_subset(f"informative:{size}")
     rng = np.random.default_rng(seed)
     hardest = float(np.nanmax(model.b))
     a = np.where(model.placed, model.a, float(np.nanmedian(model.a)))

@@ -15,7 +15,8 @@ from scipy.stats import pearsonr
 from inspect_sparc.published_runs.estimators import design_based, model_based
 from inspect_sparc.published_runs.irt import ability, fit_2pl
 from inspect_sparc.published_runs.shipped import load_item_model, load_subset
-from inspect_sparc.published_runs.subsets import BINS, Subset, allocate
+from inspect_sparc.published_runs.subsets import BINS, MIN_PER_STRATUM, Subset, allocate
+from inspect_sparc.published_runs.verdicts import load_verdicts
 
 
 def small_design(chosen: np.ndarray) -> Subset:
@@ -80,7 +81,7 @@ def test_allocation_gives_every_stratum_its_floor_and_sums_to_the_size():
     population = np.array([8, 27, 51, 58, 33, 1])
     sizes = allocate(60, population, np.array([0.0, 0.1, 0.3, 0.2, 0.4, 0.0]))
     assert sizes.sum() == 60
-    assert (sizes >= np.minimum(population, 3)).all() and (sizes <= population).all()
+    assert (sizes >= np.minimum(population, MIN_PER_STRATUM)).all() and (sizes <= population).all()
 
 
 def test_the_2pl_fit_recovers_simulated_puzzles_and_the_ability_is_the_posterior_mode():
@@ -110,6 +111,20 @@ def test_the_model_based_estimate_flags_a_run_beyond_the_published_range():
     assert estimate.value > 0.95 and "beyond the published range" in estimate.note
     nothing = model_based(model, subset, np.zeros(subset.chosen.size))
     assert nothing.low == 0.0 and nothing.value < 0.02 and nothing.note == ""
+
+
+def test_the_model_based_estimate_flags_an_ability_outside_the_published_runs():
+    # a run following the 2PL far above the best published run, that solves no puzzle the
+    # published runs never solved: only its ability tells it apart, and the note says so;
+    # every published run's own verdicts read without a note about its ability
+    subset, model = load_subset("informative:100"), load_item_model()
+    chance = np.where(model.placed, model.p(model.ability_high + 2), 0.0)[subset.chosen]
+    strong = (np.random.default_rng(5).random(chance.size) < chance).astype(float)
+    note = model_based(model, subset, strong).note
+    assert "above the published runs'" in note and "no published run solved" not in note
+    for row in load_verdicts().solved:
+        if not np.isnan(row).any():
+            assert "ability" not in model_based(model, subset, row[subset.chosen]).note
 
 
 def assisted_coverage(subset: Subset, truth: np.ndarray, draws: int, seed: int) -> float:
