@@ -10,7 +10,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from scripted import epochs_log, scripted_log, sparc_mock_log
+from scripted import epochs_log, on_puzzles, scripted_log, sparc_mock_log
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,20 +26,6 @@ GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
 def shipped(name: str) -> pd.DataFrame:
     with (DATA / name).open(encoding="utf-8") as handle:
         return pd.read_csv(handle, dtype={"puzzle_id": str})
-
-
-def on_puzzles(base, ids: list[str], levels: list[int]):
-    """A copy of `base` whose samples are its own puzzles (test grids) cycled under `ids`,
-    each with its level from the verdicts CSV: a log over any set of test puzzle ids."""
-    log = base.model_copy(deep=True)
-    samples = []
-    for k, (pid, level) in enumerate(zip(ids, levels, strict=True)):
-        sample = base.samples[k % len(base.samples)].model_copy(deep=True)
-        sample.id = pid
-        sample.metadata = {**sample.metadata, "level": int(level)}
-        samples.append(sample)
-    log.samples = samples
-    return log
 
 
 @pytest.fixture(scope="module")
