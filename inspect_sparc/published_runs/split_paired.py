@@ -77,34 +77,93 @@ def stratified_difference(
     sampled &= population & ~np.isnan(run)
     total = int(population.sum())
     truth = float(published[population].mean()) if total else float("nan")
-    strata = subset.strata
-    estimate, variance = 0.0, 0.0
-    for h in np.unique(strata[population]):
-        size = int((population & (strata == h)).sum())
-        at = sampled & (strata == h)
-        if not at.any():
-            nan = float("nan")
-            note = f"stratum {h} of the population has no subset puzzle both ran: withheld"
-            return SplitDifference(nan, nan, nan, nan, nan, int(sampled.sum()), truth, note)
-        d = run[at] - published[at]
-        pooled_at = sampled & (strata % BINS == h % BINS)
-        pooled = run[pooled_at] - published[pooled_at]
-        share = size / total
-        estimate += share * float(d.mean())
-        spread = max(stratum_variance(d, pooled), stratum_variance(pooled, pooled))
-        variance += share**2 * (1 - d.size / size) * spread / d.size
-    se = float(np.sqrt(variance))
+    found = _stratified_mean(subset, run - published, sampled, population)
+    if found is None:
+        nan = float("nan")
+        note = "a stratum of the population has no subset puzzle both ran: withheld"
+        return SplitDifference(nan, nan, nan, nan, nan, int(sampled.sum()), truth, note)
+    estimate, se = found
     half = float(norm.ppf(0.5 + confidence / 2)) * se
     # what the sampled puzzles already fix: the run solves at least its solved ones
     known = run[sampled]
     lowest = float(known.sum()) / total - truth
     highest = 1 - float((1 - known).sum()) / total - truth
     low, high = max(lowest, estimate - half), min(highest, estimate + half)
+    return SplitDifference(
+        estimate, low, max(low, high), se, _p(estimate, se), int(sampled.sum()), truth
+    )
+
+
+def _p(estimate: float, se: float) -> float:
+    """Two-sided normal p of `estimate` / `se`: 1 where nothing differs and no spread is
+    measured, NaN where a difference has no measured spread to test it with."""
+    from scipy.stats import norm
+
     if se > 0:
-        p = float(2 * norm.sf(abs(estimate) / se))
-    else:  # no spread measured: equal everywhere (p 1) or nothing to test with
-        p = 1.0 if estimate == 0 else float("nan")
-    return SplitDifference(estimate, low, max(low, high), se, p, int(sampled.sum()), truth)
+        return float(2 * norm.sf(abs(estimate) / se))
+    return 1.0 if estimate == 0 else float("nan")
+
+
+def _stratified_mean(
+    subset: Subset, d: np.ndarray, sampled: np.ndarray, population: np.ndarray
+) -> tuple[float, float] | None:
+    """The stratified Horvitz-Thompson mean over `population` of the values `d` known on the
+    `sampled` puzzles, and its standard error (finite population correction; a stratum whose
+    values are all alike takes its collapsed group's spread); None where a stratum of the
+    population has no sampled puzzle."""
+    strata, total = subset.strata, int(population.sum())
+    estimate, variance = 0.0, 0.0
+    for h in np.unique(strata[population]):
+        size = int((population & (strata == h)).sum())
+        at = sampled & (strata == h)
+        if not at.any():
+            return None
+        pooled = d[sampled & (strata % BINS == h % BINS)]
+        share = size / total
+        estimate += share * float(d[at].mean())
+        spread = max(stratum_variance(d[at], pooled), stratum_variance(pooled, pooled))
+        variance += share**2 * (1 - int(at.sum()) / size) * spread / int(at.sum())
+    return estimate, float(np.sqrt(variance))
+
+
+def runs_difference(
+    run_a: Mapping[str, float],
+    run_b: Mapping[str, float],
+    subset_name: str,
+    confidence: float = CONFIDENCE,
+) -> SplitDifference:
+    """Two runs of the same shipped subset: run a minus run b on the whole split, the
+    stratified Horvitz-Thompson mean of their paired differences on the subset's puzzles both
+    scored, with its design-based normal interval (clipped to [-1, 1]) and p; NaN, and why,
+    where a stratum has no puzzle both scored. `published` is NaN (no run is known on the
+    whole split).
+
+    Args:
+        run_a: puzzle id -> run a's value (0/1, or a mean over epochs).
+        run_b: the same for run b.
+        subset_name: the shipped subset both ran.
+        confidence: the interval's level.
+
+    Returns:
+        The difference as fractions."""
+    from scipy.stats import norm
+
+    ids = load_verdicts().puzzle_ids
+    a = np.array([float(run_a.get(pid, np.nan)) for pid in ids])
+    b = np.array([float(run_b.get(pid, np.nan)) for pid in ids])
+    subset = load_subset(subset_name)
+    sampled = np.zeros(len(ids), bool)
+    sampled[subset.chosen] = True
+    sampled &= ~np.isnan(a) & ~np.isnan(b)
+    nan = float("nan")
+    found = _stratified_mean(subset, a - b, sampled, np.ones(len(ids), bool))
+    if found is None:
+        note = "a stratum of the split has no subset puzzle both runs scored: withheld"
+        return SplitDifference(nan, nan, nan, nan, nan, int(sampled.sum()), nan, note)
+    estimate, se = found
+    half = float(norm.ppf(0.5 + confidence / 2)) * se
+    low, high = max(-1.0, estimate - half), min(1.0, estimate + half)
+    return SplitDifference(estimate, low, high, se, _p(estimate, se), int(sampled.sum()), nan)
 
 
 def split_difference(

@@ -132,3 +132,22 @@ def test_a_stratum_without_a_shared_puzzle_withholds_the_difference():
     assert np.isnan(found.value) and "withheld" in found.note
     # the other levels keep their estimates
     assert split_difference(mine, GPT_OSS, NAMES[0], 1).value == 0
+
+
+@pytest.mark.parametrize("subset", NAMES)
+def test_two_runs_of_one_subset_differ_by_the_horvitz_thompson_mean(subset):
+    # two runs on the same subset (OLMo's and GPT-OSS's verdicts there): the weighted mean of
+    # their differences from subsets.csv, and 0 (0, 0) for a run against itself
+    from inspect_sparc.published_runs.split_paired import runs_difference
+
+    weights = shipped("subsets.csv").dropna(subset=[subset]).set_index("puzzle_id")[subset]
+    a, b = on_subset(OLMO, subset), on_subset(GPT_OSS, subset)
+    d = pd.Series(a) - pd.Series(b)
+    found = runs_difference(a, b, subset)
+    assert found.value == pytest.approx(float((weights * d).sum()) / 500, rel=1e-5)
+    assert found.low < found.value < found.high and np.isnan(found.published)
+    # the interval holds the two runs' true split difference
+    verdicts = shipped("verdicts.csv")
+    assert found.low <= verdicts[OLMO].mean() - verdicts[GPT_OSS].mean() <= found.high
+    same = runs_difference(a, a, subset)
+    assert (same.value, same.low, same.high, same.p_value) == (0, 0, 0, 1)

@@ -200,3 +200,49 @@ def against_total(split: SplitEstimate, kb: float, nb: float) -> dict[str, Any]:
         "reading": words,
         "note": MOVER.format(label=split.label),
     }
+
+
+def split_deltas(deltas: pd.DataFrame, runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
+    """Protocol deltas (`analysis.deltas`) where both runs ran the same shipped subset: the
+    delta weighted to the whole split (`published_runs.split_paired.runs_difference`, the
+    stratified Horvitz-Thompson paired difference) with its interval, and a note saying so,
+    in place of the shared puzzles' own difference; the table unchanged where no such pair is.
+
+    Args:
+        deltas: the deltas with their paired intervals (`with_paired_interval`).
+        runs: the runs frame.
+        samples: the samples frame.
+
+    Returns:
+        `deltas`, its subset pairs weighted to the split (points)."""
+    from inspect_sparc.published_runs.split_paired import runs_difference
+
+    if deltas.empty or "puzzles" not in runs:
+        return deltas
+    by_label = {str(run[C.RUN]): run for _, run in eligible(runs).iterrows()}
+    index = outcome_index(samples, runs)
+    out, notes = deltas.copy(), []
+    for at, row in deltas.iterrows():
+        a, b = by_label.get(str(row["run_a"])), by_label.get(str(row["run_b"]))
+        name = subset_name(a) if a is not None else None
+        if a is None or b is None or name is None or subset_name(b) != name:
+            notes.append("")
+            continue
+        one, two = index.get(str(a[C.LOG])), index.get(str(b[C.LOG]))
+        if one is None or two is None:
+            notes.append("")
+            continue
+        found = runs_difference(
+            {str(k): float(v) for k, v in one.items()},
+            {str(k): float(v) for k, v in two.items()},
+            name,
+        )
+        out.at[at, "points"] = 100 * found.value
+        out.at[at, "ci95_low"] = 100 * found.low
+        out.at[at, "ci95_high"] = 100 * found.high
+        notes.append(
+            f"weighted to the {SPLIT_SIZE}-puzzle split from the {found.n} puzzles of {name} "
+            "both runs scored (stratified Horvitz-Thompson)"
+            + (f"; {found.note}" if found.note else "")
+        )
+    return out.assign(note=notes) if any(notes) else out
