@@ -159,9 +159,12 @@ def levels_section(ctx: Context) -> Section | None:
         "puzzles per level, one panel per protocol; published rows grey, named at the right "
         "(the human row, dashed, is from the SPaRC study, not the 500-puzzle split).",
     )
-    if "interval" in levels and levels["interval"].astype(str).str.startswith(ESTIMATED).any():
+    estimated = levels["interval"].astype(str).str.startswith(ESTIMATED)
+    if estimated.any():
         s.text += SUBSET_TEXT
-    fig = difficulty_curves(levels, ctx.pub_sparc)
+    # a subset run's curve is named an estimate in the legend
+    named = levels[C.RUN].where(~estimated, levels[C.RUN] + " (split estimate)")
+    fig = difficulty_curves(levels.assign(**{C.RUN: named}), ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
     caption = "Accuracy (%) by level, 95% interval and n"
     ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(as_the_curves(levels)))

@@ -78,11 +78,14 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
 
 
 def _labels(results: pd.DataFrame) -> list[str]:
-    """Each run's label in the chart; a subset run's says its point is an estimate."""
+    """Each run's label in the chart; a subset run's says its point is an estimate, and from
+    how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`)."""
     if "estimated_from" not in results:
         return [str(run) for run in results[C.RUN]]
     return [
-        f"{run} (split estimate from {source})" if isinstance(source, str) and source else str(run)
+        f"{run} (estimate from {source.split(' (')[0]})"
+        if isinstance(source, str) and source
+        else str(run)
         for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
     ]
 
