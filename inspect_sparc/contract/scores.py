@@ -54,6 +54,12 @@ EPOCHS_REDUCER = "inspect_sparc/mean"
 # Metric names.
 ACCURACY = "accuracy"
 STDERR = "stderr"
+#: A run on a shipped subset (`-T puzzles=informative:N`): its headline `accuracy` is the
+#: estimate of the whole test split's accuracy, with these interval ends, and the subset's own
+#: plain mean is `subset_accuracy` (the metrics `split_accuracy` and `split_accuracy_by_level`).
+ACCURACY_CI95_LOW = "accuracy_ci95_low"
+ACCURACY_CI95_HIGH = "accuracy_ci95_high"
+SUBSET_ACCURACY = "subset_accuracy"
 INVALID_PATH_RATE = "invalid_path_rate"
 #: Accuracy per level: `level_1` ... `level_5`.
 LEVEL_METRIC = "level_{group}"

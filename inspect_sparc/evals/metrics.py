@@ -29,7 +29,18 @@ from collections.abc import Iterable, Mapping
 
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from inspect_sparc.contract.scores import ACCURACY, CORRECT, LEVEL_METRIC, STDERR
+from inspect_sparc.contract.scores import (
+    ACCURACY,
+    ACCURACY_CI95_HIGH,
+    ACCURACY_CI95_LOW,
+    CORRECT,
+    LEVEL_METRIC,
+    STDERR,
+    SUBSET_ACCURACY,
+)
+
+#: `puzzles=` of a run on every puzzle of its source (no shipped subset).
+ALL_PUZZLES = "all"
 
 
 def value_of(score: SampleScore, key: str) -> float:
@@ -91,6 +102,75 @@ def stderr(key: str = CORRECT) -> Metric:
         return plainly(STDERR, stderr_of(scores, key))
 
     return compute
+
+
+def puzzle_values(scores: Iterable[SampleScore], key: str = CORRECT) -> dict[str, float]:
+    """Puzzle id (the sample id) -> the value of `key`, as the subset estimators read a run."""
+    return {str(s.sample_id): value_of(s, key) for s in scores}
+
+
+@metric(name="split_accuracy")
+def split_accuracy(puzzles: str, key: str = CORRECT) -> Metric:
+    """A run on a shipped subset's headline: `accuracy` is the estimate of the whole test
+    split's accuracy (the model-assisted estimator, `published_runs.frames.subset_estimates`,
+    first entry) with its 95% interval `accuracy_ci95_low/high`; the subset's own plain mean,
+    which weighs the subset's hard puzzles as often as they were drawn, is `subset_accuracy`.
+
+    Args:
+        puzzles: the shipped subset the task ran (`informative:100`).
+        key: the score value key of a solved puzzle.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        from inspect_sparc.published_runs.frames import subset_estimates
+
+        values = puzzle_values(scores, key)
+        nan = math.nan
+        found = subset_estimates(values, puzzles)[0] if values else None
+        return {
+            ACCURACY: found.value if found else nan,
+            ACCURACY_CI95_LOW: found.low if found else nan,
+            ACCURACY_CI95_HIGH: found.high if found else nan,
+            SUBSET_ACCURACY: mean_of(scores, key),
+        }
+
+    return compute
+
+
+@metric(name="split_accuracy_by_level")
+def split_accuracy_by_level(puzzles: str, key: str = CORRECT) -> Metric:
+    """A run on a shipped subset: `level_1` ... `level_5` are each level's accuracy on the
+    whole test split, estimated design-based from the subset's puzzles of that level
+    (`published_runs.split_paired.level_estimates`); NaN where a level's stratum has no
+    scored puzzle."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        from inspect_sparc.published_runs.split_paired import level_estimates
+
+        values = puzzle_values(scores, key)
+        found = level_estimates(values, puzzles) if values else {}
+        levels = {int((s.sample_metadata or {})["level"]) for s in scores}
+        return {
+            LEVEL_METRIC.format(group=level): found[level].value
+            for level in sorted(levels)
+            if level in found
+        }
+
+    return compute
+
+
+def headline_metrics(puzzles: str = ALL_PUZZLES) -> list[Metric]:
+    """The accuracy metrics a SPaRC task starts with: `accuracy` and `stderr` over its samples;
+    on a shipped subset (`puzzles=informative:N`) the split's estimate (`split_accuracy`)."""
+    if puzzles == ALL_PUZZLES:
+        return [accuracy(), stderr()]
+    return [split_accuracy(puzzles)]
+
+
+def level_metrics(puzzles: str = ALL_PUZZLES) -> Metric:
+    """Accuracy per level: the samples' (`accuracy_by_level`), or on a shipped subset each
+    level's estimate for the whole split (`split_accuracy_by_level`)."""
+    return accuracy_by_level() if puzzles == ALL_PUZZLES else split_accuracy_by_level(puzzles)
 
 
 def group_means(

@@ -141,9 +141,13 @@ def summary_table(results: Any, width: int = WIDTH) -> Any:
     ]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
     room = max(width - sum(w + 2 for w in widths) - 2, 12)  # each column padded a side
-    labels = [  # wrapped between words or after a hyphen, never inside a word
-        wrap_label(label, room) for label in distinct_labels([str(r) for r in ordered["run"]])
-    ]
+    names = distinct_labels([str(r) for r in ordered["run"]])
+    if "estimated_from" in ordered:  # a run on a shipped subset: its numbers are estimates
+        names = [
+            f"{name} [split estimate from {source}]" if isinstance(source, str) and source else name
+            for name, source in zip(names, ordered["estimated_from"], strict=True)
+        ]
+    labels = [wrap_label(label, room) for label in names]  # between words, never inside one
     for label, cells, status in zip(labels, rows, ordered["status"], strict=True):
         table.add_row(label, *cells, style=None if status == "success" else "yellow")
     return table

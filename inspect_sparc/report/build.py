@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import scores as K
+from inspect_sparc.report.analysis.split import with_split_estimates
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.logs import LogEntry, read_headers
 from inspect_sparc.report.read.runs import runs_frame
@@ -54,6 +55,9 @@ def summary_lines(
         text = f"{run['run']} ({run['task']} {run['task_version']}), {held} samples"
         if acc is not None and acc == acc:
             text += f", accuracy {100 * acc:.1f}%"
+            own = run.get(K.SUBSET_ACCURACY)
+            if own is not None and own == own:  # a shipped subset: the split's estimate
+                text += f" (whole-split estimate; {100 * own:.1f}% on these puzzles)"
         if run.get("notes"):
             text += f"; {run['notes']}"
         lines.append({"path": entry.path, "text": text, "problem": not run["complete"]})
@@ -92,6 +96,8 @@ def build_report(
     if len(runs) and len(samples):
         _fill_incomplete_counts(runs, samples)
         problems += count_problems(runs, samples)
+        # a run on a shipped subset: its accuracy and levels read as the whole split's
+        runs = with_split_estimates(runs, samples)
     report = Report(out, None, runs, samples)
     report.summary = summary_lines(entries, problems, runs, samples)
     if runs.empty:  # nothing of our tasks was read: no page to mistake for a report

@@ -38,6 +38,20 @@ def sparc_mock_log(report_logs: Any, epochs: int) -> Any:
     )
 
 
+def on_puzzles(base: Any, ids: list[str], levels: list[int]) -> Any:
+    """A copy of `base` whose samples are its own puzzles (test grids) cycled under `ids`,
+    each with its level from the verdicts CSV: a log over any set of test puzzle ids."""
+    log = base.model_copy(deep=True)
+    samples = []
+    for k, (pid, level) in enumerate(zip(ids, levels, strict=True)):
+        sample = base.samples[k % len(base.samples)].model_copy(deep=True)
+        sample.id = pid
+        sample.metadata = {**sample.metadata, "level": int(level)}
+        samples.append(sample)
+    log.samples = samples
+    return log
+
+
 def scripted_log(
     base: Any,
     outcomes: dict[str, int],

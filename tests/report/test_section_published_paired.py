@@ -10,7 +10,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from scripted import epochs_log, scripted_log, sparc_mock_log
+from scripted import epochs_log, on_puzzles, scripted_log, sparc_mock_log
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -26,20 +26,6 @@ GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
 def shipped(name: str) -> pd.DataFrame:
     with (DATA / name).open(encoding="utf-8") as handle:
         return pd.read_csv(handle, dtype={"puzzle_id": str})
-
-
-def on_puzzles(base, ids: list[str], levels: list[int]):
-    """A copy of `base` whose samples are its own puzzles (test grids) cycled under `ids`,
-    each with its level from the verdicts CSV: a log over any set of test puzzle ids."""
-    log = base.model_copy(deep=True)
-    samples = []
-    for k, (pid, level) in enumerate(zip(ids, levels, strict=True)):
-        sample = base.samples[k % len(base.samples)].model_copy(deep=True)
-        sample.id = pid
-        sample.metadata = {**sample.metadata, "level": int(level)}
-        samples.append(sample)
-    log.samples = samples
-    return log
 
 
 @pytest.fixture(scope="module")
@@ -196,10 +182,14 @@ def test_a_subset_run_shows_three_estimates_of_the_full_split(scripted):
     solved = weights["puzzle_id"].map(outcomes["subset"])
     expected = 100 * float((weights["informative:50"] * solved).sum()) / 500
     assert mine.iloc[1]["estimate"] == pytest.approx(expected)
-    # its paired rows are on the subset's puzzles only, and say so
+    # its paired rows are weighted to the split and say so; it reproduces GPT-OSS's verdicts,
+    # so against GPT-OSS it reads 0 with an interval holding 0, both at GPT-OSS's split rate
     [row] = rows_of(report.tables["published_paired"], "subset", GPT_OSS).to_dict("records")
-    assert row["n_shared"] == 50 and row["note"].startswith("shared puzzles only")
+    assert row["n_shared"] == 50 and row["note"].startswith("weighted to the 500-puzzle split")
     assert row["only_run"] == row["only_published"] == 0
+    split_rate = 100 * shipped("verdicts.csv")[GPT_OSS].mean()
+    assert row["accuracy_run"] == pytest.approx(split_rate) == row["accuracy_published"]
+    assert row["difference"] == 0 and row["diff_ci95_low"] <= 0 <= row["diff_ci95_high"]
 
 
 @pytest.mark.parametrize("reducer", ["max", "mean"])

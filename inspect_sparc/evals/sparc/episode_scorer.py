@@ -43,7 +43,13 @@ from inspect_sparc.core.episode.stepper import (
 from inspect_sparc.core.puzzle.answer import format_path
 from inspect_sparc.core.puzzle.parse import Point, Puzzle
 from inspect_sparc.core.puzzle.rules import PUZZLE_RULES, Violation, check, format_point
-from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, means, ratios, stderr
+from inspect_sparc.evals.metrics import (
+    ALL_PUZZLES,
+    headline_metrics,
+    level_metrics,
+    means,
+    ratios,
+)
 from inspect_sparc.evals.sparc.episode import replay_episode
 from inspect_sparc.evals.sparc.scorer import (
     LaterPictures,
@@ -92,11 +98,12 @@ def chance_level() -> Metric:
     return compute
 
 
-def episode_metrics(traceback: bool = False) -> list[Metric]:
+def episode_metrics(traceback: bool = False, puzzles: str = ALL_PUZZLES) -> list[Metric]:
     """Accuracy first, then per level, endings, steps, the chance level (no traceback), and the
     puzzle rules' breaks: an episode's path is always a line (the stepper moves only to open
     neighbours and pops on a step back), so no structural rule is ever broken."""
-    metrics = [accuracy(), stderr(), accuracy_by_level(), episode_ending_rates(), step_counts()]
+    metrics = [*headline_metrics(puzzles), level_metrics(puzzles), episode_ending_rates()]
+    metrics.append(step_counts())
     if not traceback:
         metrics.append(chance_level())
     return [*metrics, rule_break_rates(list(PUZZLE_RULES))]

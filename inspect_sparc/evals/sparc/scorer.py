@@ -40,7 +40,14 @@ from inspect_sparc.core.puzzle.rules import (
     format_points,
 )
 from inspect_sparc.core.puzzle.verdict import is_solved, reference_analysis
-from inspect_sparc.evals.metrics import accuracy, accuracy_by_level, mean_of, means, plainly, stderr
+from inspect_sparc.evals.metrics import (
+    ALL_PUZZLES,
+    headline_metrics,
+    level_metrics,
+    mean_of,
+    means,
+    plainly,
+)
 from inspect_sparc.evals.worker import in_worker
 
 #: Points of an extracted path kept in `Score.answer`: more than any grid has positions (13x13).
@@ -88,9 +95,11 @@ def rule_break_rates(rules: Sequence[str] | None = None) -> Metric:
     return compute
 
 
-def sparc_metrics() -> list[Metric]:
-    """Headline accuracy first, then stderr, invalid paths, accuracy per level, rule breaks."""
-    return [accuracy(), stderr(), invalid_path_rate(), accuracy_by_level(), rule_break_rates()]
+def sparc_metrics(puzzles: str = ALL_PUZZLES) -> list[Metric]:
+    """Headline accuracy first (on a shipped subset `puzzles`, the whole split's estimate),
+    then stderr, invalid paths, accuracy per level, rule breaks."""
+    headline = headline_metrics(puzzles)
+    return [*headline, invalid_path_rate(), level_metrics(puzzles), rule_break_rates()]
 
 
 def answer_text(path: Path | None) -> str:

@@ -21,7 +21,7 @@ from inspect_sparc.core.episode.settings import METADATA_KEY, EpisodeSettings
 from inspect_sparc.core.prompts.single_shot import check_prompt_kind
 from inspect_sparc.evals.cards import task_version
 from inspect_sparc.evals.reducer import mean_reducer
-from inspect_sparc.evals.selection import PuzzleSelection
+from inspect_sparc.evals.selection import ALL_PUZZLES, PuzzleSelection
 from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 
 
@@ -37,6 +37,17 @@ def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
     leaves explanations to the samples (`--epochs N` keeps it, `--epochs-reducer` replaces it)."""
     epochs = Epochs(1, mean_reducer())
     return Task(**parts, epochs=epochs, metadata=dict(metadata), version=task_version(name))
+
+
+def subset_metrics(selection: PuzzleSelection) -> dict[str, Any]:
+    """The `metrics` a single-shot task on a shipped subset passes to its Task (the split's
+    estimate as headline, `sparc_metrics`); nothing on every puzzle, where the scorer's own
+    metrics stand, as before."""
+    from inspect_sparc.evals.sparc.scorer import sparc_metrics
+
+    if selection.puzzles == ALL_PUZZLES:
+        return {}
+    return {"metrics": sparc_metrics(selection.puzzles)}
 
 
 def episode_dataset(

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.analysis.split import SPLIT_SIZE, SplitEstimate, split_estimates
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.reducer import reducer_of
 from inspect_sparc.report.read.runs import SPARC_TASKS
@@ -31,8 +32,10 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
 
     outcomes = puzzle_values(samples, [K.CORRECT])
     by_log = per_log(outcomes)
+    splits = split_estimates(runs, samples) if samples is not None else {}
     rows = []
     for _, run in runs[runs[C.TASK].isin(SPARC_TASKS)].iterrows():
+        split = splits.get(str(run[C.LOG]))
         shown = shown_outcomes(by_log.get(run[C.LOG]), samples, run)
         group = shown if shown is not None else by_log.get(run[C.LOG])
         for lv in LEVELS:
@@ -44,6 +47,9 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
             if shown is None and group is not None:  # a reducer the report cannot apply
                 reason = f"none: the {reducer_of(run)} reducer has no per-puzzle interval here"
                 ci.update(ci95_low=None, ci95_high=None, interval=reason)
+            if split is not None and lv in split.levels:  # the level of the whole split
+                value, low, high = split.levels[lv]
+                ci.update(ci95_low=low, ci95_high=high, interval=level_label(split, ci["n"]))
             rows.append(
                 {
                     C.LOG: run[C.LOG],
@@ -57,6 +63,15 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
                 }
             )
     return pd.DataFrame(rows)
+
+
+def level_label(split: SplitEstimate, n: int) -> str:
+    """A subset run's level cell: a design-based estimate for the level of the whole split,
+    from its n puzzles of the subset."""
+    return (
+        f"design-based estimate for this level of the {SPLIT_SIZE}-puzzle split from {n} "
+        f"puzzles ({split.subset})"
+    )
 
 
 def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:

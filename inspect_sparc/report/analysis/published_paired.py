@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading, reduction
+from inspect_sparc.report.analysis.split import subset_name
 from inspect_sparc.report.analysis.unpaired import same_model
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import ALPHA, holm
@@ -82,8 +83,10 @@ def _pair_row(
     shared: SharedPuzzles,
     level: Any,
     confidence: float | None = None,
+    weighted: Weighting | None = None,
 ) -> dict[str, Any] | None:
-    """One run against one published run on their shared puzzles of `level` (None: all)."""
+    """One run against one published run on their shared puzzles of `level` (None: all);
+    with `weighted` (a run on a shipped subset), its difference weighted to the split."""
     import pandas as pd
 
     keep = slice(None) if level is None else shared.levels == level
@@ -95,10 +98,55 @@ def _pair_row(
     )
     if found is None:
         return None
+    if weighted is not None:
+        found = _to_split(found, weighted, published.run_id, level, confidence)
     head = {C.RUN: run[C.RUN], "published": published.model}
     if level is not None:
         head[C.LEVEL] = int(level)
     return {**head, **{RENAMED.get(k, k): v for k, v in found.items()}}
+
+
+#: A subset run's verdicts (puzzle id -> value) and the shipped subset it ran.
+Weighting = tuple[dict[str, float], str]
+
+#: The note of a subset run's row against a published run.
+WEIGHTED = (
+    "weighted to the {split}-puzzle split from the {n} shared puzzles of {subset} "
+    "(stratified Horvitz-Thompson; accuracies are the split's); both / only_run / "
+    "only_published / neither count these {n} puzzles"
+)
+
+
+def _to_split(
+    found: dict[str, Any],
+    weighted: Weighting,
+    published_run: str,
+    level: Any,
+    confidence: float | None,
+) -> dict[str, Any]:
+    """`compare`'s row of a subset run made the split's: both accuracies, the difference, its
+    design-based interval and p (`published_runs.split_paired`), or none and why; the counts
+    stay the shared puzzles'."""
+    from inspect_sparc.published_runs.split_paired import METHOD, split_difference
+
+    mine, subset = weighted
+    at = None if level is None else int(level)
+    d = split_difference(mine, published_run, subset, at, confidence or 0.95)
+    row = {k: v for k, v in found.items() if k not in ("mdd_80", "power")}
+    if d.value != d.value:  # a stratum without a shared puzzle: nothing to weight
+        row.update(diff_ci95_low=None, diff_ci95_high=None, p=None, test=f"none: {d.note}")
+        return row
+    row.update(
+        accuracy_a=100 * (d.published + d.value),
+        accuracy_b=100 * d.published,
+        difference=100 * d.value,
+        diff_ci95_low=100 * d.low,
+        diff_ci95_high=100 * d.high,
+        p=d.p_value if d.p_value == d.p_value else None,
+        test=METHOD,
+        power="not computed for the split-weighted difference",
+    )
+    return row
 
 
 def _direction(row: dict[str, Any], text: str | None) -> str | None:
@@ -128,21 +176,28 @@ def published_paired(
     for run, protocol, values in paired_runs(runs, samples):
         prompt = _setting(run, "prompt") or "default"
         mine = {str(k): float(v) for k, v in values.items() if str(k) in split}
+        subset = subset_name(run)
+        weighted = None if subset is None else (mine, subset)
         rows = []
         for published in matching_runs(protocol, str(prompt), verdicts):
             shared = shared_puzzles_with(mine, published, verdicts)
-            row = _pair_row(run, published, shared, None)
+            row = _pair_row(run, published, shared, None, weighted=weighted)
             if row is None:
                 continue
             source = f"{published.source_repo}@{published.commit[:7]} {published.path}"
             note = _note(shared, len(mine), len(split))
+            if subset is not None:
+                note = WEIGHTED.format(split=len(split), n=row["n_shared"], subset=subset)
             if reduction(run) != "mean":
                 note = "; ".join(x for x in (note, UNLIKE.format(reduction(run))) if x)
             row.update(note=note, source=source)
             row.update(published_run=published.run_id, protocol=protocol)
             row["same_model"] = same_model(str(run["model"]), published.model)
             rows.append(row)
-            found = (_pair_row(run, published, shared, lv) for lv in sorted(set(shared.levels)))
+            found = (
+                _pair_row(run, published, shared, lv, weighted=weighted)
+                for lv in sorted(set(shared.levels))
+            )
             in_pair = [r for r in found if r is not None]
             _holm(in_pair)
             count = sum(r.get("p") is not None for r in in_pair)
@@ -157,9 +212,9 @@ def published_paired(
         for row in rows:
             row["reading"] = _direction(row, reading(row, tested))
             row["holm_family"] = family if row.get("p") is not None else ""
-        _simultaneous(rows, run, verdicts, mine, tested)
+        _simultaneous(rows, run, verdicts, mine, tested, weighted)
         overall += rows
-    return _ordered(overall, OVERALL), _ordered(levels, LEVELS)
+    return _ordered(overall, OVERALL), _ordered(levels, LEVEL_COLUMNS)
 
 
 def _family(tested: int, protocol: str, prompt: str) -> str:
@@ -171,7 +226,12 @@ def _family(tested: int, protocol: str, prompt: str) -> str:
 
 
 def _simultaneous(
-    rows: list[dict[str, Any]], run: Any, verdicts: Any, mine: dict[str, float], tested: int
+    rows: list[dict[str, Any]],
+    run: Any,
+    verdicts: Any,
+    mine: dict[str, float],
+    tested: int,
+    weighted: Weighting | None = None,
 ) -> None:
     """Each tested row's interval at 1 - 0.05 / m over the run's m tested published runs
     (Bonferroni: the m intervals of one run against many hold together; one that excludes 0
@@ -185,7 +245,8 @@ def _simultaneous(
         if row.get("p") is None:
             continue
         shared = shared_puzzles_with(mine, verdicts.run(row["published_run"]), verdicts)
-        found = _pair_row(run, verdicts.run(row["published_run"]), shared, None, level)
+        published = verdicts.run(row["published_run"])
+        found = _pair_row(run, published, shared, None, level, weighted)
         row["diff_simultaneous_low"] = found["diff_ci95_low"] if found else None
         row["diff_simultaneous_high"] = found["diff_ci95_high"] if found else None
 
@@ -203,10 +264,10 @@ OVERALL += ["only_run", "only_published", "neither", "accuracy_run", "accuracy_p
 OVERALL += ["difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm", "holm_family"]
 OVERALL += ["diff_simultaneous_low", "diff_simultaneous_high", "test", "mdd_80"]
 OVERALL += ["power", "reading", "note", "source"]
-LEVELS = [C.RUN, "published", C.LEVEL, "n_shared", "both", "only_run", "only_published"]
-LEVELS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
-LEVELS += ["holm_family", "test"]
-LEVELS += ["mdd_80", "power"]
+LEVEL_COLUMNS = [C.RUN, "published", C.LEVEL, "n_shared", "both", "only_run", "only_published"]
+LEVEL_COLUMNS += ["neither", "difference", "diff_ci95_low", "diff_ci95_high", "p", "p_holm"]
+LEVEL_COLUMNS += ["holm_family", "test"]
+LEVEL_COLUMNS += ["mdd_80", "power"]
 
 
 def _ordered(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:

@@ -10,6 +10,11 @@ from typing import TYPE_CHECKING, Any, cast
 from inspect_sparc.contract import protocols as P
 from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
+from inspect_sparc.report.analysis.split import (
+    SplitEstimate,
+    errors_as_failures_estimate,
+    split_estimates,
+)
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.read.reducer import reducer_of, reducer_text, reduction_of
 from inspect_sparc.report.statistics.rates import (
@@ -40,6 +45,7 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
     by_log = per_log(outcomes)
     path_means = path_lengths(samples)
     errored_of = errored_puzzles(samples)
+    splits = split_estimates(runs, samples) if samples is not None else {}
     rows = []
     for _, run in runs.iterrows():
         acc = run.get(K.ACCURACY)
@@ -58,6 +64,10 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             values = []
         else:
             ci = ci_fields(values, clusters=_types(run, group, values))
+        split = splits.get(str(run[C.LOG]))
+        if split is not None:  # a shipped subset: the whole split's estimate, said so
+            acc = split.value / 100
+            ci = {"ci95_low": split.low, "ci95_high": split.high, "interval": split.interval_text}
         errored = errored_of.get(run[C.LOG], 0)
         # every puzzle errored: 0 solved of the puzzles it ran, not an unknown count
         solved = float(sum(values)) if len(values) else (0.0 if errored else None)
@@ -76,12 +86,9 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "ci95_low": ci["ci95_low"],
             "ci95_high": ci["ci95_high"],
             "interval": ci["interval"],
-            **(
-                errors_as_failures_fields(samples, run[C.LOG], reducer)
-                or errors_as_failures(solved, len(values), errored)
-            ),
+            **_errors_as_failures(samples, run, split, (solved, len(values), errored)),
             **tokens_per_solved(samples, run[C.LOG], values),
-            **{f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS},
+            **_levels(run, split),
             "mean_steps": steps if known(steps) else None,
             "mean_path_length": None if known(steps) else path_means.get(run[C.LOG]),
             "invalid_path_rate": pct(run.get(K.INVALID_PATH_RATE)),
@@ -93,8 +100,35 @@ def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
             "notes": run.get("notes") or "",
             C.LOG: run[C.LOG],  # the file the row comes from, to find it again
         }
+        if splits:  # the subset runs' own rate and what their numbers are estimated from
+            row[K.SUBSET_ACCURACY] = None if split is None else split.subset_accuracy
+            row["estimated_from"] = "" if split is None else split.source
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _levels(run: Any, split: SplitEstimate | None) -> dict[str, Any]:
+    """The row's `level_k`: the log's, or a subset run's whole-split estimate of each level."""
+    if split is None:
+        return {f"level_{lv}": pct(run.get(K.level_metric(lv))) for lv in LEVELS}
+    return {f"level_{lv}": split.levels.get(lv, (None,))[0] for lv in LEVELS}
+
+
+def _errors_as_failures(
+    samples: pd.DataFrame | None,
+    run: Any,
+    split: SplitEstimate | None,
+    counts: tuple[float | None, int, int],
+) -> dict[str, Any]:
+    """The accuracy with errored puzzles as failures: a subset run's whole-split estimate so
+    counted, else over the run's own puzzles (from the samples, or from the counts)."""
+    if split is not None and samples is not None:
+        found = errors_as_failures_estimate(samples, run[C.LOG], reducer_of(run), split.subset)
+        if found:
+            return found
+    return errors_as_failures_fields(samples, run[C.LOG], reducer_of(run)) or errors_as_failures(
+        *counts
+    )
 
 
 def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.fresh import is_fresh, test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
+from inspect_sparc.report.analysis.split import against_total, split_estimates
 from inspect_sparc.report.published import PROMPT_MATCH
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import newcombe
@@ -150,6 +151,7 @@ def published_table(
     if published is None or published.empty:
         return pd.DataFrame()
     known = published.dropna(subset=["n", "accuracy"])
+    splits = split_estimates(runs, samples)
     rows = []
     for entry in _run_sets(runs, samples).values():
         run = entry["run"]
@@ -162,6 +164,14 @@ def published_table(
             rivals = rivals[rivals["prompt"].isna() | rivals["prompt"].isin(mine)]
         for _, row in rivals.sort_values("accuracy", ascending=False).iterrows():
             kb, nb = float(row["accuracy"]) / 100 * float(row["n"]), float(row["n"])
+            found = {
+                "n": na,
+                "accuracy": 100 * ka / na,
+                **difference(ka, na, kb, nb, ("run", "published")),
+            }
+            split = splits.get(str(run[C.LOG]))
+            if split is not None:  # a shipped subset: the whole split's estimate, said so
+                found = against_total(split, kb, nb)
             rows.append(
                 {
                     C.RUN: run[C.RUN],
@@ -169,11 +179,11 @@ def published_table(
                     "setting": row.get("setting"),
                     "source": row.get("source"),
                     "same_model": same_model(str(run[C.MODEL]), str(row[C.MODEL])),
-                    "n": na,
-                    "accuracy": 100 * ka / na,
+                    "n": found.pop("n"),
+                    "accuracy": found.pop("accuracy"),
                     "n_published": int(nb),
                     "accuracy_published": float(row["accuracy"]),
-                    **difference(ka, na, kb, nb, ("run", "published")),
+                    **found,
                 }
             )
     table = pd.DataFrame(rows)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspect_sparc.report.analysis.deltas import delta_table, published_deltas, with_paired_interval
+from inspect_sparc.report.analysis.split import split_deltas
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import dot_chart
@@ -51,7 +52,7 @@ def deltas_section(ctx: Context) -> Section | None:
         "prompt, source, split, subset, levels and the number of puzzles match (and "
         "max_steps, between two gym protocols); the latest run of each protocol is taken.",
     )
-    deltas = with_paired_interval(deltas, ctx.paired)
+    deltas = split_deltas(with_paired_interval(deltas, ctx.paired), ctx.runs, ctx.samples)
     published = published_deltas(ctx.runs) if ctx.published else None
     fig = delta_bars(deltas, published)
     ctx.add_figure(s, fig, "protocol_deltas", "Protocol deltas (paired 95% intervals)")

@@ -136,6 +136,17 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     return fig
 
 
+#: How a subset run's level cell's interval starts (`analysis.levels.level_label`).
+ESTIMATED = "design-based estimate"
+#: What the page adds where a run ran a shipped subset (`-T puzzles=informative:N`).
+SUBSET_TEXT = (
+    " A run on a shipped subset of the test split shows, at each level, the design-based "
+    "(stratified Horvitz-Thompson) estimate for that level of the whole 500-puzzle split, with "
+    "its interval (Wilson at the effective n); its n is the subset's puzzles of the level, "
+    "not the split's."
+)
+
+
 def levels_section(ctx: Context) -> Section | None:
     """Difficulty curves: accuracy by level, one panel per protocol."""
     levels = level_table(ctx.runs, ctx.samples)
@@ -148,7 +159,12 @@ def levels_section(ctx: Context) -> Section | None:
         "puzzles per level, one panel per protocol; published rows grey, named at the right "
         "(the human row, dashed, is from the SPaRC study, not the 500-puzzle split).",
     )
-    fig = difficulty_curves(levels, ctx.pub_sparc)
+    estimated = levels["interval"].astype(str).str.startswith(ESTIMATED)
+    if estimated.any():
+        s.text += SUBSET_TEXT
+    # a subset run's curve is named an estimate in the legend
+    named = levels[C.RUN].where(~estimated, levels[C.RUN] + " (split estimate)")
+    fig = difficulty_curves(levels.assign(**{C.RUN: named}), ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
     caption = "Accuracy (%) by level, 95% interval and n"
     ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(as_the_curves(levels)))

@@ -65,7 +65,14 @@ def subset_text(estimates: pd.DataFrame) -> str:
         "the subset's residuals; its interval is the residuals' design variance, valid "
         "whatever the model), design-based (stratified Horvitz-Thompson over the subset's "
         "strata, Wilson at the effective n) and model-based (the 2PL alone; it extrapolates "
-        "for a model far above the published runs). Read the model-assisted row first."
+        "for a model far above the published runs). Read the model-assisted row first. "
+        "Its rows against the published runs are weighted to the whole split: the "
+        "stratified Horvitz-Thompson estimate of the split's mean paired difference (run "
+        "verdict minus published verdict, over the subset's strata, with the finite "
+        "population correction), its normal interval and p from the design variance; both "
+        "accuracies are the split's (the published run's is known on every puzzle), and the "
+        "counts are the subset's shared puzzles. A run reproducing a published run's "
+        "verdicts reads 0.0 (0.0, 0.0) against it."
     )
 
 

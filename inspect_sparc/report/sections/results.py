@@ -46,7 +46,8 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
     where each of your runs (colour, bold) sits among the published models (grey)."""
     import pandas as pd
 
-    mine = results.dropna(subset=["accuracy"]).assign(mine=True, label=results[C.RUN])
+    mine = results.dropna(subset=["accuracy"])
+    mine = mine.assign(mine=True, label=_labels(mine))
     mine = mine[mine["status"] == "success"] if "status" in mine else mine
     parts = [mine[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
     if published is not None and not published.empty:
@@ -74,6 +75,19 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
         ax.set_xlabel("accuracy (%), 95% interval")
         ax.set_ylabel("run (yours bold)")
     return fig
+
+
+def _labels(results: pd.DataFrame) -> list[str]:
+    """Each run's label in the chart; a subset run's says its point is an estimate, and from
+    how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`)."""
+    if "estimated_from" not in results:
+        return [str(run) for run in results[C.RUN]]
+    return [
+        f"{run} (estimate from {source.split(' (')[0]})"
+        if isinstance(source, str) and source
+        else str(run)
+        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
+    ]
 
 
 def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
@@ -105,13 +119,25 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
 #: The results table on the page, in parts (the CSV has every column): first how good each
 #: run is and how it compares with the published figure of its model, then the levels.
 RESULTS_PAGE = [
-    [C.RUN, C.PROTOCOL, "n", "solved", "accuracy", "vs_published", "published_model", "status"],
+    [C.RUN, C.PROTOCOL, "n", "solved", "accuracy", "estimated_from", "vs_published"]
+    + ["published_model", "status"],
     [C.RUN, "level_1", "level_2", "level_3", "level_4", "level_5", "mean_steps"]
     + ["mean_path_length", "invalid_path_rate"],
     [C.RUN, C.TASK, "version", "epochs", "reducer", "interval", "errored", "errors_as_failures"]
     + ["tokens_per_solved"],
     [C.RUN, "output_tokens_per_sample", "reasoning_tokens_per_sample", "time_s", "notes"],
 ]
+
+
+#: What the page says where a run ran a shipped subset (`-T puzzles=informative:N`).
+SUBSET_TEXT = (
+    " A run on a shipped subset of the test split (estimated_from names it) shows, as its "
+    "accuracy, levels, rank, chart point and vs published, estimates for the whole 500-puzzle "
+    "split: the model-assisted estimate with its design-based interval, each level's "
+    "design-based (stratified Horvitz-Thompson) estimate, and vs published with the MOVER "
+    "interval of the estimate and the published total. Its own rate is only in the interval "
+    "column's words and in subset_accuracy (CSV): on these N puzzles."
+)
 
 
 def results_section(ctx: Context) -> Section:
@@ -146,6 +172,8 @@ def results_section(ctx: Context) -> Section:
         "column names the one whose metrics are shown (mean where present)."
     )
     results = ctx.results
+    if "estimated_from" in results:
+        s.text += SUBSET_TEXT
     caption = "Each run among the published models of its protocol (95% intervals)"
     ctx.add_figure(s, ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in PAPER_COLUMNS if c in results]

@@ -24,7 +24,7 @@ from inspect_sparc.contract.scores import (
     TOOL_CALLS_PER_EPISODE,
     TURNS,
 )
-from inspect_sparc.evals.metrics import mean_of, value_of
+from inspect_sparc.evals.metrics import ALL_PUZZLES, mean_of, value_of
 from inspect_sparc.evals.sparc.agent.malformed import STOPPED_KEY, malformed_calls
 from inspect_sparc.evals.sparc.agent.tools import CALLS_KEY
 from inspect_sparc.evals.sparc.episode_scorer import (
@@ -66,9 +66,9 @@ def malformed_tool_use() -> Metric:
     return compute
 
 
-def agent_metrics(traceback: bool = False) -> list[Metric]:
-    """`sparc_gym`'s metrics, then tool use and malformed tool calls."""
-    return [*episode_metrics(traceback), tool_use(), malformed_tool_use()]
+def agent_metrics(traceback: bool = False, puzzles: str = ALL_PUZZLES) -> list[Metric]:
+    """`sparc_gym`'s metrics (`puzzles`: as theirs), then tool use and malformed tool calls."""
+    return [*episode_metrics(traceback, puzzles), tool_use(), malformed_tool_use()]
 
 
 def with_stop_reason(explanation: str | None, malformed: int, stopped: str | None) -> str:

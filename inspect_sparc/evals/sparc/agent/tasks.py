@@ -108,6 +108,6 @@ def sparc_agent(
         setup=start_episode(),
         solver=sparc_react(),
         scorer=agent_scorer(),
-        metrics=agent_metrics(settings.traceback),
+        metrics=agent_metrics(settings.traceback, selection.puzzles),
         message_limit=default_message_limit(settings.max_steps),
     )

@@ -87,5 +87,5 @@ def sparc_gym(
         dataset=episode_dataset(selection, settings, gym_input),
         solver=gym_agent(observation),
         scorer=gym_scorer(),
-        metrics=episode_metrics(settings.traceback),
+        metrics=episode_metrics(settings.traceback, selection.puzzles),
     )

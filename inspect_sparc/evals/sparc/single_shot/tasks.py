@@ -26,7 +26,7 @@ from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.selection import PuzzleSelection
 from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
-from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
+from inspect_sparc.evals.sparc.task import source_metadata, sparc_task, subset_metrics
 
 #: `N-X`: N changes when results stop being comparable, X when the interface changes (the
 #: task card in `eval.yaml` holds it; `sparc_hard` has the same).
@@ -89,4 +89,5 @@ def single_shot_task(selection: PuzzleSelection, prompt: str) -> Task:
         dataset=selected_dataset(selection, lambda record: record_to_sample(record, prompt)),
         solver=generate(),
         scorer=sparc_scorer(),
+        **subset_metrics(selection),
     )

@@ -26,7 +26,7 @@ from inspect_sparc.evals.errors import plain_errors
 from inspect_sparc.evals.selection import PuzzleSelection
 from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 from inspect_sparc.evals.sparc.scorer import sparc_scorer
-from inspect_sparc.evals.sparc.task import source_metadata, sparc_task
+from inspect_sparc.evals.sparc.task import source_metadata, sparc_task, subset_metrics
 from inspect_sparc.evals.sparc.visual.prompts import (
     VISUAL_SYSTEM_PROMPT,
     VisualPromptKind,
@@ -101,4 +101,5 @@ def sparc_visual(
         dataset=sparc_visual_dataset(selection, prompt),
         solver=[prepend_puzzle_image(plot), generate()],
         scorer=sparc_scorer(),
+        **subset_metrics(selection),
     )
