@@ -5,12 +5,12 @@ pairs of published runs and redrawn subsets."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from itertools import permutations
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from shipped_csvs import GPT_OSS, OLMO, shipped
 
 from inspect_sparc.published_runs.shipped import NAMES, frozen_verdicts, load_item_model
 from inspect_sparc.published_runs.split_paired import (
@@ -25,15 +25,6 @@ if TYPE_CHECKING:
     import pandas as pd
 else:
     pd = pytest.importorskip("pandas")
-
-DATA = files("inspect_sparc.published_runs") / "data"
-GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
-OLMO = "gym-analysis/allenai_Olmo-3.1-32B-Think"
-
-
-def shipped(name: str) -> pd.DataFrame:
-    with (DATA / name).open(encoding="utf-8") as handle:
-        return pd.read_csv(handle, dtype={"puzzle_id": str})
 
 
 def on_subset(run_id: str, subset: str) -> dict[str, float]:

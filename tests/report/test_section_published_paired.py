@@ -6,26 +6,17 @@ estimate against the Horvitz-Thompson weights of the shipped subsets CSV."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from scripted import epochs_log, on_puzzles, scripted_log, sparc_mock_log
+from shipped_csvs import GPT_OSS, OLMO, shipped
 
 if TYPE_CHECKING:
     import pandas as pd
 else:
     pd = pytest.importorskip("pandas")
 mcnemar = pytest.importorskip("statsmodels.stats.contingency_tables").mcnemar
-
-DATA = files("inspect_sparc.published_runs") / "data"
-OLMO = "gym-analysis/allenai_Olmo-3.1-32B-Think"
-GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
-
-
-def shipped(name: str) -> pd.DataFrame:
-    with (DATA / name).open(encoding="utf-8") as handle:
-        return pd.read_csv(handle, dtype={"puzzle_id": str})
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,13 @@ accuracy."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from mock_outputs import answers_by_prompt, scripted_model
 from scripted import on_puzzles, scripted_log
+from shipped_csvs import GPT_OSS, OLMO, shipped
 
 from inspect_sparc.published_runs.frames import subset_estimates
 
@@ -29,16 +29,8 @@ else:
 #: A 100-puzzle eval and a report on it: about 35 s.
 pytestmark = pytest.mark.slow
 
-DATA = files("inspect_sparc.published_runs") / "data"
 SPLIT = str(Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz")
-GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
-OLMO = "gym-analysis/allenai_Olmo-3.1-32B-Think"
 SUBSET = "informative:100"
-
-
-def shipped(name: str) -> pd.DataFrame:
-    with (DATA / name).open(encoding="utf-8") as handle:
-        return pd.read_csv(handle, dtype={"puzzle_id": str})
 
 
 def mimic_verdicts() -> dict[str, float]:
