@@ -355,12 +355,21 @@ def _names_meant(message: str) -> str:
 TIKTOKEN_ENCODING = "o200k_base"
 
 
+#: Inspect's own solvers that call the model (`--solver generate`): with mockllm offline they
+#: fail as the task's own solver does.
+MODEL_SOLVERS = frozenset({"generate", "self_critique", "multiple_choice", "basic_agent", "react"})
+
+
 def stop_mockllm_offline() -> None:
-    """Under Inspect's command line, with `--model mockllm/...` and a task's own solver (which
-    calls the model), a PlainValueError when tiktoken cannot load its encoding file (offline, not
-    cached): else every sample fails under a traceback. Baseline solvers never ask it."""
+    """Under Inspect's command line, with `--model mockllm/...` and a solver that calls the model
+    (the task's own, or one of MODEL_SOLVERS), a PlainValueError when tiktoken cannot load its
+    encoding file (offline, not cached): else every sample fails under a traceback. This
+    package's baselines and a solver of the user's own are left to run."""
     params = command_line()
-    if params is None or params.get("solver") or params.get("run_config"):
+    if params is None or params.get("run_config"):
+        return
+    solver = str(params.get("solver") or "")
+    if solver and solver.removeprefix("inspect_ai/") not in MODEL_SOLVERS:
         return
     # --model (or INSPECT_EVAL_MODEL, which Click reads for it): one model or several, by commas
     mockllm = [m for m in str(params.get("model") or "").split(",") if m.startswith("mockllm/")]

@@ -29,7 +29,12 @@ OFFLINE = {"TIKTOKEN_CACHE_DIR": "", "HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_
 #: hook that prints the line is the same in every mode), `pytest -m slow` in all the others.
 OUTPUTS = [["--display", m] for m in ("full", "rich", "plain", "log", "none", "conversation")]
 OUTPUTS += [["--json"]]
-QUICK = {"unknown solver": "--display none", "unknown model": "--json", "mockllm offline": "--json"}
+QUICK = {
+    "unknown solver": "--display none",
+    "unknown model": "--json",
+    "mockllm offline": "--json",
+    "mockllm offline, --solver generate": "--display plain",
+}
 CASES = {
     "unknown solver": (
         ["--solver", "inspect_sparc/serch_solver"],
@@ -39,6 +44,12 @@ CASES = {
     ),
     "unknown model": ([], "nonexist/model", {}, UNKNOWN_MODEL),
     "mockllm offline": ([], "mockllm/model", OFFLINE, MOCKLLM),
+    "mockllm offline, --solver generate": (
+        ["--solver", "generate"],
+        "mockllm/model",
+        OFFLINE,
+        MOCKLLM,
+    ),
 }
 
 
