@@ -15,6 +15,8 @@ import os
 import shutil
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,23 @@ if shutil.which("chromium") is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 KEYS = {(1, 0): "ArrowRight", (-1, 0): "ArrowLeft", (0, 1): "ArrowDown", (0, -1): "ArrowUp"}
+
+
+@contextmanager
+def chromium_on(process, url_file: Path) -> Iterator[tuple[Any, str]]:
+    """Chromium and the page's address, once the run `process` has written it to `url_file`;
+    on the way out the browser closes and a run still going is killed."""
+    try:
+        url = wait_for_url(url_file, process)
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
+            try:
+                yield browser, url
+            finally:
+                browser.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
 
 
 def open_page(browser, url: str, name: str, bodies: list[str]):
@@ -100,58 +119,51 @@ def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
     shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
     known = solutions()
     bodies: list[str] = []
-    try:
-        url = wait_for_url(url_file, process)
-        with playwright_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
-            leaver = open_page(browser, url, "Leaves", bodies)
-            left = puzzle_id(leaver)
-            leaver.context.close()  # the tab closes mid-puzzle: its puzzle goes back
-            keys = open_page(browser, url, "Keyboard", bodies)
-            mouse = open_page(browser, url, "Mouse", bodies)
-            wrong = open_page(browser, url, "Wrong", bodies)
-            quitter = open_page(browser, url, "Gives up", bodies)
-            held = [puzzle_id(page) for page in (keys, mouse, wrong, quitter)]
-            assert len(set(held)) == 4  # disjoint
-            path = known[held[0]]
-            by_keyboard(keys, path[:3])
-            keys.keyboard.press("Escape")  # starts again from S
-            assert json.loads(keys.get_attribute("#board", "data-path")) == path[:1]
-            by_keyboard(keys, path[:3])
-            keys.keyboard.press("Backspace")
-            by_keyboard(keys, path[1:3])
-            assert json.loads(keys.get_attribute("#board", "data-path")) == path[:3]
-            by_keyboard(keys, path[2:])
-            keys.screenshot(path=str(shots / "human_page.png"))
-            keys.keyboard.press("Enter")
-            assert verdict(keys) == "Solved"
-            clicked = known[held[1]]
-            click(mouse, clicked[1])  # one click, one step
-            click(mouse, clicked[2])
-            click(mouse, clicked[1])  # a click on the previous point steps back
-            assert json.loads(mouse.get_attribute("#board", "data-path")) == clicked[:2]
-            by_mouse(mouse, clicked[1:])  # then a drag on from there
-            assert json.loads(mouse.get_attribute("#board", "data-path")) == known[held[1]]
-            mouse.click("#submit")
-            assert verdict(mouse) == "Solved"
-            wrong.keyboard.press("Enter")  # S alone: not a path to E
-            assert verdict(wrong) == "Not solved"
-            wrong.screenshot(path=str(shots / "human_feedback.png"))
-            quitter.click("#giveup")
-            assert verdict(quitter) == "Not solved"
-            keys.keyboard.press("Enter")  # next puzzle: the one the closed tab left
-            keys.wait_for_selector("#play:not([hidden])")
-            fifth = puzzle_id(keys)
-            by_keyboard(keys, known[fifth])
-            keys.keyboard.press("Enter")
-            assert verdict(keys) == "Solved"
-            keys.keyboard.press("Enter")
-            keys.wait_for_selector("#over:not([hidden])", timeout=60_000)
-            browser.close()
+    with chromium_on(process, url_file) as (browser, url):
+        leaver = open_page(browser, url, "Leaves", bodies)
+        left = puzzle_id(leaver)
+        leaver.context.close()  # the tab closes mid-puzzle: its puzzle goes back
+        keys = open_page(browser, url, "Keyboard", bodies)
+        mouse = open_page(browser, url, "Mouse", bodies)
+        wrong = open_page(browser, url, "Wrong", bodies)
+        quitter = open_page(browser, url, "Gives up", bodies)
+        held = [puzzle_id(page) for page in (keys, mouse, wrong, quitter)]
+        assert len(set(held)) == 4  # disjoint
+        path = known[held[0]]
+        by_keyboard(keys, path[:3])
+        keys.keyboard.press("Escape")  # starts again from S
+        assert json.loads(keys.get_attribute("#board", "data-path")) == path[:1]
+        by_keyboard(keys, path[:3])
+        keys.keyboard.press("Backspace")
+        by_keyboard(keys, path[1:3])
+        assert json.loads(keys.get_attribute("#board", "data-path")) == path[:3]
+        by_keyboard(keys, path[2:])
+        keys.screenshot(path=str(shots / "human_page.png"))
+        keys.keyboard.press("Enter")
+        assert verdict(keys) == "Solved"
+        clicked = known[held[1]]
+        click(mouse, clicked[1])  # one click, one step
+        click(mouse, clicked[2])
+        click(mouse, clicked[1])  # a click on the previous point steps back
+        assert json.loads(mouse.get_attribute("#board", "data-path")) == clicked[:2]
+        by_mouse(mouse, clicked[1:])  # then a drag on from there
+        assert json.loads(mouse.get_attribute("#board", "data-path")) == known[held[1]]
+        mouse.click("#submit")
+        assert verdict(mouse) == "Solved"
+        wrong.keyboard.press("Enter")  # S alone: not a path to E
+        assert verdict(wrong) == "Not solved"
+        wrong.screenshot(path=str(shots / "human_feedback.png"))
+        quitter.click("#giveup")
+        assert verdict(quitter) == "Not solved"
+        keys.keyboard.press("Enter")  # next puzzle: the one the closed tab left
+        keys.wait_for_selector("#play:not([hidden])")
+        fifth = puzzle_id(keys)
+        by_keyboard(keys, known[fifth])
+        keys.keyboard.press("Enter")
+        assert verdict(keys) == "Solved"
+        keys.keyboard.press("Enter")
+        keys.wait_for_selector("#over:not([hidden])", timeout=60_000)
         process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
     log: Any = read_eval_log(list_eval_logs(str(tmp_path))[0].name)
     assert log.status == "success"
     who = {s.id: s.metadata["participant"] for s in log.samples}
@@ -210,35 +222,28 @@ def test_a_move_the_gym_refuses_is_refused_on_the_page_and_counted_as_the_gym_co
     shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
     records = {s.id: (s.metadata or {})["puzzle"] for s in sparc_dataset("sample")}
     bodies: list[str] = []
-    try:
-        url = wait_for_url(url_file, process)
-        with playwright_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
-            page = open_page(browser, url, "Gym", bodies)
-            puzzle = parse_puzzle(records[puzzle_id(page)])
-            solution = [list(point) for point in puzzle.solutions[0]]
-            sx, sy = puzzle.start
-            off = next(d for d in ACTIONS if not puzzle.in_grid((sx + d[0], sy + d[1])))
-            page.keyboard.press(KEYS[off])  # off the grid: the gym refuses it
+    with chromium_on(process, url_file) as (browser, url):
+        page = open_page(browser, url, "Gym", bodies)
+        puzzle = parse_puzzle(records[puzzle_id(page)])
+        solution = [list(point) for point in puzzle.solutions[0]]
+        sx, sy = puzzle.start
+        off = next(d for d in ACTIONS if not puzzle.in_grid((sx + d[0], sy + d[1])))
+        page.keyboard.press(KEYS[off])  # off the grid: the gym refuses it
+        settle(page)
+        assert json.loads(page.get_attribute("#board", "data-path")) == [solution[0]]
+        assert "refuses that move (counted as step 1)" in page.text_content("#status")
+        page.keyboard.press(KEYS[step(*solution[:2])])
+        settle(page)
+        page.keyboard.press("Backspace")  # back onto S: refused, this run has no traceback
+        settle(page)
+        assert json.loads(page.get_attribute("#board", "data-path")) == solution[:2]
+        assert "refuses that move (counted as step 3)" in page.text_content("#status")
+        page.screenshot(path=str(shots / "human_gym_page.png"))
+        for a, b in zip(solution[1:], solution[2:], strict=False):
+            page.keyboard.press(KEYS[step(a, b)])
             settle(page)
-            assert json.loads(page.get_attribute("#board", "data-path")) == [solution[0]]
-            assert "refuses that move (counted as step 1)" in page.text_content("#status")
-            page.keyboard.press(KEYS[step(*solution[:2])])
-            settle(page)
-            page.keyboard.press("Backspace")  # back onto S: refused, this run has no traceback
-            settle(page)
-            assert json.loads(page.get_attribute("#board", "data-path")) == solution[:2]
-            assert "refuses that move (counted as step 3)" in page.text_content("#status")
-            page.screenshot(path=str(shots / "human_gym_page.png"))
-            for a, b in zip(solution[1:], solution[2:], strict=False):
-                page.keyboard.press(KEYS[step(a, b)])
-                settle(page)
-            assert verdict(page) == "Solved"
-            log = finish(process, page, tmp_path)
-            browser.close()
-    finally:
-        if process.poll() is None:
-            process.kill()
+        assert verdict(page) == "Solved"
+        log = finish(process, page, tmp_path)
     pressed = [off, step(*solution[:2]), step(solution[1], solution[0])]
     pressed += [step(a, b) for a, b in zip(solution[1:], solution[2:], strict=False)]
     actions = [ACTIONS.index(d) for d in pressed]
@@ -259,37 +264,30 @@ def test_algopuzzlevqa_options_are_picked_by_key_or_click_and_scored(tmp_path):
     shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
     questions = {s.id: s for s in algopuzzlevqa_dataset("chain_link", source="sample")}
     bodies: list[str] = []
-    try:
-        url = wait_for_url(url_file, process)
-        with playwright_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"))
-            page = open_page(browser, url, "Choices", bodies)
-            served = []
-            for turn in range(2):
-                page.wait_for_selector("#play:not([hidden])")
-                question = questions[puzzle_id(page)]
-                served.append(question.id)
-                options = list((question.metadata or {})["options"])
-                gold = options.index(question.target)
-                shown = page.locator("#choices button").all_text_contents()
-                assert [text.split(") ", 1)[1] for text in shown] == options
-                assert page.evaluate("() => document.getElementById('picture').naturalWidth") > 0
-                assert question.input[0].content[0].text.strip() in page.text_content("#text")
-                if turn == 0:  # the right option by its number key, then Enter
-                    page.keyboard.press(str(gold + 1))
-                    page.screenshot(path=str(shots / "human_choice_page.png"))
-                    page.keyboard.press("Enter")
-                    assert verdict(page) == "Solved"
-                    page.keyboard.press("Enter")
-                else:  # a wrong option by a click, then the Submit button
-                    page.locator("#choices button").nth((gold + 1) % len(options)).click()
-                    page.click("#submit")
-                    assert verdict(page) == "Not solved"
-            log = finish(process, page, tmp_path)
-            browser.close()
-    finally:
-        if process.poll() is None:
-            process.kill()
+    with chromium_on(process, url_file) as (browser, url):
+        page = open_page(browser, url, "Choices", bodies)
+        served = []
+        for turn in range(2):
+            page.wait_for_selector("#play:not([hidden])")
+            question = questions[puzzle_id(page)]
+            served.append(question.id)
+            options = list((question.metadata or {})["options"])
+            gold = options.index(question.target)
+            shown = page.locator("#choices button").all_text_contents()
+            assert [text.split(") ", 1)[1] for text in shown] == options
+            assert page.evaluate("() => document.getElementById('picture').naturalWidth") > 0
+            assert question.input[0].content[0].text.strip() in page.text_content("#text")
+            if turn == 0:  # the right option by its number key, then Enter
+                page.keyboard.press(str(gold + 1))
+                page.screenshot(path=str(shots / "human_choice_page.png"))
+                page.keyboard.press("Enter")
+                assert verdict(page) == "Solved"
+                page.keyboard.press("Enter")
+            else:  # a wrong option by a click, then the Submit button
+                page.locator("#choices button").nth((gold + 1) % len(options)).click()
+                page.click("#submit")
+                assert verdict(page) == "Not solved"
+        log = finish(process, page, tmp_path)
     assert log.status == "success"
     correct = {s.id: next(iter(s.scores.values())).value["correct"] for s in log.samples}
     assert correct == {served[0]: 1, served[1]: 0}
