@@ -20,3 +20,12 @@ def shipped(name: str) -> pd.DataFrame:
 
     with (DATA / name).open(encoding="utf-8") as handle:
         return pd.read_csv(handle, dtype={"puzzle_id": str})
+
+
+def published_on(subset: str, run_id: str) -> dict[str, float]:
+    """Published run `run_id`'s verdict on each puzzle of shipped subset `subset` (puzzle id ->
+    1.0 or 0.0), in the verdicts file's order."""
+    chosen = set(shipped("subsets.csv").dropna(subset=[subset])["puzzle_id"])
+    verdicts = shipped("verdicts.csv")
+    kept = verdicts[verdicts["puzzle_id"].isin(chosen)]
+    return {pid: float(v) for pid, v in zip(kept["puzzle_id"], kept[run_id], strict=True)}

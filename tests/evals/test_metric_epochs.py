@@ -20,7 +20,7 @@ from pytest_inspect_evals.metrics import (
     run_metrics,
 )
 
-from inspect_sparc.contract.scores import BREAK_METRICS
+from inspect_sparc.contract.scores import BREAK_METRICS, CORRECT
 from inspect_sparc.core.episode.baselines import astar_policy, random_policy, run_policy
 from inspect_sparc.core.puzzle.answer import format_path
 from inspect_sparc.core.puzzle.parse import parse_puzzle
@@ -210,38 +210,32 @@ def test_malformed_tool_use_through_the_epoch_reducer():
 def test_split_accuracy_through_the_reducer(monkeypatch):
     # a subset run's headline metrics over GPT-OSS 120B's published verdicts on informative:50;
     # the helper names its samples s0, s1, ...: they are read as the subset's puzzle ids
-    import csv
-    from importlib.resources import files
+    from shipped_csvs import GPT_OSS, published_on, shipped
 
     import inspect_sparc.evals.metrics as metrics_module
     from inspect_sparc.evals.metrics import split_accuracy, split_accuracy_by_level
     from inspect_sparc.published_runs.frames import subset_estimates
 
-    subset, run = "informative:50", "gym-analysis/openai_gpt-oss-120b"
-    data = files("inspect_sparc.published_runs") / "data"
-    with (data / "subsets.csv").open(encoding="utf-8") as handle:
-        chosen = {row["puzzle_id"] for row in csv.DictReader(handle) if row[subset]}
-    with (data / "verdicts.csv").open(encoding="utf-8") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["puzzle_id"] in chosen]
-    ids = [row["puzzle_id"] for row in rows]
+    subset = "informative:50"
+    verdicts = published_on(subset, GPT_OSS)
+    ids = list(verdicts)
+    levels = shipped("verdicts.csv").set_index("puzzle_id")["level"]
     real_ids = metrics_module.puzzle_values
     monkeypatch.setattr(
         metrics_module,
         "puzzle_values",
-        lambda scores, key="correct": {
-            ids[int(k[1:])]: v for k, v in real_ids(scores, key).items()
-        },
+        lambda scores, key=CORRECT: {ids[int(k[1:])]: v for k, v in real_ids(scores, key).items()},
     )
-    solved = [{"correct": int(float(row[run]))} for row in rows]
-    metadata = [{"level": int(row["level"])} for row in rows]
+    solved = [{CORRECT: int(verdicts[pid])} for pid in ids]
+    metadata = [{"level": int(levels[pid])} for pid in ids]
     metrics = [split_accuracy(subset), split_accuracy_by_level(subset)]
     assert_agreeing_epochs_change_nothing(metrics, solved, metadata=metadata, reducers=["mean"])
     # every puzzle but the first failed in a second epoch: the estimate of the per-puzzle means
-    wrong = {"correct": 0}
+    wrong = {CORRECT: 0}
     epochs = [[s, wrong] if i else [s, s] for i, s in enumerate(solved)]
     result = run_metrics(metrics, epochs, metadata=metadata)
     halves = [1.0] + [0.5] * (len(solved) - 1)
-    means = {pid: s["correct"] * h for pid, s, h in zip(ids, solved, halves, strict=True)}
+    means = {pid: s[CORRECT] * h for pid, s, h in zip(ids, solved, halves, strict=True)}
     expected = subset_estimates(means, subset)[0]
     assert result["accuracy"] == pytest.approx(expected.value)
     assert result["accuracy_ci95_low"] == pytest.approx(expected.low)

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from mock_outputs import answers_by_prompt, scripted_model
+from shipped_csvs import GPT_OSS, published_on
 
 from inspect_sparc.published_runs.frames import subset_estimates
 
 SPLIT = Path(__file__).parents[1] / "fixtures" / "sparc" / "test_split.jsonl.gz"
 DATA = files("inspect_sparc.published_runs") / "data"
-GPT_OSS = "gym-analysis/openai_gpt-oss-120b"
 
 
 def csv_rows(name: str) -> list[dict[str, str]]:
@@ -30,16 +30,6 @@ def csv_rows(name: str) -> list[dict[str, str]]:
 
     with (DATA / name).open(encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
-
-
-def published_on(subset: str, run_id: str) -> dict[str, float]:
-    """A published run's verdicts on a shipped subset's puzzles, from the CSVs."""
-    chosen = {r["puzzle_id"] for r in csv_rows("subsets.csv") if r[subset]}
-    return {
-        r["puzzle_id"]: float(r[run_id])
-        for r in csv_rows("verdicts.csv")
-        if r["puzzle_id"] in chosen
-    }
 
 
 @pytest.mark.parametrize("subset", ["informative:50"])

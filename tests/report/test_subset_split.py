@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from mock_outputs import answers_by_prompt, scripted_model
 from scripted import on_puzzles, scripted_log
-from shipped_csvs import GPT_OSS, OLMO, shipped
+from shipped_csvs import GPT_OSS, OLMO, published_on, shipped
 
 from inspect_sparc.published_runs.frames import subset_estimates
 
@@ -35,9 +35,7 @@ SUBSET = "informative:100"
 
 def mimic_verdicts() -> dict[str, float]:
     """GPT-OSS's published verdicts on the subset's puzzles, from the CSVs."""
-    weights = shipped("subsets.csv").dropna(subset=[SUBSET])
-    verdicts = shipped("verdicts.csv").set_index("puzzle_id")[GPT_OSS]
-    return {pid: float(verdicts[pid]) for pid in weights["puzzle_id"]}
+    return published_on(SUBSET, GPT_OSS)
 
 
 @pytest.fixture(scope="module")
