@@ -1,11 +1,12 @@
 """Every public function (no leading underscore; module level or a public class's method) of the
-covered parts of the package says what its arguments are (an `Args:` section, where it takes
-any) and what it returns (`Returns:` or `Yields:`, where its annotation is not None). Read with
+covered parts of the package says what its arguments are (an `Args:` section naming each one,
+where it takes any) and what it returns (`Returns:` or `Yields:`, where its annotation is not None). Read with
 `ast`, so nothing is imported. `COVERED` grows as more of the package is documented."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,7 @@ def functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast.AsyncFu
 
 
 def lacking(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The sections the function's docstring lacks."""
+    """The sections the function's docstring lacks, and the arguments its `Args:` leaves out."""
     arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
     names = [a.arg for a in arguments if a.arg not in ("self", "cls")]
     names += [a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None]
@@ -59,6 +60,10 @@ def lacking(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     )
     doc = ast.get_docstring(node) or ""
     missing = ["Args:"] if names and "Args:" not in doc else []
+    if names and not missing:
+        section = re.split(r"^\s*(?:Returns|Yields|Raises):", doc.split("Args:", 1)[1], flags=re.M)[0]
+        named = set(re.findall(r"^\s*\**(\w+)\b", section, flags=re.M))
+        missing += [f"Args: {name}" for name in names if name not in named]
     if returns and "Returns:" not in doc and "Yields:" not in doc:
         missing.append("Returns:")
     return missing
@@ -84,3 +89,9 @@ def test_a_function_without_its_sections_is_found():
     tree = ast.parse('def f(x: int) -> int:\n    """Twice x."""\n    return 2 * x\n')
     [(name, node)] = functions(tree)
     assert name == "f" and lacking(node) == ["Args:", "Returns:"]
+
+
+def test_an_argument_left_out_of_args_is_found():
+    source = 'def f(x: int, *rest: int) -> None:\n    """Nothing.\n\n    Args:\n        x: a number."""\n'
+    [(_, node)] = functions(ast.parse(source))
+    assert lacking(node) == ["Args: rest"]
