@@ -104,6 +104,7 @@ def test_the_inspect_cli_shows_the_split_estimate_first(tmp_path):
     command += ["--display", "plain", "--log-dir", str(tmp_path / "logs")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
+    assert PART_OF_SUBSET not in result.stderr  # the whole subset ran
     [info] = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info)
     assert log.samples is not None and log.results is not None
@@ -116,3 +117,46 @@ def test_the_inspect_cli_shows_the_split_estimate_first(tmp_path):
     assert ("subset_accuracy", f"{sum(values.values()) / len(values):.3f}") in printed
     assert list(log.results.scores[0].metrics)[0] == "accuracy"
     assert log.results.scores[0].metrics["accuracy"].value == pytest.approx(expected.value)
+
+
+PART_OF_SUBSET = "runs part of puzzles=informative:50, not a random part of each stratum"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", [["--limit", "2"], ["--sample-id", "x,y"]])
+def test_the_inspect_cli_says_once_when_part_of_a_subset_runs(tmp_path, option):
+    subset = "informative:50"
+    puzzle, answer = one_solution(subset)
+    option = [option[0], option[1].replace("x,y", puzzle)]
+    (tmp_path / "answer.txt").write_text(answer, encoding="utf-8")
+    command = [sys.executable, "-m", "inspect_ai", "eval", "inspect_sparc/sparc", *option]
+    command += ["-T", f"source={SPLIT}", "-T", f"puzzles={subset}"]
+    command += ["--model", "inspect_sparc/replay", "-M", f"answer_file={tmp_path / 'answer.txt'}"]
+    command += ["--display", "plain", "--log-dir", str(tmp_path / "logs")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count(PART_OF_SUBSET) == 1
+    assert f"inspect-sparc: {' '.join(option)} {PART_OF_SUBSET}" in result.stderr
+
+
+def test_part_of_a_subset_is_said_only_for_a_subset_under_limit_or_sample_id(capsys):
+    import click
+    import inspect_ai._cli.main  # noqa: F401 - what makes a run Inspect's command line
+
+    from inspect_sparc.evals.selection import warn_if_part_of_subset
+
+    said = {}
+    for puzzles, options in [
+        ("informative:50", {"limit": "5"}),
+        ("informative:50", {"sample_id": "a,b"}),
+        ("informative:50", {"limit": None, "sample_id": None}),
+        ("all", {"limit": "5"}),
+    ]:
+        params = {"tasks": ("inspect_sparc/sparc",), **options}
+        with click.Context(click.Command("eval")) as context:
+            context.params = params
+            warn_if_part_of_subset(puzzles)
+        said[(puzzles, tuple(options.items()))] = capsys.readouterr().err
+    assert [bool(err) for err in said.values()] == [True, True, False, False]
+    assert "--limit 5 runs part of" in said[("informative:50", (("limit", "5"),))]
+    assert "--sample-id a,b runs part of" in said[("informative:50", (("sample_id", "a,b"),))]
