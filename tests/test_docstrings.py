@@ -31,6 +31,14 @@ COVERED = [
     "core/search/python.py",
     "core/sources.py",
     "core/suggest.py",
+    "evals/__init__.py",
+    "evals/algopuzzlevqa",
+    "evals/cards.py",
+    "evals/errors.py",
+    "evals/reducer.py",
+    "evals/replay.py",
+    "evals/selection.py",
+    "evals/worker.py",
 ]
 
 
