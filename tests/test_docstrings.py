@@ -35,6 +35,7 @@ COVERED = [
     "evals/algopuzzlevqa",
     "evals/cards.py",
     "evals/errors.py",
+    "evals/human",
     "evals/reducer.py",
     "evals/replay.py",
     "evals/selection.py",
