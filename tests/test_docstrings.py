@@ -39,6 +39,14 @@ COVERED = [
     "evals/reducer.py",
     "evals/replay.py",
     "evals/selection.py",
+    "evals/sparc/__init__.py",
+    "evals/sparc/dataset.py",
+    "evals/sparc/episode.py",
+    "evals/sparc/gym",
+    "evals/sparc/protocols.py",
+    "evals/sparc/single_shot",
+    "evals/sparc/task.py",
+    "evals/sparc/visual",
     "evals/worker.py",
 ]
 
