@@ -40,6 +40,7 @@ COVERED = [
     "evals/replay.py",
     "evals/selection.py",
     "evals/sparc/__init__.py",
+    "evals/sparc/agent",
     "evals/sparc/dataset.py",
     "evals/sparc/episode.py",
     "evals/sparc/gym",
