@@ -147,7 +147,11 @@ def say_last(message: str) -> None:
     """Under Inspect's command line, print `message` (as one line) on stderr when it exits, once.
 
     For errors raised inside a running sample, which Inspect shows under a traceback, or not at
-    all under `--display none`. Elsewhere (Python's `eval()`, tests) the log's error says it."""
+    all under `--display none`. Elsewhere (Python's `eval()`, tests) the log's error says it.
+
+    Args:
+        message: the error's message; its whitespace runs (line breaks included) become single
+            spaces, and a line already collected is not printed twice."""
     if _INSPECT_CLI_MODULE not in sys.modules:
         return
     line = " ".join(message.split())
@@ -288,7 +292,10 @@ INSPECT_NAME_ERRORS = (
 
 def command_line() -> dict[str, Any] | None:
     """The parameters of the running `inspect eval` or `inspect eval-set` (Click's context), when
-    it runs one of this package's tasks; None elsewhere (Python's `eval()`, other packages')."""
+    it runs one of this package's tasks; None elsewhere (Python's `eval()`, other packages').
+
+    Returns:
+        Click's parameters of the command by name (`tasks`, `model`, `solver`, ...), or None."""
     if _INSPECT_CLI_MODULE not in sys.modules:
         return None
     import click

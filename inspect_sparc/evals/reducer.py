@@ -27,7 +27,11 @@ from inspect_sparc.contract.scores import EPOCHS_REDUCER
 
 @score_reducer(name=EPOCHS_REDUCER)
 def mean_reducer() -> ScoreReducer:
-    """The mean over epochs (Inspect's `mean`), the reduced score without an explanation."""
+    """The mean over epochs (Inspect's `mean`), the reduced score without an explanation.
+
+    Returns:
+        A reducer giving, for each value key, the mean over a sample's epochs (the values of
+        Inspect's `mean`), the reduced score's explanation left empty."""
     inspect_mean = mean_score()
     to_float = value_to_float()
 

@@ -78,7 +78,17 @@ class ReplayModel(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        """The fixed answer, with the prompt's and the answer's word counts as usage."""
+        """The fixed answer, with the prompt's and the answer's word counts as usage.
+
+        Args:
+            input: the conversation so far (only its words are counted).
+            tools: the tools offered (ignored: the model never calls one).
+            tool_choice: the tool choice asked for (ignored).
+            config: the generation settings (ignored: the answer is fixed).
+
+        Returns:
+            An output whose completion is the fixed answer, with usage counted in words: the
+            input's words as input tokens, the answer's as output tokens."""
         asked = sum(len(message.text.split()) for message in input)
         said = len(self.answer.split())
         output = ModelOutput.from_content(model=self.model_name, content=self.answer)
@@ -87,7 +97,13 @@ class ReplayModel(ModelAPI):
 
 
 def stop(message: str) -> NoReturn:
-    """Stop with `message` as one line, in every display mode."""
+    """Stop with `message` as one line, in every display mode.
+
+    Args:
+        message: what is wrong and what to do, shown as one line.
+
+    Returns:
+        Never: it always raises PlainValueError with `message`."""
     show_in_every_display()
     raise PlainValueError(message)
 
@@ -121,5 +137,8 @@ def replay_answer(answer: Any, answer_file: Any) -> str:
 
 @modelapi(name=PROVIDER)
 def replay_model() -> type[ModelAPI]:
-    """The provider Inspect finds for `--model inspect_sparc/...`."""
+    """The provider Inspect finds for `--model inspect_sparc/...`.
+
+    Returns:
+        The `ReplayModel` class, registered as provider `inspect_sparc`."""
     return ReplayModel

@@ -101,12 +101,19 @@ class PuzzleSelection:
             raise ValueError(f"{self.task} runs level {fixed} only; got levels {self.levels}")
 
     def source_metadata(self) -> dict[str, Any]:
-        """Where the puzzles came from, as the task's metadata says it (after the prompt)."""
+        """Where the puzzles came from, as the task's metadata says it (after the prompt).
+
+        Returns:
+            `{"source", "split", "subset"}` as the selection holds them."""
         return {"source": self.source, "split": self.split, "subset": self.subset}
 
     def subset_metadata(self) -> dict[str, Any]:
         """The task metadata of a shipped subset (the report finds its weights by name and
-        version); nothing for every puzzle."""
+        version); nothing for every puzzle.
+
+        Returns:
+            `{"puzzles": name, "puzzles_version": version}` of the shipped subset, or `{}` when
+            the selection takes every puzzle."""
         from inspect_sparc.published_runs.shipped import SUBSETS_VERSION
 
         if self.puzzles == ALL_PUZZLES:
@@ -114,12 +121,22 @@ class PuzzleSelection:
         return {"puzzles": self.puzzles, "puzzles_version": SUBSETS_VERSION}
 
     def records(self) -> list[dict[str, Any]]:
-        """The SPaRC records of the source, config and split, in dataset order."""
+        """The SPaRC records of the source, config and split, in dataset order.
+
+        Returns:
+            The records as published, one dict per puzzle, every level (the dataset keeps the
+            selected levels and subset); a source that cannot be read raises SourceError."""
         return load_records(self.source, self.split, self.subset)
 
 
 def check_subset(puzzles: str, split: str, subset: str) -> None:
-    """`puzzles=`: "all", or a shipped subset's name, which holds test puzzles of config all."""
+    """`puzzles=`: "all", or a shipped subset's name, which holds test puzzles of config all.
+
+    Args:
+        puzzles: the `puzzles` argument: "all" or a shipped subset's name (`informative:100`);
+            an unknown name raises ValueError listing the shipped ones.
+        split: the `split` argument; a subset needs "test".
+        subset: the `subset` argument (dataset config); a subset needs "all"."""
     from inspect_sparc.published_runs.shipped import check_subset_name
 
     if puzzles == ALL_PUZZLES:

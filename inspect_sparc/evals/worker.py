@@ -32,7 +32,14 @@ def _pool() -> ThreadPoolExecutor:
 
 
 async def in_worker(work: Callable[..., Result], *args: object) -> Result:
-    """`work(*args)` in the worker thread, awaited without blocking the event loop."""
+    """`work(*args)` in the worker thread, awaited without blocking the event loop.
+
+    Args:
+        work: the blocking function to call.
+        *args: its positional arguments.
+
+    Returns:
+        What `work` returned (what it raised is raised here)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # not asyncio: anyio's worker threads

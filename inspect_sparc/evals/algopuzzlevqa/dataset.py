@@ -32,6 +32,12 @@ def image_reference(record: Record) -> str:
     Inspect inlines file images into requests and logs with a MIME type guessed from the
     extension; the PNG images of some puzzles (named `.jpg` by the authors) are inlined here with
     their true type, which providers that check media types require.
+
+    Args:
+        record: the instance; its `image_mime_type` is read from the file's leading bytes.
+
+    Returns:
+        The image file's path as a string for a JPEG, else a `data:<type>;base64,...` URI.
     """
     if record.image_mime_type == "image/jpeg":
         return str(record.image_path)
@@ -48,6 +54,18 @@ def record_to_sample(
     """One sample: a user message with the prompt text, then the image (the OpenAI/Gemini order).
 
     `image` is what to send (a resized PNG's path); None sends the original file.
+
+    Args:
+        record: the instance.
+        prompt: the prompt style, `describe` (the paper's eCoT) or `cot`.
+        prevent_direct_answer: whether to append " Do not directly give the final answer." to the
+            question, as the authors' Gemini runs did.
+        image: the path of the image to send (a resized PNG), or None to send the original file.
+
+    Returns:
+        The sample: id the image name (`clock_0023`), target the gold option's text, metadata the
+        puzzle, its ontology categories, the options, the gold option and its letter, the image's
+        relative path and the prompt style.
     """
     letters = option_letters(len(record.options))
     text = build_prompt(record.question, record.options, prompt, prevent_direct_answer)
@@ -81,7 +99,20 @@ def algopuzzlevqa_dataset(
     prevent_direct_answer: bool = False,
     max_image_size: int = DEFAULT_MAX_IMAGE_SIZE,
 ) -> MemoryDataset:
-    """The samples of the chosen puzzles, round-robin over puzzles, each puzzle by instance."""
+    """The samples of the chosen puzzles, round-robin over puzzles, each puzzle by instance.
+
+    Args:
+        puzzle: one puzzle name, several (a list or a comma-separated string), or None for all 18.
+        prompt: the prompt style, `describe` (the paper's eCoT) or `cot`.
+        source: `github` (the authors' files at a pinned commit, downloaded once and cached),
+            `sample` (36 bundled instances) or the path of a folder in the authors' layout.
+        prevent_direct_answer: whether to append " Do not directly give the final answer." to
+            each question.
+        max_image_size: the longest image side in pixels (images larger are shrunk to it and
+            sent as cached PNGs); 0 sends the original files.
+
+    Returns:
+        The dataset, named `algopuzzlevqa`, its location the data folder read."""
     puzzles = select_puzzles(puzzle)
     check_prompt_style(prompt)
     max_image_size = check_max_image_size(max_image_size)

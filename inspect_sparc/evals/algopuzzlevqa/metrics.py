@@ -20,6 +20,14 @@ def membership_accuracy(
 
     Reported in the order of `names` (default: the 11 ontology categories); a name that no
     scored sample holds is left out, as `grouped_accuracy` leaves out absent groups.
+
+    Args:
+        list_key: the sample metadata field holding each sample's list of names.
+        names: the names to report, in this order; None for the 11 ontology categories.
+        key: the score value key averaged (default `correct`: 1 correct, 0 not).
+
+    Returns:
+        A metric giving `{name: mean of key}` for each name some scored sample holds.
     """
     wanted = list(CATEGORIES if names is None else names)
 

@@ -14,7 +14,17 @@ from inspect_sparc.evals.metrics import accuracy, grouped_accuracy, stderr
 
 @scorer(metrics=[accuracy(), stderr(), grouped_accuracy("puzzle"), membership_accuracy()])
 def algopuzzlevqa_scorer(extraction: str = "paper") -> Scorer:
-    """Read the option from the last reply (`paper` or `strict`); `correct` iff it is the gold."""
+    """Read the option from the last reply (`paper` or `strict`); `correct` iff it is the gold.
+
+    Args:
+        extraction: how the reply is read: `paper` (the authors' reading: the last `(A)`-`(D)`,
+            else the last capital A-D) or `strict` (standalone letters only); anything else is a
+            ValueError.
+
+    Returns:
+        A scorer whose value holds `correct` (1 iff the option read is the gold option's text) and
+        `follow_up` (1 iff the follow-up prompt was asked); its answer is the letter read, its
+        explanation says which reply was read, by which rule, and the gold option."""
     check_extraction(extraction)
 
     async def score(state: TaskState, target: Target) -> Score:

@@ -24,7 +24,16 @@ FIRST_LETTER_KEY = "algopuzzlevqa:first_letter"
 def paper_follow_up_message(
     first: ChatMessageUser, reply: str, options: list[str]
 ) -> ChatMessageUser:
-    """The authors' follow-up: the first prompt and reply in one new user message, image kept."""
+    """The authors' follow-up: the first prompt and reply in one new user message, image kept.
+
+    Args:
+        first: the sample's first user message (text, or text parts and images).
+        reply: the model's first reply.
+        options: the question's options.
+
+    Returns:
+        A user message with the follow-up text (first prompt, reply, answer cue), then the first
+        message's images."""
     if isinstance(first.content, str):
         return ChatMessageUser(content=paper_follow_up(first.content, reply, options))
     text = "".join(part.text for part in first.content if isinstance(part, ContentText))
@@ -36,7 +45,17 @@ def paper_follow_up_message(
 
 @solver
 def algopuzzlevqa_solver(extraction: str = "paper") -> Solver:
-    """Generate; if the reply gives no answer (per `extraction`), ask the follow-up once."""
+    """Generate; if the reply gives no answer (per `extraction`), ask the follow-up once.
+
+    Args:
+        extraction: `paper` (ask again only when the reply holds no letter, as one new single-turn
+            prompt) or `strict` (ask again when no option can be read, as a second chat turn);
+            anything else is a ValueError.
+
+    Returns:
+        A solver that calls the model, asks the follow-up at most once, and records in the
+        sample's store the letter read from the first reply (`FIRST_LETTER_KEY`) and whether
+        the follow-up was asked (`FOLLOW_UP_KEY`)."""
     check_extraction(extraction)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:

@@ -55,6 +55,11 @@ def algopuzzlevqa(
             0 sends the original files.
         prevent_direct_answer: Append " Do not directly give the final answer." to the question,
             as the authors' Gemini runs did.
+
+    Returns:
+        The task: the chosen instances round-robin over the puzzles, the authors' answering
+        protocol, scored by the option read (metrics: accuracy, stderr, one accuracy per puzzle and
+        per ontology category), at temperature 0.
     """
     check_extraction(extraction)
     if not isinstance(prevent_direct_answer, bool):

@@ -41,7 +41,16 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\((data:[^)]+)\)")
 
 
 def feedback(solved: bool, explanation: str) -> dict[str, Any]:
-    """The page's feedback from a score: solved or not, the explanation's words, its picture."""
+    """The page's feedback from a score: solved or not, the explanation's words, its picture.
+
+    Args:
+        solved: whether the answer solved the puzzle.
+        explanation: the score's explanation (Markdown), perhaps holding the answer picture as a
+            Markdown image with a data URI.
+
+    Returns:
+        `{"solved", "text", "picture"}`: the verdict, the explanation without its image, and the
+        picture's data URI (None when the explanation has none)."""
     found = _IMAGE.search(explanation)
     text = _IMAGE.sub("", explanation).strip()
     return {"solved": solved, "text": text, "picture": found.group(1) if found else None}
@@ -49,7 +58,17 @@ def feedback(solved: bool, explanation: str) -> dict[str, Any]:
 
 def board_view(puzzle: Puzzle, cell: int = ANSWER_CELL) -> dict[str, Any]:
     """The puzzle drawn as the answer pictures are (`core.picture.answer_image`, no path) and
-    the pixel centre of every grid position the path may take, for the page to draw on."""
+    the pixel centre of every grid position the path may take, for the page to draw on.
+
+    Args:
+        puzzle: the puzzle to draw.
+        cell: the side of one grid cell in pixels (the answer pictures' by default).
+
+    Returns:
+        What the page draws the board from: the puzzle's id and level, the image as a data URI with
+        its size in pixels, the spacing between neighbouring positions, `points` (`[x, y, px, py]`:
+        each position the path may take and its pixel centre), the start and end positions and the
+        grid's columns and rows."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
 
@@ -94,7 +113,16 @@ class PathJudge:
         """Nothing to forget when the puzzle goes to another participant."""
 
     def submit(self, body: Mapping[str, Any]) -> tuple[str, dict[str, Any], int, int]:
-        """(answer text, feedback, moves, undos) for a submitted `path` with its counts."""
+        """(answer text, feedback, moves, undos) for a submitted `path` with its counts.
+
+        Args:
+            body: the page's request: `path` (a list of `[x, y]` pairs inside the grid) and
+                the counts `moves` and `undos` (absent is 0); a bad field raises
+                HumanInputError.
+
+        Returns:
+            The answer text (`####` then the points), the page's feedback (the `sparc` scorer's
+            verdict, explanation and picture), and the counts of moves and undos."""
         from inspect_sparc.evals.sparc.scorer import score_answer
 
         path = read_path(body.get("path"), self.puzzle.columns, self.puzzle.rows)
@@ -105,12 +133,21 @@ class PathJudge:
         return text, feedback(solved, score.explanation or ""), moves, undos
 
     def give_up(self) -> str:
-        """The answer text of a participant who gave up."""
+        """The answer text of a participant who gave up.
+
+        Returns:
+            `GAVE_UP_TEXT`, which holds no coordinates, so the scorer reads no answer."""
         return GAVE_UP_TEXT
 
 
 def answer_text(path: Sequence[tuple[int, int]]) -> str:
-    """A path as a model would answer it: `####` then the points (`core.answer` reads it)."""
+    """A path as a model would answer it: `####` then the points (`core.answer` reads it).
+
+    Args:
+        path: the positions `(x, y)` in order, from S to the last one drawn.
+
+    Returns:
+        `####` and a newline, then the points as `(x, y)` joined by commas."""
     return "####\n" + ", ".join(format_point(point) for point in path)
 
 
@@ -139,7 +176,16 @@ class GymJudge:
         self.env = self._new_env()
 
     def move(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Take one step; what it did (never the path: the page keeps its own)."""
+        """Take one step; what it did (never the path: the page keeps its own).
+
+        Args:
+            body: the page's request: `action`, 0 right, 1 up, 2 left or 3 down (anything else
+                raises HumanInputError; a move after the episode ended raises it with status 409).
+
+        Returns:
+            Whether the move was legal and a step back, the position after it, whether the episode
+            ended, the steps and illegal steps so far, and, once it ended, the page's feedback (the
+            `sparc_gym` scorer's verdict, explanation and picture)."""
         if self.env.done:
             raise HumanInputError("this episode has ended", status=409)
         result = self.env.step(read_action(body.get("action")))
@@ -159,7 +205,11 @@ class GymJudge:
         return reply
 
     def give_up(self) -> Stepper:
-        """The episode as it stands (scored as cut short)."""
+        """The episode as it stands (scored as cut short).
+
+        Returns:
+            The judge's `Stepper` with the moves so far, which the solver records and the
+            scorer scores."""
         return self.env
 
 
@@ -186,7 +236,15 @@ class ChoiceJudge:
         """Nothing to forget when the question goes to another participant."""
 
     def submit(self, body: Mapping[str, Any]) -> tuple[str, dict[str, Any], int, int]:
-        """(answer text, feedback, moves, undos) for a chosen option."""
+        """(answer text, feedback, moves, undos) for a chosen option.
+
+        Args:
+            body: the page's request: `choice`, the index of the option chosen (0 for the first; out
+                of range raises HumanInputError).
+
+        Returns:
+            The answer text (`(A)` for the first option), the page's feedback (correct or not, no
+            picture), one move and no undos."""
         choice = read_choice(body.get("choice"), len(self.options))
         text = f"({option_letters(len(self.options))[choice]})"
         reading = read_answer(text, self.options, "paper")
@@ -195,12 +253,22 @@ class ChoiceJudge:
         return text, {"solved": solved, "text": words, "picture": None}, 1, 0
 
     def give_up(self) -> str:
-        """The answer text of a participant who gave up."""
+        """The answer text of a participant who gave up.
+
+        Returns:
+            `GAVE_UP_TEXT`, which holds no option letter, so the scorer reads no answer."""
         return GAVE_UP_TEXT
 
 
 def image_uri(image: str) -> str:
-    """An Inspect image reference (a data URI or a file path) as a data URI for the page."""
+    """An Inspect image reference (a data URI or a file path) as a data URI for the page.
+
+    Args:
+        image: a data URI, returned as it is, or the path of a PNG (by its `.png` suffix) or
+            JPEG file.
+
+    Returns:
+        The image as a `data:` URI."""
     if image.startswith("data:"):
         return image
     path = Path(image)

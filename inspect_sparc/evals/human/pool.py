@@ -72,13 +72,19 @@ class Pool:
         self.changed = threading.Condition(self.lock)
 
     def add(self, offer: Offer) -> None:
-        """Open an offer (a sample's solver, as it starts)."""
+        """Open an offer (a sample's solver, as it starts).
+
+        Args:
+            offer: the sample's offer, appended after the open ones (offers go out oldest first)."""
         with self.lock:
             self.offers.append(offer)
             self.changed.notify_all()
 
     def withdraw(self, offer: Offer) -> None:
-        """Close an offer that will never be answered (its sample was cancelled)."""
+        """Close an offer that will never be answered (its sample was cancelled).
+
+        Args:
+            offer: the offer to close; a participant holding it holds nothing afterwards."""
         with self.lock:
             if offer in self.offers:
                 self.offers.remove(offer)
@@ -87,14 +93,26 @@ class Pool:
                     person.offer = None
 
     def join(self, name: str) -> Participant:
-        """A new participant called `name`."""
+        """A new participant called `name`.
+
+        Args:
+            name: the name the person gave (already checked by the server).
+
+        Returns:
+            The participant, with a fresh random handle, registered and seen now."""
         with self.lock:
             person = Participant(name, seen=self.clock())
             self.participants[person.handle] = person
             return person
 
     def participant(self, handle: str) -> Participant:
-        """The participant with this handle (HumanInputError 403 if none), marked as seen."""
+        """The participant with this handle (HumanInputError 403 if none), marked as seen.
+
+        Args:
+            handle: the participant's handle, as the server gave it out on joining.
+
+        Returns:
+            The participant, its last-seen time set to now."""
         with self.lock:
             person = self.participants.get(handle)
             if person is None:
@@ -111,7 +129,11 @@ class Pool:
                     self.release(person)
 
     def release(self, person: Participant) -> None:
-        """Hand `person`'s offer back to the pool (a closed tab, an explicit release)."""
+        """Hand `person`'s offer back to the pool (a closed tab, an explicit release).
+
+        Args:
+            person: the participant; a held, unanswered offer goes back to the pool with its judge
+                reset, and nothing happens when they hold none."""
         with self.lock:
             offer = person.offer
             person.offer = None
@@ -121,7 +143,14 @@ class Pool:
                 self.changed.notify_all()
 
     def assign(self, person: Participant) -> Offer | None:
-        """`person`'s current offer, else the oldest open offer no one holds (None: none)."""
+        """`person`'s current offer, else the oldest open offer no one holds (None: none).
+
+        Args:
+            person: the participant asking for a puzzle (offers of silent participants are handed
+                back first).
+
+        Returns:
+            The offer `person` now holds, or None when every open offer is held by someone else."""
         with self.lock:
             self.expire()
             if person.offer is not None and person.offer.answer is None:
@@ -136,7 +165,14 @@ class Pool:
 
     def held(self, person: Participant, handle: str) -> Offer:
         """The unanswered offer `handle` that `person` holds, else a HumanInputError (409 for an
-        offer already answered or not theirs: a replayed or stale request)."""
+        offer already answered or not theirs: a replayed or stale request).
+
+        Args:
+            person: the participant answering.
+            handle: the offer's handle, as the page received it with the puzzle.
+
+        Returns:
+            The offer."""
         with self.lock:
             offer = person.offer
             if offer is None or offer.handle != handle:
@@ -149,7 +185,12 @@ class Pool:
 
     def finish(self, person: Participant, offer: Offer, answer: Answer) -> None:
         """Record `answer` on `offer` (once only); its sample's solver wakes on `offer.done`,
-        which the server sets once the reply is sent (the run may end as the solver wakes)."""
+        which the server sets once the reply is sent (the run may end as the solver wakes).
+
+        Args:
+            person: the participant who answered; they hold nothing afterwards.
+            offer: the offer answered; a second answer raises HumanInputError 409.
+            answer: the answer to record."""
         with self.lock:
             if offer.answer is not None:
                 raise HumanInputError("this puzzle has already been answered", status=409)
@@ -162,12 +203,21 @@ class Pool:
             self.changed.notify_all()
 
     def open_count(self) -> int:
-        """How many offers are open (held or not)."""
+        """How many offers are open (held or not).
+
+        Returns:
+            The number of offers with no answer yet."""
         with self.lock:
             return sum(1 for offer in self.offers if offer.answer is None)
 
     def wait_for_offer(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for an open offer; True when there is one."""
+        """Wait up to `timeout` seconds for an open offer; True when there is one.
+
+        Args:
+            timeout: the longest wait, in seconds of the pool's clock.
+
+        Returns:
+            True as soon as an offer is open, False when none opened within `timeout`."""
         deadline = self.clock() + timeout
         with self.lock:
             while self.open_count() == 0:

@@ -53,7 +53,13 @@ WAIT_FOR_PUZZLE = 5.0
 
 
 def asset(name: str) -> bytes:
-    """A page file shipped in the package (`evals/human/assets/`)."""
+    """A page file shipped in the package (`evals/human/assets/`).
+
+    Args:
+        name: the file's name: `page.html`, `app.js` or `app.css`.
+
+    Returns:
+        The file's bytes."""
     return (
         resources.files("inspect_sparc.evals.human").joinpath("assets").joinpath(name).read_bytes()
     )
@@ -91,7 +97,15 @@ class HumanServer:
     # --- the API: each takes the checked body, returns the JSON reply ------------------------
 
     def join(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A participant names themself once; their handle comes back."""
+        """A participant names themself once; their handle comes back.
+
+        Args:
+            body: the request: `name`, 1 to `MAX_NAME_CHARS` printable characters (a bad one raises
+                HumanInputError, answered 400).
+
+        Returns:
+            `{"participant": handle, "name": name}`; the page sends the handle with every
+            later request."""
         person = self.pool.join(read_name(body.get("name")))
         return {"participant": person.handle, "name": person.name}
 
@@ -104,7 +118,16 @@ class HumanServer:
         return person, self.pool.held(person, read_field(body, "offer", read_handle))
 
     def next(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The participant's puzzle: the one they hold, else a new one; or "waiting"."""
+        """The participant's puzzle: the one they hold, else a new one; or "waiting".
+
+        Args:
+            body: the request: `participant`, the handle `join` gave.
+
+        Returns:
+            `{"state": "puzzle", "offer", "view", "progress", "yours"}`: the offer's handle, what
+            the page shows of the puzzle, the run's answered and open counts and how many this
+            participant answered; or `{"state": "waiting", ...}` with no offer when none opened
+            within `WAIT_FOR_PUZZLE` seconds."""
         person = self._person(body)
         offer = self.pool.assign(person)
         if offer is None and self.pool.wait_for_offer(WAIT_FOR_PUZZLE):
@@ -121,17 +144,38 @@ class HumanServer:
         }
 
     def heartbeat(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The page is still open (a participant silent too long loses their puzzle)."""
+        """The page is still open (a participant silent too long loses their puzzle).
+
+        Args:
+            body: the request: `participant`, the handle `join` gave.
+
+        Returns:
+            `{"holding": handle}`: the offer the participant holds, None when none (it was
+            handed to someone else while the page was silent)."""
         person = self._person(body)
         return {"holding": person.offer.handle if person.offer else None}
 
     def release(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The tab is closing: its puzzle goes back to the pool."""
+        """The tab is closing: its puzzle goes back to the pool.
+
+        Args:
+            body: the request: `participant`, the handle `join` gave.
+
+        Returns:
+            `{"released": True}`."""
         self.pool.release(self._person(body))
         return {"released": True}
 
     def submit(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A whole answer (`sparc`, `algopuzzlevqa`): recorded once, with feedback."""
+        """A whole answer (`sparc`, `algopuzzlevqa`): recorded once, with feedback.
+
+        Args:
+            body: the request: `participant`, `offer` (the handle of the puzzle they hold) and the
+                judge's fields (`path`, `moves` and `undos`, or `choice`).
+
+        Returns:
+            `{"feedback", "over"}`: the page's feedback on the answer, and whether no other puzzle
+            is open now."""
         person, offer = self._held(body)
         if not hasattr(offer.judge, "submit"):
             raise HumanInputError("this puzzle is played move by move (/api/move)")
@@ -140,7 +184,15 @@ class HumanServer:
         return {"feedback": shown, "over": self._over()}
 
     def move(self, body: dict[str, Any]) -> dict[str, Any]:
-        """One step of a `sparc_gym` episode; the answer is recorded when the episode ends."""
+        """One step of a `sparc_gym` episode; the answer is recorded when the episode ends.
+
+        Args:
+            body: the request: `participant`, `offer` (the handle of the gym puzzle they hold) and
+                `action` (0 right, 1 up, 2 left, 3 down).
+
+        Returns:
+            The judge's reply on the step (see `GymJudge.move`), with `over` added once the
+            episode ended."""
         person, offer = self._held(body)
         if not hasattr(offer.judge, "move"):
             raise HumanInputError("this puzzle is answered whole (/api/submit)")
@@ -152,7 +204,13 @@ class HumanServer:
         return reply
 
     def give_up(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The participant gives up this puzzle: recorded as an answer (not solved)."""
+        """The participant gives up this puzzle: recorded as an answer (not solved).
+
+        Args:
+            body: the request: `participant` and `offer`, the handle of the puzzle they hold.
+
+        Returns:
+            `{"over": ...}`: whether no other puzzle is open now."""
         person, offer = self._held(body)
         result = offer.judge.give_up()
         moves = result.steps if offer.judge.kind == "gym" else 0
@@ -185,7 +243,11 @@ class HumanServer:
             offer.done.set()
 
     def routes(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
-        """The API's paths and their functions."""
+        """The API's paths and their functions.
+
+        Returns:
+            Each API path (`/api/join`, `/api/next`, ...) -> the method answering it, which takes
+            the request's JSON object and returns the JSON reply."""
         return {
             "/api/join": self.join,
             "/api/next": self.next,
@@ -205,7 +267,11 @@ class RequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: requests are not logged (the eval's display owns the terminal)."""
+        """Quiet: requests are not logged (the eval's display owns the terminal).
+
+        Args:
+            format: the `%`-format string the base class would log.
+            *args: its values."""
 
     def _token(self) -> tuple[str | None, bool]:
         """The token the request carries and whether it came in the address."""

@@ -38,7 +38,16 @@ POLL_SECONDS = 0.2
 
 
 def start_server(host: str, port: int, url_file: str | None, heartbeat: float) -> HumanServer:
-    """Start the run's page server, print its address and write it to `url_file`."""
+    """Start the run's page server, print its address and write it to `url_file`.
+
+    Args:
+        host: the address to serve on (127.0.0.1: this machine only).
+        port: the port to serve on (0: any free port).
+        url_file: a file to write the address to, for scripts; None writes none.
+        heartbeat: the seconds a page may stay silent before its puzzle goes to someone else.
+
+    Returns:
+        The server, serving on its own thread."""
     server = HumanServer(host, port, heartbeat)
     if url_file:
         Path(url_file).write_text(server.url + "\n", encoding="utf-8")
@@ -47,7 +56,14 @@ def start_server(host: str, port: int, url_file: str | None, heartbeat: float) -
 
 
 def prompt_text(state: TaskState) -> str:
-    """The text a model is given for this sample (its input messages' text, in order)."""
+    """The text a model is given for this sample (its input messages' text, in order).
+
+    Args:
+        state: the sample's state before any answer (its messages are the model's input).
+
+    Returns:
+        The text parts of its messages, each stripped of leading and trailing newlines, joined by
+        blank lines (images left out)."""
     parts = []
     for message in state.messages:
         if isinstance(message.content, str):
@@ -58,7 +74,13 @@ def prompt_text(state: TaskState) -> str:
 
 
 def first_image(state: TaskState) -> str:
-    """The sample's image (an AlgoPuzzleVQA question's), as Inspect holds it."""
+    """The sample's image (an AlgoPuzzleVQA question's), as Inspect holds it.
+
+    Args:
+        state: the sample's state.
+
+    Returns:
+        The first image of its messages: a file path or a data URI (ValueError when it has none)."""
     for message in state.messages:
         if not isinstance(message.content, str):
             for content in message.content:
@@ -68,7 +90,15 @@ def first_image(state: TaskState) -> str:
 
 
 def make_judge(state: TaskState) -> Any:
-    """The judge for this sample's task: a path, a gym episode or a multiple choice."""
+    """The judge for this sample's task: a path, a gym episode or a multiple choice.
+
+    Args:
+        state: the sample's state; its metadata tells the task: `options` and `answer` for
+            `algopuzzlevqa`, else `puzzle` with the SPaRC protocol (ValueError for `sparc_agent`
+            or a sample of neither benchmark).
+
+    Returns:
+        A `ChoiceJudge`, a `GymJudge` or a `PathJudge`."""
     metadata = state.metadata
     if "options" in metadata and "answer" in metadata:
         return ChoiceJudge(
@@ -93,7 +123,15 @@ def make_judge(state: TaskState) -> Any:
 
 def record_answer(state: TaskState, answer: Answer, judge: Any) -> None:
     """Put the participant's answer where the task's scorer reads a model's, and who gave it
-    (and how) in the sample's metadata."""
+    (and how) in the sample's metadata.
+
+    Args:
+        state: the sample's state: its output and last message become the answer (the gym's
+            moves also go to the store, under `MOVES_KEY`), its metadata gains `participant`,
+            `seconds`, `moves`, `undos` and `gave_up`.
+        answer: the participant's answer; its `result` is the answer text, or the gym's
+            `Stepper`.
+        judge: the sample's judge (not read: `answer.result` holds what it made of the answer)."""
     if isinstance(answer.result, Stepper):
         env = answer.result
         state.store.set(MOVES_KEY, "".join(step_letter(result) for result in env.history))
@@ -129,6 +167,11 @@ def human(
         port: Port to serve on (0: any free port).
         url_file: Also write the page's address (token included) to this file.
         heartbeat: Seconds a page may stay silent before its puzzle goes to someone else.
+
+    Returns:
+        A solver that puts each sample's puzzle on the page (started as the solver is built, its
+        address printed on stderr), waits for a participant's answer and records it as the
+        model's output, so the task's own scorer scores it.
     """
     import anyio
     from inspect_ai.util import display_counter

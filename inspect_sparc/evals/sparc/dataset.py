@@ -31,6 +31,14 @@ def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:
 
     Moves are a seventh of the published point lists, which matters: Inspect stores sample
     metadata twice per sample. A solution that is not unit steps from S keeps `(x,y), ...` text.
+
+    Args:
+        record: the published record (already checked by `parse_puzzle`).
+        puzzle: the record parsed, whose solutions are turned into moves.
+
+    Returns:
+        The record's `REQUIRED_FIELDS`, `solutions` as move strings (`R`, `U`, `L`, `D` per step
+        from S).
     """
     compact = {name: record[name] for name in REQUIRED_FIELDS}
     compact["solutions"] = [
@@ -40,7 +48,17 @@ def compact_record(record: Mapping[str, Any], puzzle: Puzzle) -> dict[str, Any]:
 
 
 def record_to_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
-    """One checked puzzle record as a Sample: system + user prompt, first solution as target."""
+    """One checked puzzle record as a Sample: system + user prompt, first solution as target.
+
+    Args:
+        record: a published SPaRC record; one outside the schema raises RecordError.
+        prompt: the prompt wording, `paper` (the paper's, behind all published numbers) or
+            `corrected` (the authors' later rule wording).
+
+    Returns:
+        The sample: id the puzzle id, input the system and user prompts, target the first stored
+        solution as `(x, y)` text, metadata the level, difficulty score, number of solutions and
+        the compact record the scorer reads (`puzzle`)."""
     puzzle = parse_puzzle(record)
     return Sample(
         id=puzzle.id,
@@ -59,7 +77,14 @@ def record_to_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample
 
 
 def round_robin_by_level(samples: Sequence[Sample]) -> list[Sample]:
-    """Interleave levels 1..5 (dataset order within a level) so `--limit 10` gives 2 per level."""
+    """Interleave levels 1..5 (dataset order within a level) so `--limit 10` gives 2 per level.
+
+    Args:
+        samples: samples whose metadata holds `level`.
+
+    Returns:
+        The same samples: the first of each level present (lowest level first), then the second
+        of each, and so on."""
     by_level: dict[int, list[Sample]] = {}
     for sample in samples:
         by_level.setdefault((sample.metadata or {})["level"], []).append(sample)
@@ -76,6 +101,16 @@ def sparc_dataset(
     """The Samples of one config and split, filtered to `levels`, in round-robin level order.
 
     Every argument is checked before any record is loaded, so a typo never waits on a hub.
+
+    Args:
+        source: `modelscope`, `huggingface`, `sample`, `generated:SEED` or a records file's path.
+        split: `test` (the benchmark) or `train`.
+        subset: the dataset config: `all` (the benchmark) or a per-rule one (`dots`, `stars`, ...).
+        levels: the difficulty levels (1-5) to keep; None keeps every level.
+        prompt: the prompt wording, `paper` or `corrected`.
+
+    Returns:
+        The dataset, named after the config, split (or seed) and levels (see `samples_dataset`).
     """
     check_prompt_kind(prompt)
     records = load_records(source, split, subset)
@@ -91,7 +126,20 @@ def samples_dataset(
     levels: Sequence[int] | None,
     prefix: str = "sparc",
 ) -> MemoryDataset:
-    """Check ids are unique, keep `levels`, order round-robin by level and name the dataset."""
+    """Check ids are unique, keep `levels`, order round-robin by level and name the dataset.
+
+    Args:
+        samples: the samples of every record of the source, in dataset order; a repeated id
+            raises RecordError.
+        source: the source they came from (the dataset's location, and its seed in the name).
+        split: the split they came from, for the name.
+        subset: the dataset config they came from, for the name.
+        levels: the levels to keep (none left raises ValueError); None keeps every level.
+        prefix: the dataset name's start (`sparc`, `sparc_visual`).
+
+    Returns:
+        The dataset, named e.g. `sparc_test`, `sparc_stars_test_level12` or
+        `sparc_generated_seed7`."""
     counts = Counter(sample.id for sample in samples)
     duplicates = [sample_id for sample_id, count in counts.items() if count > 1]
     if duplicates:
@@ -111,7 +159,15 @@ def samples_dataset(
 def select_puzzles(dataset: MemoryDataset, puzzles: str) -> MemoryDataset:
     """`dataset` itself for "all"; else only the subset's puzzles (round-robin by level), each
     sample's metadata holding its Horvitz-Thompson weight as `subset_weight`. All the subset's
-    puzzles must be there (no level filter, a source of the whole test split)."""
+    puzzles must be there (no level filter, a source of the whole test split).
+
+    Args:
+        dataset: the samples of the whole test split (config `all`, every level).
+        puzzles: "all", or a shipped subset's name (`informative:100`).
+
+    Returns:
+        `dataset` itself, or a new dataset of the subset's samples named with the subset's name
+        appended (`sparc_test_informative100`); ValueError when some of its puzzles are missing."""
     from inspect_sparc.published_runs.shipped import subset_puzzles
 
     if puzzles == "all":

@@ -33,7 +33,15 @@ class WrongTaskError(ValueError):
 
 
 def sample_protocol(metadata: Mapping[str, Any] | None, tools: Sequence[Any] = ()) -> Protocol:
-    """The protocol of a sample, from its metadata and the tools its task's setup gave it."""
+    """The protocol of a sample, from its metadata and the tools its task's setup gave it.
+
+    Args:
+        metadata: the sample's metadata; None or one without episode settings (`gym`) is
+            single shot.
+        tools: the tools the sample's task gave it (only `sparc_agent` gives any).
+
+    Returns:
+        `single_shot`, `gym` or `agent`."""
     if not metadata or METADATA_KEY not in metadata:
         return "single_shot"
     return "agent" if tools else "gym"
@@ -41,7 +49,16 @@ def sample_protocol(metadata: Mapping[str, Any] | None, tools: Sequence[Any] = (
 
 def wrong_task(solver: str, protocol: Protocol, found: str) -> WrongTaskError:
     """The one-line error for `solver` (a solver of `protocol`) given a sample from `found`,
-    also printed last by Inspect's command line as it exits (`errors.say_last`)."""
+    also printed last by Inspect's command line as it exits (`errors.say_last`).
+
+    Args:
+        solver: the solver's name as registered (`gym_astar`, ...).
+        protocol: the protocol the solver plays.
+        found: the tasks the sample comes from, as users name them (`PROTOCOL_TASKS`).
+
+    Returns:
+        The error, naming the command line that runs the solver in its own task (for the caller
+        to raise)."""
     home = PROTOCOL_TASKS[protocol]
     first = home.split(",")[0]
     error = WrongTaskError(
@@ -56,7 +73,13 @@ def require_protocol(
     solver: str, protocol: Protocol, metadata: Mapping[str, Any] | None, tools: Sequence[Any] = ()
 ) -> None:
     """Raise `WrongTaskError` (one line, also printed last by the CLI) unless the sample is of
-    `protocol`'s tasks."""
+    `protocol`'s tasks.
+
+    Args:
+        solver: the solver's name as registered (`gym_astar`, ...).
+        protocol: the protocol the solver plays.
+        metadata: the sample's metadata.
+        tools: the tools the sample's task gave it."""
     found = sample_protocol(metadata, tools)
     if found != protocol:
         raise wrong_task(solver, protocol, PROTOCOL_TASKS[found])

@@ -27,14 +27,30 @@ from inspect_sparc.evals.sparc.dataset import record_to_sample, selected_dataset
 
 def source_metadata(prompt: str, selection: PuzzleSelection) -> dict[str, Any]:
     """The task metadata every SPaRC task logs first: the prompt kind and where puzzles came
-    from."""
+    from.
+
+    Args:
+        prompt: the prompt wording, `paper` or `corrected` (or `prompt_engineering` for
+            `sparc_visual`).
+        selection: the task's puzzles.
+
+    Returns:
+        `{"prompt", "source", "split", "subset"}`, in that order."""
     return {"prompt": prompt, **selection.source_metadata()}
 
 
 def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
     """The Task of SPaRC task `name`: its `parts` (dataset, solver, scorer, metrics, limits),
     its metadata, its version from the task cards (`eval.yaml`) and the epochs reducer that
-    leaves explanations to the samples (`--epochs N` keeps it, `--epochs-reducer` replaces it)."""
+    leaves explanations to the samples (`--epochs N` keeps it, `--epochs-reducer` replaces it).
+
+    Args:
+        name: the task's name as registered (`sparc`, `sparc_gym`, ...), the key of its card.
+        metadata: the task metadata (prompt, source, settings).
+        **parts: the other `Task` arguments: dataset, solver, scorer, metrics, limits.
+
+    Returns:
+        The Task, with one epoch by default and the package's mean reducer."""
     epochs = Epochs(1, mean_reducer())
     return Task(**parts, epochs=epochs, metadata=dict(metadata), version=task_version(name))
 
@@ -42,7 +58,13 @@ def sparc_task(name: str, metadata: Mapping[str, Any], **parts: Any) -> Task:
 def subset_metrics(selection: PuzzleSelection) -> dict[str, Any]:
     """The `metrics` a single-shot task on a shipped subset passes to its Task (the split's
     estimate as headline, `sparc_metrics`); nothing on every puzzle, where the scorer's own
-    metrics stand, as before."""
+    metrics stand, as before.
+
+    Args:
+        selection: the task's puzzles.
+
+    Returns:
+        `{"metrics": [...]}` for a shipped subset, `{}` for every puzzle."""
     from inspect_sparc.evals.sparc.scorer import sparc_metrics
 
     if selection.puzzles == ALL_PUZZLES:
@@ -58,7 +80,18 @@ def episode_dataset(
 ) -> MemoryDataset:
     """The `sparc` samples of a step-by-step task's selection: each sample's input is
     `first_messages` of its puzzle record, and its metadata holds the settings under `gym`
-    (`observation_always`: as `EpisodeSettings.metadata`)."""
+    (`observation_always`: as `EpisodeSettings.metadata`).
+
+    Args:
+        selection: the task's puzzles.
+        settings: the episode's settings; their prompt wording gives the samples' prompts.
+        first_messages: the conversation an episode starts with, from the compact puzzle record
+            and the settings.
+        observation_always: whether the stored settings name the observation for text
+            observations too (as `sparc_agent` logs them).
+
+    Returns:
+        The dataset, as `selected_dataset` names and orders it."""
     check_prompt_kind(settings.prompt)
     stored = settings.metadata(observation_always)
 

@@ -25,7 +25,16 @@ from inspect_sparc.evals.sparc.agent.tools import episode_over, sparc_tools
 def keep_moving(malformed_limit: int = MALFORMED_LIMIT) -> AgentContinue:
     """`react()`'s continue hook: stop once the episode is over, or after `malformed_limit`
     malformed tool calls in a row (saying why), else go on (a reminder to move after a turn
-    with no tool call)."""
+    with no tool call).
+
+    Args:
+        malformed_limit: the malformed tool calls in a row (rejected by Inspect before any tool
+            ran) after which the agent stops; the reason goes to the store (`STOPPED_KEY`) and
+            the transcript.
+
+    Returns:
+        The hook: False to stop, True to go on after a turn with tool calls, else the reminder
+        text (`CONTINUE_TEXT`) as the next user message."""
 
     async def on_continue(state: AgentState) -> bool | str:
         if episode_over():
@@ -49,6 +58,13 @@ def sparc_react(malformed_limit: int = MALFORMED_LIMIT) -> Agent:
     No system prompt of its own (the puzzle, rules and how to play are the first user message)
     and no submit tool (the episode ends by moving, as in `sparc_gym`). It stops early after
     `malformed_limit` tool calls in a row that Inspect could not parse (`-S malformed_limit=`).
+
+    Args:
+        malformed_limit: malformed tool calls in a row before the agent stops, at least 1
+            (ValueError else); default 10.
+
+    Returns:
+        The agent, with the `move` tool and `keep_moving` as its continue hook.
     """
     if malformed_limit < 1:
         raise ValueError(f"malformed_limit must be at least 1; got {malformed_limit}")

@@ -32,14 +32,30 @@ AGENT_RANDOM_MODEL = "inspect_sparc/agent_random"
 
 def move_message(model: str, env: Stepper, action: int | None) -> ChatMessageAssistant:
     """One turn of a baseline: a single `move` call naming the action's direction (an empty
-    one, an unreadable step, for None: what the gym records for a move that names none)."""
+    one, an unreadable step, for None: what the gym records for a move that names none).
+
+    Args:
+        model: the model name to record on the message (`inspect_sparc/agent_astar`, ...).
+        env: the episode so far (its step count numbers the call's id, `move_<step>`).
+        action: the action, 0 right, 1 up, 2 left, 3 down, or None.
+
+    Returns:
+        An assistant message holding that one tool call and no text."""
     direction = "" if action is None else DIRECTIONS[action]
     call = ToolCall(id=f"move_{env.steps + 1}", function="move", arguments={"direction": direction})
     return ChatMessageAssistant(content="", tool_calls=[call], model=model, source="generate")
 
 
 def final_output(model: str, env: Stepper) -> ModelOutput:
-    """The agent's output once the episode is over: its moves and ending (no tokens used)."""
+    """The agent's output once the episode is over: its moves and ending (no tokens used).
+
+    Args:
+        model: the model name to record on the output.
+        env: the finished episode.
+
+    Returns:
+        An output with the moves (`RRDDL ...`) and how the episode ended as its text, and zero
+        tokens of usage."""
     content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
     output = ModelOutput.from_content(model=model, content=content)
     output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
@@ -48,7 +64,14 @@ def final_output(model: str, env: Stepper) -> ModelOutput:
 
 def sample_rng(salt: str) -> random.Random:
     """The generator `gym_astar` / `gym_random` use for this sample and epoch (its id and epoch,
-    put in the store by the setup step)."""
+    put in the store by the setup step).
+
+    Args:
+        salt: the baseline's salt, `astar` or `random` (the gym baselines' salts).
+
+    Returns:
+        A generator seeded from the sample id, epoch and salt (the same numbers on every run and
+        host)."""
     episode: list[Any] = store().get(EPISODE_KEY, [None, 1])
     sample_id, epoch = episode
     return episode_rng(sample_id, epoch, salt)
@@ -58,7 +81,19 @@ async def play_through_tools(
     state: AgentState, model: str, make_policy: Callable[[Stepper], Policy], tools: list[Tool]
 ) -> AgentState:
     """Take the policy's move with one `move` call a turn until the episode ends (stops at once
-    on a sample of another task: only `sparc_agent`'s setup starts an episode)."""
+    on a sample of another task: only `sparc_agent`'s setup starts an episode).
+
+    Args:
+        state: the agent's state; each turn's call and the tool's replies are appended to its
+            messages, and its output is set at the end.
+        model: the model name to record, `inspect_sparc/<agent name>` (the name also goes in the
+            wrong-task error).
+        make_policy: builds the policy from the episode at its start; the policy gives the next
+            action (0 right, 1 up, 2 left, 3 down) for the episode so far.
+        tools: the tools the calls are run with (`sparc_tools()`).
+
+    Returns:
+        The state, with the whole episode in its messages and `final_output` as its output."""
     if store().get(PUZZLE_KEY) is None:
         raise wrong_task(model.rsplit("/", 1)[-1], "agent", "a task without its move tool")
     env = episode()
@@ -75,7 +110,11 @@ async def play_through_tools(
 @agent
 def agent_astar() -> Agent:
     """The reference A* ablation as an agent: the shortest S-to-E path ignoring rules, a random
-    legal move (seeded as `gym_astar`'s) where the plan is blocked; one `move` call a turn."""
+    legal move (seeded as `gym_astar`'s) where the plan is blocked; one `move` call a turn.
+
+    Returns:
+        An agent that plays the A* baseline in `sparc_agent` (no model call; WrongTaskError in
+        another task)."""
     tools = sparc_tools()
 
     async def execute(state: AgentState) -> AgentState:
@@ -89,7 +128,11 @@ def agent_astar() -> Agent:
 
 @agent
 def agent_random() -> Agent:
-    """Uniformly random legal moves as an agent (seeded as `gym_random`'s); one call a turn."""
+    """Uniformly random legal moves as an agent (seeded as `gym_random`'s); one call a turn.
+
+    Returns:
+        An agent that plays random legal moves in `sparc_agent` (no model call; WrongTaskError in
+        another task)."""
     tools = sparc_tools()
 
     async def execute(state: AgentState) -> AgentState:

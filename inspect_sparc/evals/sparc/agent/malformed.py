@@ -22,7 +22,14 @@ STOPPED_KEY = "sparc_agent_stopped"
 
 
 def call_verdicts(messages: Sequence[ChatMessage]) -> Iterator[bool]:
-    """For every tool call the agent sent, in order: True when Inspect rejected it unparsed."""
+    """For every tool call the agent sent, in order: True when Inspect rejected it unparsed.
+
+    Args:
+        messages: the sample's conversation; a call counts as rejected when it holds a JSON
+            parse error or a tool reply after its turn has a `parsing` error for its id.
+
+    Yields:
+        One bool per tool call: True when it was malformed."""
     for index, message in enumerate(messages):
         if not isinstance(message, ChatMessageAssistant) or not message.tool_calls:
             continue
@@ -37,12 +44,25 @@ def call_verdicts(messages: Sequence[ChatMessage]) -> Iterator[bool]:
 
 
 def malformed_calls(messages: Sequence[ChatMessage]) -> int:
-    """How many of the agent's tool calls Inspect rejected before any tool ran."""
+    """How many of the agent's tool calls Inspect rejected before any tool ran.
+
+    Args:
+        messages: the sample's conversation.
+
+    Returns:
+        The number of malformed tool calls."""
     return sum(call_verdicts(messages))
 
 
 def malformed_in_a_row(messages: Sequence[ChatMessage]) -> int:
-    """How many of the agent's last tool calls, counting back, were all malformed."""
+    """How many of the agent's last tool calls, counting back, were all malformed.
+
+    Args:
+        messages: the sample's conversation.
+
+    Returns:
+        The length of the run of malformed calls that ends with the last call (0 when the last
+        call was well formed, or there was none)."""
     run = 0
     for malformed in call_verdicts(messages):
         run = run + 1 if malformed else 0
@@ -50,7 +70,13 @@ def malformed_in_a_row(messages: Sequence[ChatMessage]) -> int:
 
 
 def stop_text(count: int) -> str:
-    """Why the agent stopped, for the transcript and the score's explanation."""
+    """Why the agent stopped, for the transcript and the score's explanation.
+
+    Args:
+        count: the malformed calls in a row.
+
+    Returns:
+        The sentence saying the agent stopped and why."""
     return (
         f"The agent stopped: its last {count} tool calls were malformed (Inspect could not "
         "parse or validate their arguments, so none reached `move`)."

@@ -68,13 +68,30 @@ def rules_text(
     traceback: bool,
     observation: ObservationKind = "text",
 ) -> str:
-    """The gym system prompt for this puzzle: the text one for `text`, the visual one else."""
+    """The gym system prompt for this puzzle: the text one for `text`, the visual one else.
+
+    Args:
+        record: the compact puzzle record.
+        kind: the prompt wording, `paper` or `corrected`.
+        traceback: whether stepping back is allowed (the prompt then says how).
+        observation: `text` or `image`.
+
+    Returns:
+        The system prompt `sparc_gym` sends, for this puzzle and these settings."""
     settings = EpisodeSettings(prompt=kind, traceback=traceback, observation=observation)
     return episode_system_prompt(record, settings)
 
 
 def tools_text(traceback: bool, max_steps: int, observation: str = "text") -> str:
-    """How to play through the tools: the part that replaces the gym's `Final:` instruction."""
+    """How to play through the tools: the part that replaces the gym's `Final:` instruction.
+
+    Args:
+        traceback: whether stepping back is allowed (a sentence says how).
+        max_steps: the steps per episode, named in the text.
+        observation: `text` or `image`: what each reply shows, named in the text.
+
+    Returns:
+        The "How to play" section."""
     return TOOLS_TEXT.format(
         view=VIEWS[observation],
         traceback=TRACEBACK_TEXT if traceback else "",
@@ -87,6 +104,13 @@ def state_text(env: Stepper, observation: str = "text") -> str:
 
     `text`: step, position, legal actions and the grid (`sparc_gym`'s user message); `image`:
     the one line that follows the picture. After the end, the last state with the step count.
+
+    Args:
+        env: the episode so far.
+        observation: `text` or `image`.
+
+    Returns:
+        The observation text, `Steps taken: N` in place of the step number once it ended.
     """
     if observation == "image":
         text = gym_visual_step_text(env.steps + 1, env.position_text(), env.legal_actions())
@@ -101,7 +125,14 @@ def state_text(env: Stepper, observation: str = "text") -> str:
 
 
 def ended_text(env: Stepper) -> str:
-    """How the episode ended, for the last reply; empty while it runs."""
+    """How the episode ended, for the last reply; empty while it runs.
+
+    Args:
+        env: the episode so far.
+
+    Returns:
+        A sentence with the steps taken and why it ended (E reached, dead end or step limit),
+        or ""."""
     if not env.done:
         return ""
     return (
@@ -111,13 +142,28 @@ def ended_text(env: Stepper) -> str:
 
 
 def move_text(result: StepResult) -> str:
-    """What a legal step did: `Moved RIGHT.` or `Stepped back LEFT.`."""
+    """What a legal step did: `Moved RIGHT.` or `Stepped back LEFT.`.
+
+    Args:
+        result: a legal step.
+
+    Returns:
+        `Moved <DIRECTION>.`, or `Stepped back <DIRECTION>.` for a step back."""
     name = ACTION_NAMES[result.action or 0]
     return f"Stepped back {name}." if result.backtrack else f"Moved {name}."
 
 
 def illegal_text(direction: str, result: StepResult, env: Stepper) -> str:
-    """The tool error for an illegal or unreadable move (the step counted, nothing moved)."""
+    """The tool error for an illegal or unreadable move (the step counted, nothing moved).
+
+    Args:
+        direction: the argument the agent gave (shown up to 40 characters when unreadable).
+        result: the step just counted.
+        env: the episode after it.
+
+    Returns:
+        What was wrong and that the step counted, then the state line (step, position, legal
+        moves), or how the episode ended when that step ended it."""
     if result.action is None:
         given = str(direction)
         shown = (
@@ -136,13 +182,25 @@ def illegal_text(direction: str, result: StepResult, env: Stepper) -> str:
 
 
 def late_text(env: Stepper) -> str:
-    """The tool error for a move after the episode ended (not a step)."""
+    """The tool error for a move after the episode ended (not a step).
+
+    Args:
+        env: the finished episode.
+
+    Returns:
+        `No move made:` and how the episode ended."""
     return f"No move made: {ended_text(env)}"
 
 
 def read_direction(direction: object) -> int | None:
     """The action a `move` argument names: a direction name (any case), its gym number `0`-`3`,
-    or the gym's `1=UP` label; None for anything else (an unreadable step, as in `sparc_gym`)."""
+    or the gym's `1=UP` label; None for anything else (an unreadable step, as in `sparc_gym`).
+
+    Args:
+        direction: the `move` tool's argument as the agent sent it (any type; turned to text).
+
+    Returns:
+        The action, 0 right, 1 up, 2 left, 3 down, or None."""
     text = str(direction).strip().lower()
     if text in DIRECTIONS:
         return DIRECTIONS.index(text)
@@ -165,6 +223,16 @@ def intro_text(
 
     The text gym prompt's four-space indent (from the reference's source) is taken off, so the
     message reads as text rather than a code block wherever Markdown is rendered.
+
+    Args:
+        record: the compact puzzle record.
+        kind: the prompt wording, `paper` or `corrected`.
+        traceback: whether stepping back is allowed.
+        max_steps: the steps per episode.
+        observation: `text` or `image` (the visual gym prompt and picture replies).
+
+    Returns:
+        The message text: the rules, a blank line, then the "How to play" section.
     """
     rules = rules_text(record, kind, traceback, observation).lstrip("\n").rstrip()
     rules = re.sub(r"^ {4}", "", rules, flags=re.MULTILINE)

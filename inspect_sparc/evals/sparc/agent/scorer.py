@@ -37,7 +37,10 @@ from inspect_sparc.evals.sparc.episode_scorer import (
 @metric
 def tool_use() -> Metric:
     """Tool calls per episode (mean of `tool_calls`) and the pooled share of turns without a
-    tool call (`no_tool_turns / turns`; NaN when no sample had a turn)."""
+    tool call (`no_tool_turns / turns`; NaN when no sample had a turn).
+
+    Returns:
+        A metric giving `tool_calls_per_episode` and `no_tool_call_rate`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         turns = sum(value_of(s, TURNS) for s in scores)
@@ -53,7 +56,10 @@ def tool_use() -> Metric:
 @metric
 def malformed_tool_use() -> Metric:
     """Malformed tool calls per episode (mean of `malformed_tool_calls`) and their pooled share
-    of the calls that were sent (`malformed / (malformed + tool_calls)`; NaN with no call)."""
+    of the calls that were sent (`malformed / (malformed + tool_calls)`; NaN with no call).
+
+    Returns:
+        A metric giving `malformed_tool_calls_per_episode` and `malformed_tool_call_rate`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         malformed = sum(value_of(s, MALFORMED_TOOL_CALLS) for s in scores)
@@ -67,13 +73,30 @@ def malformed_tool_use() -> Metric:
 
 
 def agent_metrics(traceback: bool = False, puzzles: str = ALL_PUZZLES) -> list[Metric]:
-    """`sparc_gym`'s metrics (`puzzles`: as theirs), then tool use and malformed tool calls."""
+    """`sparc_gym`'s metrics (`puzzles`: as theirs), then tool use and malformed tool calls.
+
+    Args:
+        traceback: whether stepping back was allowed (then the chance level is left out).
+        puzzles: "all", or the shipped subset the task runs (its headline accuracy is then the
+            estimate for the whole test split).
+
+    Returns:
+        The metrics, in the order the log shows them."""
     return [*episode_metrics(traceback, puzzles), tool_use(), malformed_tool_use()]
 
 
 def with_stop_reason(explanation: str | None, malformed: int, stopped: str | None) -> str:
     """The gym's explanation with, after its verdict line, why the agent stopped (if it did)
-    and how many of its tool calls were malformed (if any)."""
+    and how many of its tool calls were malformed (if any).
+
+    Args:
+        explanation: the gym scorer's explanation (Markdown, its first line the verdict), or None.
+        malformed: the malformed tool calls of the sample.
+        stopped: why the agent stopped early (`stop_text`), or None when it did not.
+
+    Returns:
+        The explanation with those notes after its first line; unchanged when there is none to
+        add."""
     verdict, _, rest = (explanation or "").partition("\n")
     if stopped:  # no sample limit cut it: the agent stopped
         stopped_text = "stopped by the agent (scored on the path so far)"
@@ -85,14 +108,25 @@ def with_stop_reason(explanation: str | None, malformed: int, stopped: str | Non
 
 
 def turn_counts(messages: Sequence[ChatMessage]) -> tuple[int, int]:
-    """The agent's turns (assistant messages) and how many of them called no tool."""
+    """The agent's turns (assistant messages) and how many of them called no tool.
+
+    Args:
+        messages: the sample's conversation.
+
+    Returns:
+        The number of assistant messages, and of those without a tool call."""
     turns = [m for m in messages if isinstance(m, ChatMessageAssistant)]
     return len(turns), sum(1 for m in turns if not m.tool_calls)
 
 
 @scorer(metrics=agent_metrics())
 def agent_scorer() -> Scorer:
-    """Score the episode as `sparc_gym` does; add tool calls, turns and malformed calls."""
+    """Score the episode as `sparc_gym` does; add tool calls, turns and malformed calls.
+
+    Returns:
+        A scorer whose value is `sparc_gym`'s (on the moves the `move` tool recorded) plus
+        `tool_calls`, `turns`, `no_tool_turns` and `malformed_tool_calls`; its metadata adds the
+        same counts and, when the agent stopped itself, why."""
 
     async def score(state: TaskState, target: Target) -> Score:
         result = await score_recorded_episode(state)

@@ -41,13 +41,27 @@ TASK_VERSION = task_version("sparc_agent")
 def default_message_limit(max_steps: int) -> int:
     """The first message, a move and its reply per step, and as many turns without a tool call
     (each with its reminder): an agent that keeps moving meets the step limit first; one that
-    stops calling tools is cut here instead of running on. `--message-limit` overrides it."""
+    stops calling tools is cut here instead of running on. `--message-limit` overrides it.
+
+    Args:
+        max_steps: the steps per episode.
+
+    Returns:
+        `4 * max_steps + 1` messages."""
     return 1 + 2 * max_steps + 2 * max_steps
 
 
 def agent_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[ChatMessage]:
     """A `sparc_agent` sample's one user message: the gym rules, how to play and the first
-    state (with `observation=image` the setup step adds the first picture)."""
+    state (with `observation=image` the setup step adds the first picture).
+
+    Args:
+        record: the compact puzzle record.
+        settings: the episode's settings (prompt wording, traceback, steps, observation kind).
+
+    Returns:
+        One user message: for text observations one text, for image ones two text parts (the
+        rules and how to play, then the first state line)."""
     intro = intro_text(
         record, settings.prompt, settings.traceback, settings.max_steps, settings.observation
     )
@@ -91,6 +105,12 @@ def sparc_agent(
         puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
             whose report estimates the full-split accuracy: "informative:50",
             "informative:100" or "informative:200" (docs/published_runs.md).
+
+    Returns:
+        The task: a setup step that starts the sample's episode and gives it the `move` tool, the
+        `react()` agent (or the `--solver` given), scored as `sparc_gym` on the moves taken, with
+        every `sparc_gym` metric plus tool calls per episode, the share of turns without a tool
+        call and the malformed tool calls; `--message-limit` defaults to `4 * max_steps + 1`.
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
     selection = PuzzleSelection.from_arguments(

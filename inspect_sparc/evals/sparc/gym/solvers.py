@@ -53,7 +53,14 @@ GYM_RANDOM_MODEL = "inspect_sparc/gym_random"
 
 
 def text_observation(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
-    """The reference's text observation for the next step."""
+    """The reference's text observation for the next step.
+
+    Args:
+        env: the episode so far.
+        settings: the episode's settings (not read: every observer takes them).
+
+    Returns:
+        A user message: the step number, the position, the legal moves and the text grid."""
     text = observation_text(
         env.steps + 1, env.position_text(), env.legal_actions(), env.grid_text()
     )
@@ -62,7 +69,14 @@ def text_observation(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser
 
 def image_observation(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
     """The reference's visual observation (`--gym --visual`): the puzzle image with the path so
-    far, then a one-line position and legal moves."""
+    far, then a one-line position and legal moves.
+
+    Args:
+        env: the episode so far.
+        settings: the episode's settings; their `plot` is the renderer's plot type.
+
+    Returns:
+        A user message: the picture as a data URI, then the text."""
     text = gym_visual_step_text(env.steps + 1, env.position_text(), env.legal_actions())
     return ChatMessageUser(content=[step_picture(env, settings.plot), ContentText(text=text)])
 
@@ -75,12 +89,26 @@ OBSERVERS: dict[str, Callable[[Stepper, EpisodeSettings], ChatMessageUser]] = {
 
 
 def observe(env: Stepper, settings: EpisodeSettings) -> ChatMessageUser:
-    """The observation message for the next step, of the settings' observation kind."""
+    """The observation message for the next step, of the settings' observation kind.
+
+    Args:
+        env: the episode so far.
+        settings: the episode's settings; `observation` is `text` or `image`.
+
+    Returns:
+        The user message for the next step."""
     return OBSERVERS[settings.observation](env, settings)
 
 
 def system_message(state: TaskState, settings: EpisodeSettings) -> ChatMessageSystem:
-    """The sample's system prompt (built by the task), or the gym prompt built from metadata."""
+    """The sample's system prompt (built by the task), or the gym prompt built from metadata.
+
+    Args:
+        state: the sample's state; its metadata holds the compact puzzle record (`puzzle`).
+        settings: the episode's settings (prompt wording, traceback, observation kind).
+
+    Returns:
+        The first system message of the sample's messages, else a new one."""
     for message in state.messages:
         if isinstance(message, ChatMessageSystem):
             return message
@@ -88,7 +116,16 @@ def system_message(state: TaskState, settings: EpisodeSettings) -> ChatMessageSy
 
 
 def step_info(result: StepResult, env: Stepper) -> dict[str, Any]:
-    """What a step did, for the transcript's info event."""
+    """What a step did, for the transcript's info event.
+
+    Args:
+        result: the step just taken.
+        env: the episode after it.
+
+    Returns:
+        `action` (e.g. `0=RIGHT`, None for an unreadable reply), `legal`, `backtrack`, the new
+        `position` as `[x, y]`, `ended` (`reached_end`, `dead_end`, `step_limit` or None) and
+        the `steps` taken so far."""
     action = None if result.action is None else f"{result.action}={ACTION_NAMES[result.action]}"
     return {
         "action": action,
@@ -106,6 +143,14 @@ def gym_agent(observation: str | None = None) -> Solver:
 
     `observation` ("text" or "image") overrides the sample's own setting (`-T observation=`),
     which is used when it is None, so `--solver inspect_sparc/gym_agent` keeps the task's kind.
+
+    Args:
+        observation: "text", "image" or None (ValueError else).
+
+    Returns:
+        A solver that plays the sample's episode: each step sends the model the system prompt and
+        the current observation, reads the action from its reply and records the step, until the
+        episode ends (at E, a dead end or `max_steps`) or a limit stops the sample.
     """
     shown = None if observation is None else check_observation(observation)
 
@@ -134,7 +179,15 @@ def gym_agent(observation: str | None = None) -> Solver:
 
 
 def baseline_output(model: str, env: Stepper) -> ModelOutput:
-    """The baseline's final output: its moves and where the episode ended (no model call)."""
+    """The baseline's final output: its moves and where the episode ended (no model call).
+
+    Args:
+        model: the model name to record (`inspect_sparc/gym_astar`, `inspect_sparc/gym_random`).
+        env: the finished episode.
+
+    Returns:
+        An output with the moves (`RRDDL ...`) and how the episode ended as its text, and zero
+        tokens of usage."""
     content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
     output = ModelOutput.from_content(model=model, content=content)
     output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
@@ -144,7 +197,15 @@ def baseline_output(model: str, env: Stepper) -> ModelOutput:
 async def play_baseline(state: TaskState, model: str, make_policy: Callable[..., Policy]) -> None:
     """Run one episode with a policy (no model call) and record it like a model's: one span
     per step in the transcript with the same info event, so a reader sees how it walked.
-    Stops at once on a sample of another task (`WrongTaskError`)."""
+    Stops at once on a sample of another task (`WrongTaskError`).
+
+    Args:
+        state: the sample's state: the moves go to its store, the output to its output and
+            messages.
+        model: the model name to record, `inspect_sparc/<solver name>` (the name also goes in the
+            wrong-task error).
+        make_policy: builds the policy from the fresh episode; the policy gives the next action
+            (0 right, 1 up, 2 left, 3 down) for the episode so far."""
     require_protocol(model.rsplit("/", 1)[-1], "gym", state.metadata, state.tools)
     settings = EpisodeSettings.from_metadata(state.metadata)
     env = new_episode(state.metadata["puzzle"], settings, state.store)
@@ -161,7 +222,11 @@ async def play_baseline(state: TaskState, model: str, make_policy: Callable[...,
 @solver
 def gym_astar() -> Solver:
     """The reference A* ablation: the shortest S-to-E path ignoring rules, a random legal move
-    (seeded per sample and epoch) where the plan is blocked. 32 of the 500 test puzzles (6.4%)."""
+    (seeded per sample and epoch) where the plan is blocked. 32 of the 500 test puzzles (6.4%).
+
+    Returns:
+        A solver that plays the A* baseline in `sparc_gym` (no model call; WrongTaskError in
+        another task)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         rng = episode_rng(state.sample_id, state.epoch, "astar")
@@ -173,7 +238,11 @@ def gym_astar() -> Solver:
 
 @solver
 def gym_random() -> Solver:
-    """Uniformly random legal moves, seeded per sample and epoch (reproducible)."""
+    """Uniformly random legal moves, seeded per sample and epoch (reproducible).
+
+    Returns:
+        A solver that plays random legal moves in `sparc_gym` (no model call; WrongTaskError in
+        another task)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         rng = episode_rng(state.sample_id, state.epoch, "random")

@@ -37,7 +37,14 @@ TASK_VERSION = task_version("sparc_gym")
 
 
 def gym_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[ChatMessage]:
-    """A `sparc_gym` sample's input: the episode's system prompt (the observations follow)."""
+    """A `sparc_gym` sample's input: the episode's system prompt (the observations follow).
+
+    Args:
+        record: the compact puzzle record.
+        settings: the episode's settings (prompt wording, traceback, observation kind).
+
+    Returns:
+        One system message."""
     return [ChatMessageSystem(content=episode_system_prompt(record, settings))]
 
 
@@ -72,6 +79,12 @@ def sparc_gym(
         puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
             whose report estimates the full-split accuracy: "informative:50",
             "informative:100" or "informative:200" (docs/published_runs.md).
+
+    Returns:
+        The task: each sample an episode played move by move (`gym_agent`), scored on its final
+        path; metrics: accuracy, per level, how episodes ended, steps, illegal and unreadable step
+        rates, rule-break rates and, without traceback, the exact chance level of random legal
+        moves.
     """
     settings = EpisodeSettings.from_task(prompt, traceback, max_steps, observation, plot)
     selection = PuzzleSelection.from_arguments(

@@ -20,7 +20,14 @@ SEARCH_MODEL = "inspect_sparc/search"
 
 
 def search_answer(puzzle: Puzzle) -> str:
-    """The answer text for a puzzle: the first path found by search after `####`, or why not."""
+    """The answer text for a puzzle: the first path found by search after `####`, or why not.
+
+    Args:
+        puzzle: the parsed puzzle.
+
+    Returns:
+        A line saying no model was called, `####`, then the first rule-valid path in depth-first
+        order as `(x, y)` points; or a sentence saying search found none."""
     found = solve(puzzle, limit=1)
     if not found:
         return "Exhaustive search found no path that satisfies every rule of this puzzle."
@@ -42,7 +49,12 @@ def _answer_for_metadata(metadata: dict[str, object]) -> str:
 
 @solver
 def search_solver() -> Solver:
-    """Answer each SPaRC sample with the first rule-valid path found by search (no model call)."""
+    """Answer each SPaRC sample with the first rule-valid path found by search (no model call).
+
+    Returns:
+        A solver that sets each sample's output to `search_answer` of its puzzle (searched in a
+        worker thread, zero tokens of usage), and stops at the first sample of a step-by-step
+        task (WrongTaskError)."""
 
     async def solve_sample(state: TaskState, generate: Generate) -> TaskState:
         require_protocol("search_solver", "single_shot", state.metadata, state.tools)

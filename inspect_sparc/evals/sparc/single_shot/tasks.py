@@ -58,6 +58,12 @@ def sparc(
         puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
             whose report estimates the full-split accuracy: "informative:50",
             "informative:100" or "informative:200" (docs/published_runs.md).
+
+    Returns:
+        The task: one model call per puzzle (`generate()`), samples round-robin over the levels,
+        scored against the stored solutions (`accuracy` with `stderr`, accuracy per level, the
+        invalid-path rate and one rate per broken rule). With a shipped subset, `accuracy` is the
+        estimate for the whole test split and `subset_accuracy` the subset's own rate.
     """
     selection = PuzzleSelection.from_arguments(
         "sparc", level=level, source=source, split=split, subset=subset, puzzles=puzzles
@@ -73,7 +79,19 @@ def sparc_hard(
     split: Literal["test", "train"] = "test",
     subset: str = "all",
 ) -> Task:
-    """The paper's "hard" puzzles: level 5 only (89 in the test split)."""
+    """The paper's "hard" puzzles: level 5 only (89 in the test split).
+
+    Args:
+        prompt: "paper" (the paper's single-shot prompt, behind all published numbers) or
+            "corrected" (the authors' later wording of the star and polyshape rules).
+        source: As for `sparc`: "modelscope" (default), "huggingface", "sample" (the 5 bundled
+            level-5 puzzles), "generated:SEED" or a path to a file of records.
+        split: "test" (the benchmark: 89 level-5 puzzles) or "train".
+        subset: Dataset config: "all" (the benchmark) or a per-rule config such as "stars"
+            (published on Hugging Face).
+
+    Returns:
+        The `sparc` task on level 5 (it logs as `sparc`, its metrics `sparc`'s)."""
     selection = PuzzleSelection.from_arguments(
         "sparc_hard", source=source, split=split, subset=subset
     )
@@ -81,7 +99,14 @@ def sparc_hard(
 
 
 def single_shot_task(selection: PuzzleSelection, prompt: str) -> Task:
-    """The `sparc` task of `selection` (`sparc_hard` is `sparc` at level 5, and logs as it)."""
+    """The `sparc` task of `selection` (`sparc_hard` is `sparc` at level 5, and logs as it).
+
+    Args:
+        selection: the puzzles, checked (`sparc`'s, or `sparc_hard`'s at level 5).
+        prompt: the prompt wording, `paper` or `corrected` (ValueError else).
+
+    Returns:
+        The task, named and versioned `sparc`."""
     check_prompt_kind(prompt)
     return sparc_task(
         "sparc",

@@ -137,12 +137,27 @@ The drawn path must satisfy **ALL** applicable constraints:
 
 
 def check_visual_prompt_kind(kind: str) -> str:
-    """`kind` if it names a single-shot visual prompt, else a ValueError listing them."""
+    """`kind` if it names a single-shot visual prompt, else a ValueError listing them.
+
+    Args:
+        kind: the `prompt` argument as given.
+
+    Returns:
+        `kind`: `paper`, `corrected` or `prompt_engineering`."""
     return check_prompt_kind(kind, VISUAL_PROMPT_KINDS)
 
 
 def visual_user_prompt(record: Mapping[str, Any], kind: str = "paper") -> str:
-    """The text that follows the image in the single-shot user message."""
+    """The text that follows the image in the single-shot user message.
+
+    Args:
+        record: a SPaRC record (its grid size, polyshapes and text grid are read).
+        kind: `paper` (the paper's visual prompt) or `corrected` (negative polyshapes worded as
+            the puzzles were built), both with the text grid; or `prompt_engineering` (the
+            renderer package's image-only prompt: the grid's size, no text grid).
+
+    Returns:
+        The prompt text, byte-identical to the reference's."""
     check_visual_prompt_kind(kind)
     size = record.get("grid_size", {"width": 0, "height": 0})
     if kind == "prompt_engineering":

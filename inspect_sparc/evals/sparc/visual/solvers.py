@@ -14,7 +14,14 @@ from inspect_sparc.core.puzzle.parse import parse_puzzle
 
 
 def render_sample_png(metadata: Mapping[str, Any], plot: str) -> bytes:
-    """The PNG of a sample's puzzle (its metadata record), as the reference renders it."""
+    """The PNG of a sample's puzzle (its metadata record), as the reference renders it.
+
+    Args:
+        metadata: the sample's metadata, holding its compact puzzle record under `puzzle`.
+        plot: the renderer's plot type (`original`, `path_cell_annotated`, ...).
+
+    Returns:
+        The PNG's bytes."""
     return puzzle_png(board_record(parse_puzzle(metadata["puzzle"])), plot)
 
 
@@ -24,6 +31,15 @@ def prepend_puzzle_image(plot: str = "original") -> Solver:
 
     Rendering waits until the sample runs (in a worker thread): a 500-puzzle run starts at once
     and holds one image per running sample, not 500.
+
+    Args:
+        plot: the renderer's plot type (`original`, `path_cell_annotated`, ...); an unknown one is
+            a ValueError naming the one probably meant.
+
+    Returns:
+        A solver that renders the sample's puzzle and puts it as a data URI before the text of the
+        first user message (once: a message already holding an image is left as it is). Any
+        solver of `sparc_visual` must start with it, or the model sees no image.
     """
     check_plot_type(plot)
 

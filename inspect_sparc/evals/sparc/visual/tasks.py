@@ -42,7 +42,14 @@ TASK_VERSION = task_version("sparc_visual")
 
 def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") -> Sample:
     """A record as a visual Sample: the visual system prompt and prompt text, the `sparc`
-    target and metadata. The image is added by `prepend_puzzle_image` when the sample runs."""
+    target and metadata. The image is added by `prepend_puzzle_image` when the sample runs.
+
+    Args:
+        record: a published SPaRC record.
+        prompt: `paper`, `corrected` or `prompt_engineering` (see `visual_user_prompt`).
+
+    Returns:
+        The sample; its id, target and metadata are `sparc`'s."""
     sample = record_to_sample(record)
     messages = [
         ChatMessageSystem(content=VISUAL_SYSTEM_PROMPT),
@@ -52,7 +59,14 @@ def record_to_visual_sample(record: Mapping[str, Any], prompt: str = "paper") ->
 
 
 def sparc_visual_dataset(selection: PuzzleSelection, prompt: str = "paper") -> MemoryDataset:
-    """The visual Samples of a selection, as `sparc`'s are filtered and ordered."""
+    """The visual Samples of a selection, as `sparc`'s are filtered and ordered.
+
+    Args:
+        selection: the task's puzzles.
+        prompt: `paper`, `corrected` or `prompt_engineering` (ValueError else).
+
+    Returns:
+        The dataset, named as `sparc`'s with the prefix `sparc_visual`."""
     check_visual_prompt_kind(prompt)
     return selected_dataset(
         selection, lambda record: record_to_visual_sample(record, prompt), prefix="sparc_visual"
@@ -85,6 +99,11 @@ def sparc_visual(
         puzzles: "all" (every puzzle), or a fixed subset of the test split for a cheap run
             whose report estimates the full-split accuracy: "informative:50",
             "informative:100" or "informative:200" (docs/published_runs.md).
+
+    Returns:
+        The task: the puzzle's image then the prompt text, one model call per puzzle, scored as
+        `sparc` (the same metrics); the task metadata also names the plot and what drew the
+        images (renderer, Pillow and font versions).
     """
     check_visual_prompt_kind(prompt)
     check_plot_type(plot)
