@@ -31,6 +31,10 @@ COVERED = [
     "core/search/python.py",
     "core/sources.py",
     "core/suggest.py",
+    "report/__init__.py",
+    "report/__main__.py",
+    "report/contents.py",
+    "report/published.py",
     "report/read",
     "report/statistics",
 ]
