@@ -9,7 +9,13 @@ from typing import Any
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line: log files or folders, where to write, what to show."""
+    """The command line: log files or folders, where to write, what to show.
+
+    Args:
+        argv: the arguments after the program name, or None for `sys.argv[1:]`.
+
+    Returns:
+        `logs` (a list of paths), `out` (the output folder), `no_published` and `rescore`."""
     parser = argparse.ArgumentParser(
         prog="python -m inspect_sparc.report",
         description="Tables and figures from Inspect logs of the SPaRC and AlgoPuzzleVQA tasks, "
@@ -31,7 +37,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Build the report with a progress bar, print the summary table; 1 if nothing was read."""
+    """Build the report with a progress bar, print the summary table; 1 if nothing was read.
+
+    Args:
+        argv: the arguments after the program name, or None for `sys.argv[1:]`.
+
+    Returns:
+        The exit status: 0 with at least one run read, 1 with none, 2 where a package the
+        report needs is missing or a path in the arguments does not exist."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -115,7 +128,16 @@ def summary_table(results: Any, width: int = WIDTH) -> Any:
     """The runs as a table `width` columns wide (at least 80), most accurate first: labels
     without what every run shares (`distinct_labels`), wrapped between words where they are
     longer than the room left, never cut inside a word; numbers never split; `vs pub` (the
-    accuracy minus the published one of the same model, points) where any run has one."""
+    accuracy minus the published one of the same model, points) where any run has one.
+
+    Args:
+        results: the report's results table (`run`, `status`, `n`, `accuracy`, `ci95_low`,
+            `ci95_high`, `level_1` ... `level_5` in percent; `vs_published`,
+            `estimated_from` where present).
+        width: the terminal's width in characters.
+
+    Returns:
+        A `rich.table.Table`; an unfinished run's row in yellow."""
     from rich.table import Table
 
     from inspect_sparc.report.render.figures import distinct_labels
@@ -155,7 +177,14 @@ def summary_table(results: Any, width: int = WIDTH) -> Any:
 
 def wrap_label(label: str, room: int) -> str:
     """`label` in lines of at most `room` characters, broken only after a space, a hyphen or a
-    slash (a piece longer than `room` keeps a line of its own, whole)."""
+    slash (a piece longer than `room` keeps a line of its own, whole).
+
+    Args:
+        label: the run's label.
+        room: the column's width in characters.
+
+    Returns:
+        The label with newlines between its lines (trailing spaces dropped)."""
     import re
 
     lines = [""]

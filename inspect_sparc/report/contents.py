@@ -52,7 +52,17 @@ def build_sections(
 ) -> list[Section]:
     """Walk `specs` in order: each builder whose frames are not empty, each section it made;
     `progress(done, total)` before the first and after each (the build is most of the time
-    a report takes)."""
+    a report takes).
+
+    Args:
+        ctx: the frames and writers every builder reads (`runs`, `samples` ...).
+        specs: the sections to build, in page order; a spec is skipped when one of the frames
+            it `needs` is empty.
+        progress: called as `progress(done, total)` with specs walked and specs in all, or
+            None.
+
+    Returns:
+        The sections made, in order (a builder that returns None adds none)."""
     sections = []
     if progress:
         progress(0, len(specs))

@@ -42,7 +42,18 @@ def _read(name: str) -> pd.DataFrame:
 
 def published(name: str) -> pd.DataFrame:
     """One shipped table (a copy: callers may change it), placeholder model names replaced
-    by what is known (`display_model`)."""
+    by what is known (`display_model`).
+
+    Args:
+        name: a key of `FILES` (`sparc`, `sparc_visual`, `sparc_rebuttal`, `algopuzzlevqa` ...).
+
+    Returns:
+        The CSV's rows as the papers print them (accuracies in percent), with `named` beside
+        `model`, `prompt` taken from the notes where the file has none, and `setting`
+        (`visual_settings`) for the visual runs.
+
+    Raises:
+        KeyError: for a name not in `FILES`."""
     table = _read(name).copy()
     if "model" in table:
         table["model"] = [
@@ -64,7 +75,13 @@ def _note_field(note: str, name: str) -> str:
 
 def visual_settings(table: pd.DataFrame) -> list[str]:
     """What tells a published visual run apart: `plot, prompt`, and where that repeats its
-    seed (or its run stamp where the seeds repeat too, or its note) from the notes."""
+    seed (or its run stamp where the seeds repeat too, or its note) from the notes.
+
+    Args:
+        table: published visual rows (`plot_type`, and `prompt` and `notes` where present).
+
+    Returns:
+        One setting per row, in the table's order (`original, prompt_engineering, seed 42`)."""
     prompts = table["prompt"] if "prompt" in table else [None] * len(table)
     notes = [str(n) for n in (table["notes"] if "notes" in table else [""] * len(table))]
     bases = [
@@ -96,7 +113,16 @@ UNNAMED = "model not named"
 def display_model(model: str, table: str = "") -> str:
     """A published row's model as the report shows it: a leaderboard row whose name is an
     image without alt text, or only a tentative guess, is "leaderboard row N, model not
-    named" (the guess kept in brackets)."""
+    named" (a guess kept after it: "; possibly <guess>").
+
+    Args:
+        model: the shipped `model` field (an `UNRESOLVED ...` placeholder, a name with
+            "tentative" in it, or a plain model name).
+        table: the row's `table` field, which says the leaderboard row ("first row" ...).
+
+    Returns:
+        The model name as it is, or "leaderboard row N, model not named" with "; possibly
+        <guess>" for a tentative one."""
     text = str(model)
     if not (text.startswith("UNRESOLVED") or "tentative" in text):
         return text
@@ -109,13 +135,26 @@ def display_model(model: str, table: str = "") -> str:
 
 
 def named(model: str) -> bool:
-    """False for a row whose model is not known (left out of figure legends)."""
+    """False for a row whose model is not known (left out of figure legends).
+
+    Args:
+        model: the model as `display_model` shows it.
+
+    Returns:
+        Whether the model is named."""
     return UNNAMED not in str(model)
 
 
 def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
     """Published rows with the Wilson 95% interval (%) of their accuracy from their own n
-    (the solved count is accuracy x n, rounded: the papers print one decimal)."""
+    (the solved count is accuracy x n, rounded: the papers print one decimal).
+
+    Args:
+        rows: published rows with `n` (puzzles) and `accuracy` (percent).
+
+    Returns:
+        The rows with `ci95_low` and `ci95_high` in percent; None for a row without n or
+        accuracy."""
     from inspect_sparc.report.statistics.score_intervals import wilson
 
     lows: list[float | None] = []
@@ -133,7 +172,10 @@ def with_wilson(rows: pd.DataFrame) -> pd.DataFrame:
 
 def sparc_and_rebuttal() -> pd.DataFrame:
     """The paper rows, then the rebuttal rows that no paper row already holds (the
-    rebuttal repeats five paper runs under longer model names: same protocol, n, levels)."""
+    rebuttal repeats five paper runs under longer model names: same protocol, n, levels).
+
+    Returns:
+        The `sparc` table's rows followed by the new rows of `sparc_rebuttal`, a fresh index."""
     import pandas as pd
 
     paper = published("sparc")
@@ -151,7 +193,15 @@ def sparc_and_rebuttal() -> pd.DataFrame:
 
 def sparc_rows(protocol: str, prompt: str | None = "paper") -> pd.DataFrame:
     """Published SPaRC rows of a protocol whose prompt matches ours (`prompt=None`: any),
-    the authors' rebuttal rows included."""
+    the authors' rebuttal rows included.
+
+    Args:
+        protocol: the protocol as the run frame names it (`single_shot`, `gym` ...).
+        prompt: our `prompt` setting; its published counterparts are `PROMPT_MATCH[prompt]`
+            (none for a prompt the papers did not run); None for every prompt.
+
+    Returns:
+        The matching rows of `sparc_and_rebuttal`."""
     table = sparc_and_rebuttal()
     rows = table[table["protocol"] == protocol]
     if prompt is not None:
@@ -160,13 +210,22 @@ def sparc_rows(protocol: str, prompt: str | None = "paper") -> pd.DataFrame:
 
 
 def baseline_rows() -> pd.DataFrame:
-    """The Spatial-Gym paper's A* and random baselines (gym protocol, 500 test puzzles)."""
+    """The Spatial-Gym paper's A* and random baselines (gym protocol, 500 test puzzles).
+
+    Returns:
+        The `sparc` table's rows of protocol `baseline_astar` and `baseline_random`."""
     table = published("sparc")
     return table[table["protocol"].isin(["baseline_astar", "baseline_random"])]
 
 
 def source_of(row: pd.Series) -> str:
-    """One line naming where a published row comes from: paper, arXiv id and table."""
+    """One line naming where a published row comes from: paper, arXiv id and table.
+
+    Args:
+        row: a published row (`paper`, else `source`; `arxiv` and `table` where known).
+
+    Returns:
+        "paper, arXiv id, table", the parts missing from the row left out."""
     paper = row.get("paper") or row.get("source") or ""
     arxiv = row.get("arxiv")
     table = row.get("table")
@@ -179,7 +238,16 @@ def source_of(row: pd.Series) -> str:
 
 
 def published_results(runs: pd.DataFrame) -> pd.DataFrame:
-    """The published SPaRC rows for the protocols (and prompts) present in the runs, marked."""
+    """The published SPaRC rows for the protocols (and prompts) present in the runs, marked.
+
+    Args:
+        runs: the run frame (its `protocol` and `prompt` columns).
+
+    Returns:
+        Per protocol present, the rows whose prompt matches a run's (the human row beside
+        single shot, the A* and random baselines beside the gym protocols), with `source` a
+        line naming paper and table, their Wilson interval (%) and `named`; empty for no
+        matching protocol."""
     import pandas as pd
 
     parts = []
@@ -214,7 +282,11 @@ HUMAN_LABEL = "Human (not the 500-puzzle split)"
 
 
 def human_row() -> pd.DataFrame:
-    """The SPaRC human row, shown beside single-shot runs (the leaderboard's protocol)."""
+    """The SPaRC human row, shown beside single-shot runs (the leaderboard's protocol).
+
+    Returns:
+        The `sparc` table's human row, as protocol `single_shot`, model `HUMAN_LABEL` and
+        prompt "human study"."""
     table = published("sparc")
     rows = table[table["protocol"] == "human"].assign(protocol="single_shot")
     return rows.assign(model=HUMAN_LABEL, prompt="human study")

@@ -33,19 +33,37 @@ class LogEntry:
 
     @property
     def ours(self) -> bool:
-        """True for a readable log of one of our tasks."""
+        """True for a readable log of one of our tasks.
+
+        Returns:
+            Whether the header was read and its `eval.task` (without the package prefix) is one of
+            `TASKS`."""
         return self.header is not None and self.task in TASKS
 
 
 def short_task(name: str) -> str:
-    """`inspect_sparc/sparc_gym` -> `sparc_gym` (other packages' names are left as they are)."""
+    """`inspect_sparc/sparc_gym` -> `sparc_gym` (other packages' names are left as they are).
+
+    Args:
+        name: a registry name as a log's `eval.task` or a scorer's name holds it, with or
+            without the `inspect_sparc/` prefix.
+
+    Returns:
+        The name without the package prefix; another package's name whole."""
     prefix, _, rest = name.rpartition("/")
     return rest if prefix in ("inspect_sparc", "") else name
 
 
 def find_logs(paths: str | Path | Iterable[str | Path]) -> tuple[list[str], list[str]]:
     """Every log file under `paths` (files or folders, recursive), and one line per path that
-    held none. Uses Inspect's own listing, so it finds what `inspect view` finds."""
+    held none. Uses Inspect's own listing, so it finds what `inspect view` finds.
+
+    Args:
+        paths: a log file or folder, or several; a file is taken as a log whatever its name.
+
+    Returns:
+        (the log paths, each file once however many paths reach it, in the order given and
+        sorted within a folder; one line per path that does not exist or holds no log)."""
     from inspect_ai.log import list_eval_logs
 
     if isinstance(paths, str | Path):
@@ -82,7 +100,16 @@ def read_headers(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[LogEntry], list[str]]:
     """Each log's header (never its samples), or the reason it cannot be read, and the lines
-    for paths that held no logs. A bad log becomes a `problem`, never an exception."""
+    for paths that held no logs. A bad log becomes a `problem`, never an exception.
+
+    Args:
+        paths: log files or folders, as `find_logs` takes them.
+        progress: called after each log with (logs read, logs found), or None.
+
+    Returns:
+        (one `LogEntry` per log found, with its `header` where it is readable and one of our
+        tasks (its `eval.task`), a `problem` otherwise, and `notes` for a run whose `status` is
+        not "success" or whose `eval.task_version` is older; the lines of `find_logs`)."""
     from inspect_ai.log import read_eval_log
 
     files, problems = find_logs(paths)
@@ -109,7 +136,14 @@ def read_headers(
 
 
 def failure_note(header: EvalLog) -> str:
-    """Why a run is incomplete: its status and the first line of Inspect's error."""
+    """Why a run is incomplete: its status and the first line of Inspect's error.
+
+    Args:
+        header: the log's header (`status`: "started", "error", "cancelled"; `error.message`:
+            Inspect's error, if any).
+
+    Returns:
+        "<status>: <first line of the error>", or "<status>: incomplete" without a message."""
     error = getattr(header, "error", None)
     message = (getattr(error, "message", None) or "").strip()
     if message:
@@ -125,7 +159,14 @@ ZIP_NAME_AT = 26
 
 def unreadable_reason(path: str) -> str:
     """Why Inspect could not read a log's header, in words: not a log at all, or a log that
-    stops early (and where)."""
+    stops early (and where).
+
+    Args:
+        path: the log file Inspect failed on.
+
+    Returns:
+        One line: the file cannot be opened, a truncated .eval (`zip_stop`), a truncated or
+        damaged JSON log with the line, column and byte it stops at, or "not an Inspect log"."""
     try:
         data = Path(path).read_bytes()
     except OSError as error:
@@ -145,7 +186,14 @@ def unreadable_reason(path: str) -> str:
 
 
 def zip_stop(data: bytes) -> str:
-    """Where a damaged .eval log stops: its size and the last entry it began."""
+    """Where a damaged .eval log stops: its size and the last entry it began.
+
+    Args:
+        data: the whole file's bytes (starting with a zip entry's signature).
+
+    Returns:
+        One line with the byte the file stops at, how many zip entries it began and the name
+        of the last (e.g. `samples/12_epoch_1.json`)."""
     names = []
     at = data.find(ZIP_MAGIC)
     while at >= 0 and at + ZIP_NAME_AT + 4 <= len(data):
@@ -162,7 +210,12 @@ def zip_stop(data: bytes) -> str:
 
 def mark_old_versions(entries: list[LogEntry]) -> None:
     """Note logs written by an older task version than the newest here (their score keys or
-    metrics may differ; `--rescore` scores their answers with the installed scorer)."""
+    metrics may differ; `--rescore` scores their answers with the installed scorer).
+
+    Args:
+        entries: the entries `read_headers` made; each readable one of ours whose header's
+            `eval.task_version` is not the newest of its task here (versions compared as
+            text) gets a note in its `notes`, in place."""
     newest: dict[str, str] = {}
     ours = [
         (e, str(e.task), str(e.header.eval.task_version)) for e in entries if e.header and e.ours

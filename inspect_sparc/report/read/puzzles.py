@@ -20,7 +20,15 @@ CHUNK = 50
 
 def rule_kinds(record: Any) -> list[str]:
     """The rule kinds a SPaRC puzzle record contains, counted by the rule engine's own
-    `core.records.rule_counts` (none for a grid with a symbol it does not know)."""
+    `core.records.rule_counts` (none for a grid with a symbol it does not know).
+
+    Args:
+        record: the puzzle record a sample's metadata holds under `puzzle` (a mapping with
+            `puzzle_array`, or its JSON text); anything else has no kinds.
+
+    Returns:
+        The kinds present, in `RULE_COLUMNS` order (`["dot", "star"]`); [] for an unreadable
+        record or an unknown symbol."""
     if isinstance(record, str):
         try:
             record = json.loads(record)
@@ -39,7 +47,13 @@ def rule_kinds(record: Any) -> list[str]:
 
 def is_test_grid_hash(grid: str | None) -> bool | None:
     """Whether a grid hash is one of the 500 test-split grids (the shipped hashes); None for
-    a puzzle whose grid is unknown."""
+    a puzzle whose grid is unknown.
+
+    Args:
+        grid: the grid's canonical hash (`puzzle_facts`' `grid`), or None.
+
+    Returns:
+        True or False, or None without a hash."""
     if grid is None:
         return None
     from inspect_sparc.core.generate.grid_hashes import shipped_test_hashes
@@ -49,7 +63,14 @@ def is_test_grid_hash(grid: str | None) -> bool | None:
 
 def puzzle_facts(record: Any) -> dict[str, Any]:
     """What the report keeps of a SPaRC puzzle record: its rule kinds and the parsed puzzle
-    (None where the installed parser rejects it), for the baselines at any setting."""
+    (None where the installed parser rejects it), for the baselines at any setting.
+
+    Args:
+        record: the record from a sample's metadata `puzzle` (a mapping or its JSON text).
+
+    Returns:
+        `rules` (`rule_kinds`), `grid` (the canonical grid hash, None without a grid) and
+        `puzzle` (the parsed `Puzzle`, or None)."""
     facts: dict[str, Any] = {"rules": rule_kinds(record), "puzzle": None, "grid": None}
     try:
         from inspect_sparc.core.generate.grid_hashes import grid_hash
@@ -69,7 +90,17 @@ def puzzle_facts(record: Any) -> dict[str, Any]:
 
 def baseline_facts(puzzle: Any, max_steps: int, traceback: bool) -> dict[str, Any]:
     """Whether the A* baseline solves `puzzle` within `max_steps`, and the exact chance that a
-    uniformly random legal walk does (None with traceback: not computable exactly)."""
+    uniformly random legal walk does (None with traceback: not computable exactly).
+
+    Args:
+        puzzle: the parsed puzzle, or None (both facts None).
+        max_steps: the run's step limit (illegal steps count).
+        traceback: whether the run's gym allows traceback (stepping back onto the previous
+            position, undoing the last move).
+
+    Returns:
+        `astar`: 1 or 0 (None where the A* engine cannot walk the puzzle); `chance`: the
+        probability (0-1), or None."""
     from inspect_sparc.core.episode.baselines import astar_solves, chance_of_solving
 
     if puzzle is None:
@@ -92,7 +123,18 @@ class PuzzleCache:
         self.baselines: dict[tuple[str, str, int, bool], dict[str, Any]] = {}
 
     def fill(self, path: str, source: str, summaries: list[Any]) -> None:
-        """Read the full samples (no messages or events) of the puzzles not known yet."""
+        """Read the full samples (no messages or events) of the puzzles not known yet.
+
+        Args:
+            path: the log file the summaries come from.
+            source: the run's `source` setting as text (the dataset; an id is a puzzle only within
+                its source).
+            summaries: the log's sample summaries (`id`, `epoch`, `metadata`); one whose metadata
+                already holds the puzzle record is used as it is, the rest are read in `CHUNK`s.
+
+        Raises:
+            ImportError: where the installed inspect-ai cannot read samples by id (before
+                0.3.262)."""
         try:
             from inspect_ai.log import read_eval_log_samples_by_id
         except ImportError as error:
@@ -122,7 +164,17 @@ class PuzzleCache:
     def get(
         self, source: str, sample_id: Any, max_steps: int, traceback: bool
     ) -> dict[str, Any] | None:
-        """Rule kinds and the baselines at this setting of one puzzle (None if never read)."""
+        """Rule kinds and the baselines at this setting of one puzzle (None if never read).
+
+        Args:
+            source: the run's `source` setting as text, as given to `fill`.
+            sample_id: the sample's id (the puzzle's id).
+            max_steps: the run's step limit (`runs.run_steps`).
+            traceback: whether the run's gym allows traceback.
+
+        Returns:
+            `rules`, `grid`, `astar` and `chance` (`puzzle_facts`, `baseline_facts`); None for a
+            puzzle `fill` never read."""
         facts = self.kinds.get((source, str(sample_id)))
         if facts is None:
             return None

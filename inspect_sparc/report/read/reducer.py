@@ -33,7 +33,15 @@ MEAN_REDUCERS = tuple(name for name, how in REDUCTIONS.items() if how == "mean")
 
 def shown_scores(results: EvalResults | None) -> list[EvalScore]:
     """Per scorer, the one set of metrics the report shows: the mean set where a log has one
-    per reducer, else the first (in the log's scorer order)."""
+    per reducer, else the first (in the log's scorer order).
+
+    Args:
+        results: the log header's `results` (its `scores`: one `EvalScore` per scorer and
+            epochs reducer), or None for a log without results.
+
+    Returns:
+        One `EvalScore` per scorer name, in the order the scorers first appear; [] without
+        results."""
     chosen: dict[str, EvalScore] = {}
     for score in results.scores if results is not None else []:
         if score.name not in chosen or (
@@ -61,13 +69,27 @@ def decided_reducer(epochs_reducer: Sequence[str] | str | None, shown: str | Non
 
 
 def reducer_columns(reducer: str) -> dict[str, Any]:
-    """The run frame's two reducer columns for a decided `reducer`."""
+    """The run frame's two reducer columns for a decided `reducer`.
+
+    Args:
+        reducer: the reducer `decided_reducer` chose, by Inspect's name (`mean`, `max`,
+            `inspect_sparc/mean` ...).
+
+    Returns:
+        `metrics_reducer`: the reducer; `reduction`: how the report applies it (`REDUCTIONS`),
+        None where it cannot."""
     return {C.REDUCER: reducer, C.REDUCTION: REDUCTIONS.get(reducer)}
 
 
 def reducer_of(run: Mapping[str, Any]) -> str:
     """A run row's decided reducer (a frame built by hand without the column: its first
-    `epochs_reducer`, as `decided_reducer` decides for a log without results)."""
+    `epochs_reducer`, as `decided_reducer` decides for a log without results).
+
+    Args:
+        run: a run row (its `metrics_reducer`, else `epochs_reducer`).
+
+    Returns:
+        The reducer's name; "mean" where the row names none."""
     value = run.get(C.REDUCER)
     return (
         value
@@ -78,13 +100,25 @@ def reducer_of(run: Mapping[str, Any]) -> str:
 
 def reduction_of(run: Mapping[str, Any]) -> str | None:
     """How a run row's values are reduced over epochs (`REDUCTIONS`), None where the report
-    cannot apply its reducer."""
+    cannot apply its reducer.
+
+    Args:
+        run: a run row.
+
+    Returns:
+        "mean", "max", "min" or "median", or None."""
     return REDUCTIONS.get(reducer_of(run))
 
 
 def reducer_text(run: Mapping[str, Any]) -> str | None:
     """The epochs reducer(s) as the results table says them, and which one's metrics it
-    shows when there are several (`max,mean (metrics: mean)`)."""
+    shows when there are several (`max,mean (metrics: mean)`).
+
+    Args:
+        run: a run row (its `epochs_reducer`, joined by commas, and `metrics_reducer`).
+
+    Returns:
+        The text; None where the row has no `epochs_reducer` text."""
     reducer = run.get("epochs_reducer")
     if reducer and "," in str(reducer):
         return f"{reducer} (metrics: {reducer_of(run)})"

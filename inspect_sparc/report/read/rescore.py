@@ -47,13 +47,33 @@ SCORERS: dict[str, Callable[[], Any]] = {
 
 def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
     """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), imported from
-    the one module that defines it (a KeyError for a scorer the package does not have)."""
+    the one module that defines it (a KeyError for a scorer the package does not have).
+
+    Args:
+        name: the scorer's registry name as a log's `results.scores[0].scorer` holds it.
+        params: the arguments the log's scorer was made with (`results.scores[0].params`), or
+            None.
+
+    Returns:
+        The scorer, made with those arguments.
+
+    Raises:
+        KeyError: for a name not in `SCORERS`."""
     return SCORERS[short_task(name)]()(**(params or {}))
 
 
 def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], list[str]]:
     """Rescored copies of our logs under `out_dir` (the originals are never written), and one
-    line per log that could not be rescored (it is reported as logged)."""
+    line per log that could not be rescored (it is reported as logged).
+
+    Args:
+        entries: the logs `read_headers` found; only readable ones of our tasks are rescored.
+        out_dir: the folder the copies are written to (made if missing), each named
+            `<index>-<original name>`.
+
+    Returns:
+        (the path to read per log of ours: the rescored copy, or the original where rescoring
+        failed; one line per failure with the error)."""
     from inspect_ai import score
     from inspect_ai.log import read_eval_log, write_eval_log
 

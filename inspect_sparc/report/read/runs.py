@@ -56,7 +56,15 @@ BASELINE_SOLVERS = {
 
 
 def settings_of(header: EvalLog) -> dict[str, Any]:
-    """The protocol settings of a run: task arguments over the task's own metadata."""
+    """The protocol settings of a run: task arguments over the task's own metadata.
+
+    Args:
+        header: the log's header; read are `eval.task_args` (the arguments given, None ones
+            ignored) over `eval.metadata` (what the task recorded).
+
+    Returns:
+        Each of `registry.SETTINGS` (None where unset), and the filter columns of
+        `registry.FILTERS` (`levels`, `puzzles`), a list argument joined by commas."""
     spec = header.eval
     merged: dict[str, Any] = {}
     merged.update(spec.metadata or {})
@@ -71,7 +79,14 @@ def settings_of(header: EvalLog) -> dict[str, Any]:
 
 
 def model_of(header: EvalLog) -> tuple[str, bool]:
-    """The model shown for a run, and whether it is a no-model baseline (named by its solver)."""
+    """The model shown for a run, and whether it is a no-model baseline (named by its solver).
+
+    Args:
+        header: the log's header; read are `eval.solver` (registry name) and `eval.model`.
+
+    Returns:
+        (the baseline's name for a package baseline solver ("A* baseline" ...), "human" for
+        the human solver, else `eval.model` such as `openai/gpt-4o`; whether it is a baseline)."""
     spec = header.eval
     solver = short_task(spec.solver or "")
     if solver in BASELINE_SOLVERS:
@@ -84,7 +99,15 @@ def model_of(header: EvalLog) -> tuple[str, bool]:
 def metrics_of(header: EvalLog) -> dict[str, float]:
     """The log's own metrics (as Inspect computed and reduced them), first scorer's names bare:
     with several epoch reducers, the set `reducer.shown_scores` chooses; `metrics_reducer`
-    says which."""
+    says which.
+
+    Args:
+        header: the log's header; read is `results.scores` (each scorer's metrics per reducer).
+
+    Returns:
+        Metric name -> value as logged (rates as fractions: `accuracy`, `level_3` ...), later
+        scorers' as `<scorer>/<metric>`, and `metrics_reducer` (the chosen set's reducer);
+        empty for a log without results."""
     values: dict[str, float] = {}
     chosen = shown_scores(header.results)
     for i, score in enumerate(chosen):
@@ -97,7 +120,14 @@ def metrics_of(header: EvalLog) -> dict[str, float]:
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
-    """Wall time of a run from the header's ISO stamps."""
+    """Wall time of a run from the header's ISO stamps.
+
+    Args:
+        start: `stats.started_at` (ISO 8601), or None.
+        end: `stats.completed_at`, or None (a run that never finished).
+
+    Returns:
+        The seconds from start to end; None where either stamp is missing."""
     from datetime import datetime
 
     if not start or not end:
@@ -106,7 +136,16 @@ def seconds_between(start: str | None, end: str | None) -> float | None:
 
 
 def run_row(entry: LogEntry) -> dict[str, Any]:
-    """One run's row: identity, settings, size, tokens, time and every metric of its log."""
+    """One run's row: identity, settings, size, tokens, time and every metric of its log.
+
+    Args:
+        entry: a readable log of our tasks (`LogEntry.ours`: its header is set).
+
+    Returns:
+        Column -> value: the log path, ids, task, model, protocol, settings, `sample_ids`,
+        `limit`, `epochs`, `epochs_reducer` (joined by commas), `status`, `complete`, sample
+        counts, summed tokens, `time_s`, `started_at`, `notes`, every metric (`metrics_of`)
+        and the two reducer columns."""
     header = entry.header
     assert header is not None
     spec = header.eval
@@ -147,7 +186,13 @@ def run_row(entry: LogEntry) -> dict[str, Any]:
 
 def ids_text(ids: Any) -> str | None:
     """The sample ids a run was limited to (`--sample-id`), as a label says them: the first
-    `IDS_SHOWN` and how many more (`3f2a,91c0 +4`); None where it ran without."""
+    `IDS_SHOWN` and how many more (`3f2a,91c0 +4`); None where it ran without.
+
+    Args:
+        ids: the log's `eval.config.sample_id`: one id, a list of them, or None.
+
+    Returns:
+        The text, or None."""
     if ids is None:
         return None
     listed = [str(i) for i in (ids if isinstance(ids, list | tuple) else [ids])]
@@ -156,11 +201,25 @@ def ids_text(ids: Any) -> str | None:
 
 
 def limit_text(limit: Any) -> Any:
-    """`--limit` as a setting: a count, or a range of samples as `10-20`."""
+    """`--limit` as a setting: a count, or a range of samples as `10-20`.
+
+    Args:
+        limit: the log's `eval.config.limit`: a count, a (start, end) pair, or None.
+
+    Returns:
+        The count (or None) as it is, a pair as "start-end"."""
     return "-".join(map(str, limit)) if isinstance(limit, tuple | list) else limit
 
 
 def sum_known(values: Iterable[int | None]) -> int | None:
+    """A total that stays unknown where no part is known (reasoning tokens: a provider that
+    never reports them gives None, not 0).
+
+    Args:
+        values: the parts (one per model's usage); None for a part not reported.
+
+    Returns:
+        The sum of the known parts; None where none is known."""
     known = [v for v in values if v is not None]
     return sum(known) if known else None
 
@@ -169,7 +228,14 @@ def label_runs(runs: pd.DataFrame) -> pd.DataFrame:
     """Add `run`, a label for display (tables and figures group by `log`, never by it): model,
     protocol and non-default settings, the settings that differ between runs of one model and
     task (source, split, subset, levels ...), `xN` for epochs, and `#k` whenever the text
-    would otherwise repeat (repeated runs are labelled, never merged)."""
+    would otherwise repeat (repeated runs are labelled, never merged).
+
+    Args:
+        runs: the run frame without labels (one row per log: `model`, `task`, `protocol`,
+            `epochs`, `started_at`, `log`, settings; `status` taken as "success" if absent).
+
+    Returns:
+        A copy sorted by start time then log, with `run` as its first column."""
     runs = runs.sort_values(["started_at", C.LOG], kind="stable").reset_index(drop=True)
     varying: dict[tuple[str, str], list[str]] = {}
     if "status" not in runs:
@@ -222,7 +288,14 @@ def _setting_text(value: Any) -> str:
 
 
 def setting_label(row: Mapping[str, Any]) -> str:
-    """Short text for a run's protocol and non-default settings."""
+    """Short text for a run's protocol and non-default settings.
+
+    Args:
+        row: a run row (`protocol`, `task`, `prompt`, `plot`, `max_steps`).
+
+    Returns:
+        The protocol, then "hard", `prompt=`, `plot=` (visual protocols) and `max_steps=`
+        where they are not the defaults, joined by spaces."""
     parts = [str(row[C.PROTOCOL])]
     if row.get(C.TASK) == P.SPARC_HARD:
         parts.append("hard")
@@ -249,7 +322,15 @@ def _isnan(value: Any) -> bool:
 def runs_frame(
     logs: str | Path | Iterable[str | Path] | list[LogEntry],
 ) -> pd.DataFrame:
-    """One row per readable log of our tasks: header, settings, the log's metrics, a label."""
+    """One row per readable log of our tasks: header, settings, the log's metrics, a label.
+
+    Args:
+        logs: log files or folders (read with `read_headers`), or the entries `read_headers`
+            already made.
+
+    Returns:
+        The labelled run frame (`run_row` columns, `accuracy` and `stderr` always present); an
+        empty frame with `run`, `log`, `task`, `model` and `protocol` where no log is ours."""
     import pandas as pd
 
     if isinstance(logs, list) and all(isinstance(e, LogEntry) for e in logs) and logs:
@@ -271,7 +352,14 @@ ALWAYS_METRICS = (K.ACCURACY, K.STDERR)
 
 
 def complete_mask(runs: pd.DataFrame) -> pd.Series:
-    """True for runs that finished (frames built by hand may lack the column: all finished)."""
+    """True for runs that finished (frames built by hand may lack the column: all finished).
+
+    Args:
+        runs: a run frame.
+
+    Returns:
+        A boolean Series on the frame's index: `complete`, else `status` == "success", else
+        all True."""
     if "complete" in runs:
         return runs["complete"].astype(bool)
     if "status" in runs:
@@ -281,7 +369,13 @@ def complete_mask(runs: pd.DataFrame) -> pd.Series:
 
 def run_steps(run: Mapping[str, Any]) -> tuple[int, bool]:
     """The step limit and traceback the baselines of a run are computed at: the run's own
-    (the gym default limit for a protocol without steps)."""
+    (the gym default limit for a protocol without steps).
+
+    Args:
+        run: a run row (its `max_steps` and `traceback` settings; None or NaN when unset).
+
+    Returns:
+        (the step limit, `DEFAULT_MAX_STEPS` when unset; whether traceback is on)."""
     from inspect_sparc.core.episode.stepper import DEFAULT_MAX_STEPS
 
     steps = run.get("max_steps")

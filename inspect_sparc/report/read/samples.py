@@ -28,7 +28,16 @@ BREAK_RULES = RULES
 
 def score_values(sample: Any) -> tuple[dict[str, Any], dict[str, Any], str | None]:
     """The first score's value keys (rule keys as `breaks_<rule>`, either spelling), its
-    metadata and answer."""
+    metadata and answer.
+
+    Args:
+        sample: an `EvalSampleSummary` or `EvalSample`; read is its `scores` (scorer name ->
+            `Score`), the first scorer's only.
+
+    Returns:
+        (the score's `value` as a dict: a dict value's keys with bare rule names renamed
+        `breaks_<rule>`, a scalar value as `correct`; the score's `metadata`; its `answer`);
+        ({}, {}, None) for an unscored sample."""
     if not sample.scores:
         return {}, {}, None
     score = next(iter(sample.scores.values()))
@@ -44,7 +53,20 @@ def sample_row(
     run: Mapping[str, Any], sample: Any, facts: Mapping[str, Any] | None
 ) -> dict[str, Any]:
     """One sample-epoch (an `EvalSampleSummary` or `EvalSample`): the run's identity and
-    settings, the puzzle (`facts`: rule kinds, baselines), scores, tokens, time."""
+    settings, the puzzle (`facts`: rule kinds, baselines), scores, tokens, time.
+
+    Args:
+        run: the run's row of the run frame (`log`, `run`, `task`, `model`, settings ...).
+        sample: the sample; read are `id`, `epoch`, `metadata` (`level`, `puzzle`,
+            `categories`, the human solver's `participant`, `seconds`, `gave_up`), `scores`,
+            `model_usage`, `working_time` and `error`.
+        facts: the puzzle's facts from `PuzzleCache.get`, or None where unknown.
+
+    Returns:
+        Column -> value: the run's identity and settings, `id`, `epoch`, `level`, tokens,
+        `working_time` (seconds), `error` (its message), every score key, and for SPaRC tasks
+        the rule kinds (`rules`, `has_<kind>`), `grid`, `test_grid`, `astar_solves`,
+        `chance_exact` and `path_length` (counted from the answer where not logged)."""
     kinds = facts["rules"] if facts else None
     values, score_meta, answer = score_values(sample)
     meta = sample.metadata or {}
@@ -98,14 +120,26 @@ MORE_POINTS = re.compile(r"\((\d+) more points\)\s*$")
 
 def answer_points(answer: str) -> int:
     """Points in a logged answer (for logs without `path_length`): the `(x, y)` pairs, plus
-    the N of a `... (N more points)` tail the scorer writes after 200 points."""
+    the N of a `... (N more points)` tail the scorer writes after 200 points.
+
+    Args:
+        answer: the score's `answer` text.
+
+    Returns:
+        The number of points."""
     more = MORE_POINTS.search(answer)
     return len(POINT.findall(answer)) + (int(more.group(1)) if more else 0)
 
 
 def read_summaries(path: str) -> list[Any]:
     """A log's sample summaries (scores, metadata, usage, times; no messages): what the report
-    reads of every sample. A cancelled log has the samples it finished."""
+    reads of every sample. A cancelled log has the samples it finished.
+
+    Args:
+        path: the log file.
+
+    Returns:
+        Inspect's `EvalSampleSummary` per sample and epoch."""
     from inspect_ai.log import read_eval_log_sample_summaries
 
     return read_eval_log_sample_summaries(path)
@@ -119,7 +153,21 @@ def samples_frame(
 ) -> pd.DataFrame:
     """One row per sample and epoch of every log of our tasks (scalars only: ids, settings,
     level, rule kinds present, every score key, gym ending and steps, path length, tokens,
-    working time). Logs of other tasks and unreadable logs are skipped (see `read_headers`)."""
+    working time). Logs of other tasks and unreadable logs are skipped (see `read_headers`).
+
+    Args:
+        logs: log files or folders, or `read_headers` entries (read only where `runs` is None).
+        runs: the run frame of those logs, or None to read it from `logs`.
+        progress: called after each log with (logs read, logs in all), or None.
+        problems: a list that gets one line per log whose samples were cut short (the rows
+            read before the break are kept); None to say nothing.
+
+    Returns:
+        The sample frame (`sample_row` columns), with `correct` all NaN where no sample was
+        scored; empty for no log.
+
+    Raises:
+        ImportError: where the installed inspect-ai cannot read samples by id."""
     import pandas as pd
 
     if runs is None:

@@ -64,7 +64,18 @@ def score_statistic(x1: Any, n1: int, x2: Any, n2: int, delta: float) -> np.ndar
     """Farrington-Manning score statistic of p1 - p2 = delta (vectorised over x1, x2): the
     observed difference minus delta over its standard error at the maximum-likelihood
     proportions constrained to the difference (Miettinen & Nurminen's closed form, without
-    their n / (n - 1)); 0 where that error is 0. At delta = 0: the pooled z."""
+    their n / (n - 1)); 0 where that error is 0. At delta = 0: the pooled z.
+
+    Args:
+        x1: the first set's solved count (an int or an array of them).
+        n1: the first set's size.
+        x2: the second set's solved count (broadcast against `x1`).
+        n2: the second set's size.
+        delta: the hypothesised difference p1 - p2, a fraction in (-1, 1).
+
+    Returns:
+        The signed statistic (positive where x1 / n1 - x2 / n2 exceeds delta), in the broadcast
+        shape of `x1` and `x2` (0-d for scalars)."""
     p1, p2 = np.asarray(x1, float) / n1, np.asarray(x2, float) / n2
     theta = n2 / n1
     a = 1 + theta
@@ -104,7 +115,17 @@ def _tail_probability(
 
 def unconditional_p(x1: int, n1: int, x2: int, n2: int, delta: float = 0.0) -> float:
     """p of the exact unconditional test of p1 - p2 = delta: the largest probability, over
-    the nuisance p2, of a table at least as far from delta (score statistic) as the one seen."""
+    the nuisance p2, of a table at least as far from delta (score statistic) as the one seen.
+
+    Args:
+        x1: the first set's solved count.
+        n1: the first set's size.
+        x2: the second set's solved count.
+        n2: the second set's size.
+        delta: the hypothesised difference p1 - p2 (fraction); 0 is Barnard's test.
+
+    Returns:
+        The two-sided p (tables ordered by |score statistic|), in [0, 1]."""
     from scipy.optimize import minimize_scalar
 
     grid1, grid2 = np.meshgrid(np.arange(n1 + 1), np.arange(n2 + 1), indexing="ij")
@@ -167,7 +188,19 @@ def unconditional_difference(x1: int, n1: int, x2: int, n2: int) -> TestResult:
     over the whole range from both edges. The p-function of a discrete test is not monotone in
     delta (4/86 vs 2/5 keeps +1.5 points but rejects 0), so the p shown is monotone: the
     largest p at 0 or at any difference beyond 0 (away from the estimate). It is the p of a
-    valid (more conservative) test, and it is below 0.05 exactly when the interval excludes 0."""
+    valid (more conservative) test, and it is below 0.05 exactly when the interval excludes 0.
+
+    Args:
+        x1: the first set's solved count (the test puzzles of a level).
+        n1: the first set's size.
+        x2: the second set's solved count (the fresh puzzles).
+        n2: the second set's size.
+
+    Returns:
+        The difference x1 / n1 - x2 / n2 (fraction), its 95% interval (method
+        `UNCONDITIONAL`, within [-1, 1]), the monotone two-sided p and the test's name
+        (`BARNARD`, or `MONOTONE` where the monotone p exceeds Barnard's own); NaN, the NaN
+        interval, NaN and "" where either size is <= 0."""
     if n1 <= 0 or n2 <= 0:
         return TestResult(float("nan"), NAN, float("nan"), "")
     estimate = x1 / n1 - x2 / n2
@@ -241,7 +274,15 @@ def _convolved(strata: list[Stratum], log_odds: float = 0.0) -> tuple[np.ndarray
 
 
 def stratified_p(tables: Sequence[tuple[int, int, int, int]]) -> float:
-    """p of the exact conditional test of a common odds ratio of 1 (see `stratified_exact`)."""
+    """p of the exact conditional test of a common odds ratio of 1 (see `stratified_exact`).
+
+    Args:
+        tables: per stratum (x1, n1, x2, n2): solved and size of the first set, then of the
+            second.
+
+    Returns:
+        The two-sided p (twice the smaller tail, at most 1); 1.0 where no stratum is
+        informative."""
     strata = _stratum_supports(tables)
     if not strata:
         return 1.0
@@ -255,7 +296,15 @@ def stratified_exact(tables: Sequence[tuple[int, int, int, int]]) -> TestResult:
     (solved and size of the first set, then of the second): p twice the smaller tail of the
     summed x1 (at most 1), the conditional maximum-likelihood common odds ratio, and the
     interval of odds ratios whose tails both exceed 0.025 (it excludes 1 exactly when p <
-    0.05). Strata whose margins fix x1 carry no information and are left out."""
+    0.05). Strata whose margins fix x1 carry no information and are left out.
+
+    Args:
+        tables: per stratum (x1, n1, x2, n2), counts.
+
+    Returns:
+        The common odds ratio (0 or infinity where the summed x1 is at an end of its support),
+        its 95% interval of odds ratios (0 or infinity at those ends), the two-sided p and
+        `STRATIFIED`; NaN, the NaN interval, p 1.0 and "" where no stratum is informative."""
     from scipy.optimize import brentq
 
     strata = _stratum_supports(tables)
@@ -335,7 +384,22 @@ def paired_power(n: int, discordance: float, difference: float, test: str = "sco
     """Exact power of the paired test at n puzzles, share of discordant puzzles and
     difference (|difference| <= discordance): the trinomial chance of every (only_a, only_b)
     the test rejects, the discordant count d ~ Bin(n, discordance) and only_a ~ Bin(d,
-    (discordance + difference) / (2 discordance))."""
+    (discordance + difference) / (2 discordance)).
+
+    Args:
+        n: the shared puzzles.
+        discordance: the true share (0-1) of puzzles solved by exactly one run.
+        difference: the true paired difference (fraction); its sign is ignored and it is
+            capped at `discordance`.
+        test: "score" (McNemar's score test, the report's) or "exact" (exact McNemar), each
+            two-sided at `ALPHA` (0.05).
+
+    Returns:
+        The chance (0-1) that the test rejects a difference of 0; 0.0 for n <= 0 or no
+        discordance.
+
+    Raises:
+        ValueError: for a `test` other than "score" or "exact"."""
     from scipy.special import xlog1py, xlogy
 
     if n <= 0 or discordance <= 0:
@@ -357,7 +421,17 @@ def paired_mdd_exact(n: int, discordance: float, test: str = "score") -> float |
 
     Cached: a pure function of its arguments, and a report asks for the same few (n,
     discordance) again and again (every pair's row, its simultaneous interval's second pass,
-    pairs per level, the power table and text), each a root search of ~9 exact powers."""
+    pairs per level, the power table and text), each a root search of ~9 exact powers.
+
+    Args:
+        n: the shared puzzles.
+        discordance: the share (0-1) of puzzles solved by exactly one run.
+        test: "score" (McNemar's score test, the report's) or "exact" (exact McNemar),
+            two-sided at 0.05.
+
+    Returns:
+        The difference as a fraction in [0, discordance] (0.0 where the power at a difference
+        of 0 already reaches 80%); None for n <= 0, no discordance, or 80% out of reach."""
     from scipy.optimize import brentq
 
     if n <= 0 or discordance <= 0 or paired_power(n, discordance, discordance, test) < POWER:
@@ -378,7 +452,16 @@ def stratified_gap(tables: Sequence[tuple[int, int, int, int]]) -> TestResult:
     stratified p (`stratified_exact`), and the interval of the common odds ratio expressed as
     the re-weighted difference each odds ratio implies given the strata's margins (each
     stratum's expected x1 under Fisher's noncentral hypergeometric): 0 at an odds ratio of 1
-    and rising with it, so the interval excludes 0 exactly when p < 0.05."""
+    and rising with it, so the interval excludes 0 exactly when p < 0.05.
+
+    Args:
+        tables: per stratum (x1, n1, x2, n2): solved and size of the test set, then of the
+            fresh set; strata empty on either side are left out.
+
+    Returns:
+        The re-weighted difference (fraction), its 95% interval (method `STRATIFIED_GAP`, or
+        `POOLED_GAP` where no stratum is informative), the two-sided p and the test's name;
+        NaN, the NaN interval, NaN and "" where no stratum has both sides."""
     kept = [t for t in tables if t[1] > 0 and t[3] > 0]
     if not kept:
         return TestResult(float("nan"), NAN, float("nan"), "")
@@ -440,7 +523,16 @@ NO_TEST_FOR_MEANS = (
 def two_sets(first: Sequence[float], second: Sequence[float]) -> TestResult:
     """Two independent sets of per-puzzle values (a level of the fresh gap): 0/1 outcomes get
     the exact unconditional test and its interval (`unconditional_difference`); per-puzzle
-    means (epochs averaged) the difference alone, with the reason (`NO_TEST_FOR_MEANS`)."""
+    means (epochs averaged) the difference alone, with the reason (`NO_TEST_FOR_MEANS`).
+
+    Args:
+        first: the first set's value per puzzle (the test puzzles).
+        second: the second set's value per puzzle (the fresh ones).
+
+    Returns:
+        The difference of means first - second (fraction), its interval, p and test's name;
+        for means the NaN interval, NaN and `NO_TEST_FOR_MEANS`; NaN, the NaN interval, NaN
+        and "" where either set is empty."""
     a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     if a.size == 0 or b.size == 0:
         return TestResult(float("nan"), NAN, float("nan"), "")
@@ -454,7 +546,17 @@ def two_sets_stratified(
 ) -> TestResult:
     """Two independent sets in strata (levels), re-weighted to the first set's stratum mix:
     0/1 outcomes get `stratified_gap` (exact); per-puzzle means the re-weighted difference
-    alone, with the reason. Strata empty on either side are left out."""
+    alone, with the reason. Strata empty on either side are left out.
+
+    Args:
+        first: per stratum, the first set's value per puzzle (the test puzzles).
+        second: per stratum, the second set's values (the fresh ones), strata in the order of
+            `first`.
+
+    Returns:
+        The re-weighted difference (fraction), its interval, p and test's name; for means the
+        NaN interval, NaN and `NO_TEST_FOR_MEANS`; NaN, the NaN interval, NaN and "" where no
+        stratum has values on both sides."""
     pairs = [
         (np.asarray(a, dtype=float), np.asarray(b, dtype=float))
         for a, b in zip(first, second, strict=True)

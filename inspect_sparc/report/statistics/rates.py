@@ -27,7 +27,18 @@ COUNT_TOLERANCE = 1e-6
 def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
     """One row per log and puzzle: its level, AlgoPuzzleVQA puzzle and categories, and each
     value averaged over the puzzle's epochs (Inspect's `mean` reducer). Missing values stay
-    missing (an unscored sample is not a failure)."""
+    missing (an unscored sample is not a failure).
+
+    Args:
+        samples: the sample frame (`read.samples.samples_frame`: one row per sample and epoch,
+            with `log`, `id`, `level`, `puzzle` and `categories`), or None.
+        values: the columns to average (`correct`, a rule's breaks ...); one the frame lacks
+            comes back all NaN.
+
+    Returns:
+        Columns `log`, `id`, `level`, `puzzle`, `categories` and each of `values` (the mean
+        over epochs, NaN where no epoch has one); an empty frame with `log`, `id`, `level` and
+        `values` for no samples."""
     import pandas as pd
 
     values = list(values)
@@ -45,7 +56,20 @@ def puzzle_values(samples: pd.DataFrame, values: Iterable[str]) -> pd.DataFrame:
 def ci_fields(values: Any, prefix: str = "", clusters: Any = None) -> dict[str, Any]:
     """`n`, the 95% interval (%) and its method of a rate over per-puzzle values (NaNs left
     out), named `<prefix>ci95_low` ... (no prefix: `n`, `ci95_low`, `ci95_high`). With
-    `clusters` (one label per value: AlgoPuzzleVQA's puzzle type) the interval is clustered."""
+    `clusters` (one label per value: AlgoPuzzleVQA's puzzle type) the interval is clustered.
+
+    Args:
+        values: one value in [0, 1] per puzzle (its outcome, or its mean over epochs); NaN
+            for an unscored puzzle, left out.
+        prefix: what the fields are named after (a level, a rule kind, a puzzle type); "" for
+            the run's overall rate.
+        clusters: one cluster label per value (before NaNs are dropped), or None for the
+            Wilson interval over puzzles (`rate_interval`).
+
+    Returns:
+        `n_<prefix>` (puzzles with a value), `<prefix>_ci95_low` and `<prefix>_ci95_high`
+        (percentage points, 0-100; None for no value); without a prefix the keys are `n`,
+        `ci95_low`, `ci95_high` and `interval` (the method's name)."""
     import numpy as np
 
     data = np.asarray(values, dtype=float)
@@ -71,7 +95,14 @@ def ci_fields(values: Any, prefix: str = "", clusters: Any = None) -> dict[str, 
 
 
 def interval_method(values: Any) -> str:
-    """How the interval of per-puzzle values was computed, in the page's words."""
+    """How the interval of per-puzzle values was computed, in the page's words.
+
+    Args:
+        values: the per-puzzle values the interval was computed from (no NaNs).
+
+    Returns:
+        "Wilson" where every value is 0 or 1, else "Wilson on the mean of per-puzzle means
+        (n = puzzles)"."""
     import numpy as np
 
     data = np.asarray(values, dtype=float)
@@ -90,7 +121,19 @@ def reduced_values(
 ) -> pd.Series | None:
     """Per puzzle of `log`: its value `key` (`correct`) over epochs reduced as `reducer`
     reduces it (the value the log's metrics are computed from), or None for a reducer not in
-    `REDUCERS`."""
+    `REDUCERS`.
+
+    Args:
+        samples: the sample frame (one row per sample and epoch).
+        log: the log whose rows are reduced (its `log` column value).
+        reducer: the epochs reducer by Inspect's name (`mean`, `inspect_sparc/mean`, `max`,
+            `min`, `median`).
+        key: the sample column to reduce (`correct`, `invalid_path` ...); epochs without a
+            value are left out before reducing.
+
+    Returns:
+        The reduced value per puzzle id (a Series indexed by `id`), empty where the log has no
+        rows or no such column; None for a reducer the report cannot apply."""
     import pandas as pd
 
     how = REDUCERS.get(reducer)
@@ -109,7 +152,17 @@ def shown_outcomes(
 ) -> pd.DataFrame | None:
     """A run's per-puzzle rows (its `puzzle_values` group: id, level, ...) with `key` as its
     log reduced it over epochs: the group itself under the mean, the reduced values under
-    max, min or median (the value its rows show), None for a reducer the report cannot apply."""
+    max, min or median (the value its rows show), None for a reducer the report cannot apply.
+
+    Args:
+        group: the run's rows of the `puzzle_values` frame, or None.
+        samples: the sample frame the group came from, or None (the group is kept as it is).
+        run: the run's row of the run frame (its `log`, `metrics_reducer`, `epochs_reducer`).
+        key: the column to reduce as the log did.
+
+    Returns:
+        The group with `key` replaced by the reduced values; the group itself under the mean
+        or without samples; None for a reducer the report cannot apply."""
     how = REDUCERS.get(shown_reducer(run))
     if group is None or samples is None or how == "mean":
         return group
@@ -120,7 +173,14 @@ def shown_outcomes(
 
 
 def shown_reducer(run: Any) -> str:
-    """The epochs reducer whose metrics a run's row shows (the mean where there are several)."""
+    """The epochs reducer whose metrics a run's row shows (the mean where there are several).
+
+    Args:
+        run: the run's row (a Series or mapping with `metrics_reducer` and `epochs_reducer`).
+
+    Returns:
+        `metrics_reducer` where set, else the first of `epochs_reducer` (joined by commas),
+        else "mean"."""
     shown = run.get("metrics_reducer")
     if isinstance(shown, str) and shown:
         return shown
@@ -134,7 +194,18 @@ def check_counts(
     header's n; n x accuracy against the solved count; the same per level). With `samples`,
     a run reduced by another reducer than the mean is checked on its reduced values. A run on
     a shipped subset that logs the whole split's estimate as `accuracy` is checked on its
-    `subset_accuracy` (its levels are estimates too: not checked)."""
+    `subset_accuracy` (its levels are estimates too: not checked).
+
+    Args:
+        runs: the run frame (one row per log: `accuracy`, `subset_accuracy`, `level_1` ...
+            `level_5` as fractions, `complete`, the reducer columns).
+        outcomes: the `puzzle_values` frame of `correct` (one row per log and puzzle).
+        samples: the sample frame, to reduce a run's epochs by max, min or median; None checks
+            every run on its per-puzzle means.
+
+    Returns:
+        Log -> the disagreement in words; logs that agree (or have no accuracy, are
+        incomplete, or use a reducer the report cannot apply) are absent."""
     problems: dict[str, str] = {}
     by_log = dict(tuple(outcomes.groupby(C.LOG, sort=False))) if len(outcomes) else {}
     for _, run in runs.iterrows():

@@ -67,7 +67,14 @@ NAN = Interval(float("nan"), float("nan"), "")
 
 @lru_cache(maxsize=8)  # scipy's ppf costs ~3 ms a call, and every interval asks for it
 def z_value(confidence: float = CONFIDENCE) -> float:
-    """The two-sided normal quantile of `confidence` (1.96 at 95%)."""
+    """The two-sided normal quantile of `confidence` (1.96 at 95%).
+
+    Args:
+        confidence: the confidence level as a fraction (0.95), not alpha; the quantile leaves
+            (1 - confidence) / 2 in each tail.
+
+    Returns:
+        The standard normal quantile at 0.5 + confidence / 2 (positive)."""
     from scipy.stats import norm
 
     return float(norm.ppf(0.5 + confidence / 2))
@@ -75,7 +82,16 @@ def z_value(confidence: float = CONFIDENCE) -> float:
 
 def wilson(k: float, n: float) -> Interval:
     """Wilson score interval of k successes in n (k may be fractional: a mean of per-puzzle
-    values in [0, 1] times n puzzles); NaN for n = 0."""
+    values in [0, 1] times n puzzles); NaN for n = 0.
+
+    Args:
+        k: the successes (solved count, or the sum of per-puzzle values in [0, 1]); k / n is
+            clipped to [0, 1].
+        n: the trials (puzzles); may be fractional (an effective n: a design effect divided in).
+
+    Returns:
+        The two-sided 95% interval of the proportion, as fractions within [0, 1], method
+        "Wilson"; both ends NaN for n <= 0."""
     if n <= 0:
         return Interval(float("nan"), float("nan"), WILSON)
     z = z_value()
@@ -88,7 +104,14 @@ def wilson(k: float, n: float) -> Interval:
 def rate_interval(values: Sequence[float]) -> Interval:
     """The interval of a rate over puzzles (one value in [0, 1] per puzzle, its epochs
     averaged): Wilson on the mean with n = puzzles, whether or not epochs disagree (the puzzle
-    is the unit either way)."""
+    is the unit either way).
+
+    Args:
+        values: one value in [0, 1] per puzzle (0/1 outcomes, or a puzzle's mean over epochs);
+            no NaNs (a caller drops them).
+
+    Returns:
+        The 95% Wilson interval as fractions; NaN ends for no puzzle."""
     data = np.asarray(values, dtype=float)
     return wilson(float(data.sum()), int(data.size))
 
@@ -99,7 +122,15 @@ CLUSTERED = "Wilson, clustered by puzzle type"
 def cluster_se(values: Sequence[float] | np.ndarray, clusters: Sequence[object]) -> float:
     """Cluster-robust (CR1) standard error of the mean of `values` with units grouped by
     `clusters`: the spread of the clusters' summed residuals, times G / (G - 1) (what
-    statsmodels' OLS with `cov_type="cluster"` gives for an intercept); NaN under 2 clusters."""
+    statsmodels' OLS with `cov_type="cluster"` gives for an intercept); NaN under 2 clusters.
+
+    Args:
+        values: one value per unit (0/1 outcomes: AlgoPuzzleVQA's instances).
+        clusters: the cluster label of each unit (its puzzle type), as long as `values`.
+
+    Returns:
+        The standard error of the mean, in the values' own unit (a fraction for 0/1 values);
+        NaN with fewer than 2 clusters."""
     import pandas as pd
 
     data = np.asarray(values, dtype=float)
@@ -113,7 +144,16 @@ def cluster_se(values: Sequence[float] | np.ndarray, clusters: Sequence[object])
 def clustered_rate(values: Sequence[float], clusters: Sequence[object]) -> Interval:
     """Wilson interval of a rate over units in clusters, with n divided by the design effect
     (cluster-robust variance over the binomial p(1-p)/n, at least 1): one cluster or none
-    that differs leaves plain Wilson, so the width never falls to 0 over a finite n."""
+    that differs leaves plain Wilson, so the width never falls to 0 over a finite n.
+
+    Args:
+        values: one value in [0, 1] per unit (0/1 outcomes of instances), no NaNs.
+        clusters: the cluster label of each unit (AlgoPuzzleVQA's puzzle type), as long as
+            `values`.
+
+    Returns:
+        The 95% interval as fractions, method `CLUSTERED`, never narrower than plain Wilson;
+        NaN ends for no unit."""
     data = np.asarray(values, dtype=float)
     n = data.size
     if n == 0:
@@ -135,7 +175,16 @@ def clustered_ratio(events: Sequence[float], trials: Sequence[float]) -> Interva
     left out): n = the trials divided by the design effect of the ratio's cluster-robust (CR1)
     variance, at least 1. Where the data cannot show the design effect (no event, every trial
     an event, one puzzle) the worst case is taken, every puzzle's trials alike: n = Kish's
-    effective number of puzzles, (sum m)^2 / sum m^2. NaN without a trial."""
+    effective number of puzzles, (sum m)^2 / sum m^2. NaN without a trial.
+
+    Args:
+        events: each puzzle's count of events (illegal moves, turns without a tool call).
+        trials: each puzzle's count of trials (steps, turns), in the order of `events`; puzzles
+            with 0 trials are left out.
+
+    Returns:
+        The 95% interval of the pooled rate as fractions, method `CLUSTERED_BY_PUZZLE`; NaN
+        ends where no puzzle has a trial."""
     top, bottom = np.asarray(events, dtype=float), np.asarray(trials, dtype=float)
     kept = bottom > 0
     top, bottom = top[kept], bottom[kept]
@@ -157,7 +206,17 @@ def clustered_ratio(events: Sequence[float], trials: Sequence[float]) -> Interva
 
 
 def newcombe(k1: float, n1: float, k2: float, n2: float) -> Interval:
-    """Newcombe's hybrid score interval (method 10) of p1 - p2 for independent samples."""
+    """Newcombe's hybrid score interval (method 10) of p1 - p2 for independent samples.
+
+    Args:
+        k1: the first sample's successes (may be fractional: a rate times an effective n).
+        n1: the first sample's size (may be fractional).
+        k2: the second sample's successes.
+        n2: the second sample's size.
+
+    Returns:
+        The 95% interval of p1 - p2 as fractions (-1 to 1), from each side's Wilson limits
+        (MOVER), method "Newcombe hybrid score"; NaN ends where either size is <= 0."""
     if n1 <= 0 or n2 <= 0:
         return Interval(float("nan"), float("nan"), NEWCOMBE)
     p1, p2 = k1 / n1, k2 / n2
@@ -171,7 +230,14 @@ def newcombe(k1: float, n1: float, k2: float, n2: float) -> Interval:
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
     """Exact McNemar p-value: two-sided binomial test of the discordant pairs at 1/2
-    (1.0 when there is no discordant pair)."""
+    (1.0 when there is no discordant pair).
+
+    Args:
+        only_a: puzzles solved by run a and not by run b.
+        only_b: puzzles solved by run b and not by run a.
+
+    Returns:
+        The two-sided p (scipy's `binomtest` of only_a of the discordant at 1/2), in [0, 1]."""
     from scipy.stats import binomtest
 
     discordant = int(only_a) + int(only_b)
@@ -183,7 +249,17 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
 def paired_exact(only_a: int, only_b: int, n: int) -> Interval:
     """Interval of (only_a - only_b) / n that inverts the exact McNemar test: the
     Clopper-Pearson interval of only_a / discordant, scaled to a difference. With no
-    discordant pair it is the interval of 0 of n discordant, both ways."""
+    discordant pair it is the interval of 0 of n discordant, both ways.
+
+    Args:
+        only_a: puzzles solved by run a and not by run b.
+        only_b: puzzles solved by run b and not by run a.
+        n: the puzzles both runs were scored on (discordant and concordant).
+
+    Returns:
+        The 95% interval of the paired difference a - b as fractions, method `EXACT_PAIRED`
+        (conditional on the observed discordance: kept for comparison only); NaN ends for
+        n <= 0."""
     from scipy.stats import binomtest
 
     d = int(only_a) + int(only_b)
@@ -216,7 +292,17 @@ def tango_statistic(only_a: Any, only_b: Any, n: Any, delta: Any) -> np.ndarray:
     """Tango's (1998) score statistic of H0: p(a only) - p(b only) = delta in paired 0/1
     outcomes (vectorised): (b - c - n delta) / sqrt(n (2 p21 + delta (1 - delta))), p21 the
     constrained maximum-likelihood estimate of p(b only). At delta = 0 it is McNemar's
-    (b - c) / sqrt(b + c); 0 where the variance is 0 (no discordant pair at delta = 0)."""
+    (b - c) / sqrt(b + c); 0 where the variance is 0 (no discordant pair at delta = 0).
+
+    Args:
+        only_a: b, puzzles solved by run a alone (a number or an array).
+        only_b: c, puzzles solved by run b alone.
+        n: the shared puzzles.
+        delta: the hypothesised difference p(a only) - p(b only), a fraction in (-1, 1).
+
+    Returns:
+        The signed statistic (positive where the observed difference exceeds delta),
+        broadcast over the arguments' shapes (0-d for scalars)."""
     b, c, m, d = (np.asarray(v, dtype=float) for v in (only_a, only_b, n, delta))
     a2 = np.where(m > 0, 2 * m, 1.0)
     b1 = -b - c + (2 * m - b + c) * d
@@ -229,7 +315,14 @@ def tango_statistic(only_a: Any, only_b: Any, n: Any, delta: Any) -> np.ndarray:
 
 def mcnemar_score(only_a: int, only_b: int) -> float:
     """The asymptotic McNemar test without continuity correction: two-sided normal p of
-    (b - c) / sqrt(b + c) (1.0 without a discordant pair); the test Tango's interval inverts."""
+    (b - c) / sqrt(b + c) (1.0 without a discordant pair); the test Tango's interval inverts.
+
+    Args:
+        only_a: b, puzzles solved by run a and not by run b.
+        only_b: c, puzzles solved by run b and not by run a.
+
+    Returns:
+        The two-sided p in [0, 1]."""
     from scipy.stats import norm
 
     discordant = int(only_a) + int(only_b)
@@ -245,7 +338,17 @@ def tango_interval(only_a: int, only_b: int, n: int, confidence: float = CONFIDE
     uncertainty, so it reaches past the observed difference when one run wins every
     discordant puzzle (the conditional interval could not). At `confidence` 1 - 0.05 / m the
     m pairs' intervals hold together (Bonferroni): one that excludes 0 is a difference Holm's
-    adjustment over those m pairs finds too (Holm rejects all Bonferroni does, and more)."""
+    adjustment over those m pairs finds too (Holm rejects all Bonferroni does, and more).
+
+    Args:
+        only_a: puzzles solved by run a alone.
+        only_b: puzzles solved by run b alone.
+        n: the shared puzzles (discordant and concordant).
+        confidence: the two-sided confidence level (0.95), not alpha.
+
+    Returns:
+        The interval of a - b as fractions within [-1, 1], method `TANGO`; NaN ends for
+        n <= 0."""
     from scipy.optimize import brentq
 
     if n <= 0:
@@ -267,7 +370,18 @@ def paired_difference(
 ) -> PairedResult:
     """The paired difference of 0/1 outcomes on n shared puzzles (only_a: solved by a alone):
     Tango's score interval and the p of the score test it inverts (asymptotic McNemar), so
-    the interval excludes 0 exactly when p < 0.05."""
+    the interval excludes 0 exactly when p < 0.05.
+
+    Args:
+        only_a: puzzles solved by run a and not by run b.
+        only_b: puzzles solved by run b and not by run a.
+        n: the shared puzzles (discordant and concordant).
+        confidence: the interval's two-sided confidence level (0.95), not alpha; the p does
+            not depend on it (the interval excludes 0 exactly when p < 1 - confidence).
+
+    Returns:
+        The difference (only_a - only_b) / n as a fraction, Tango's interval, the McNemar
+        score p and the test's name (`MCNEMAR_SCORE`); NaN, the NaN interval and "" for n <= 0."""
     if n <= 0:
         return PairedResult(float("nan"), NAN, float("nan"), "")
     return PairedResult(
@@ -283,7 +397,17 @@ def paired_means(
 ) -> PairedResult:
     """The paired difference of per-puzzle values that are not all 0/1 (epochs averaged): the
     paired t test over puzzles and the t interval it inverts (`scipy.stats.ttest_rel`). No
-    test where every puzzle differs by the same amount (a t interval would be zero-wide)."""
+    test where every puzzle differs by the same amount (a t interval would be zero-wide).
+
+    Args:
+        x: run a's value per puzzle (its mean over epochs).
+        y: run b's value per puzzle, the same puzzles in the same order.
+        confidence: the t interval's two-sided confidence level (0.95), not alpha.
+
+    Returns:
+        The mean difference x - y, the t interval (method `PAIRED_T`), the two-sided paired t
+        p and `PAIRED_T`; for no puzzle NaN, the NaN interval, NaN and "". With one puzzle or
+        a constant difference: the difference, the NaN interval, NaN and the reason as test."""
     from scipy.stats import ttest_rel
 
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
@@ -301,7 +425,17 @@ def paired_means(
 
 def paired_mdd(n: int, discordance: float, confidence: float = CONFIDENCE) -> float:
     """The smallest paired difference (fraction) found with `POWER` at this n and share of
-    discordant puzzles: (z_alpha/2 + z_beta) sqrt(discordance / n) (Connor 1987)."""
+    discordant puzzles: (z_alpha/2 + z_beta) sqrt(discordance / n) (Connor 1987).
+
+    Args:
+        n: the shared puzzles.
+        discordance: the share (0-1) of puzzles solved by exactly one of the two runs; taken
+            as at least 1 / n.
+        confidence: the two-sided test's confidence level (0.95: alpha 0.05), not alpha.
+
+    Returns:
+        The difference as a fraction (the normal approximation; the report's own figure is
+        `exact.paired_mdd_exact`); NaN for n <= 0."""
     from scipy.stats import norm
 
     if n <= 0:
@@ -311,7 +445,15 @@ def paired_mdd(n: int, discordance: float, confidence: float = CONFIDENCE) -> fl
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (NaN stays NaN, outside the family)."""
+    """Holm's step-down adjusted p-values (NaN stays NaN, outside the family).
+
+    Args:
+        pvalues: the family's unadjusted p-values, in any order; NaN marks a comparison
+            outside the family (no test).
+
+    Returns:
+        The adjusted p-values in the order given, each at most 1; the family's size m counts
+        the non-NaN p-values only."""
     values = np.asarray(pvalues, dtype=float)
     known = np.flatnonzero(~np.isnan(values))
     adjusted = np.full(values.shape, np.nan)
@@ -326,7 +468,16 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 def cmh(first: Sequence[Sequence[float]], second: Sequence[Sequence[float]]) -> tuple[float, float]:
     """Cochran-Mantel-Haenszel test of equal rates in two independent sets, stratified (each
     stratum: the values of set 1 and set 2, in [0, 1]): the statistic (no continuity
-    correction) and its chi-square(1) p-value."""
+    correction) and its chi-square(1) p-value.
+
+    Args:
+        first: per stratum (level), the first set's per-puzzle values in [0, 1].
+        second: per stratum, the second set's values, strata in the order of `first`; a
+            stratum empty on either side is left out.
+
+    Returns:
+        (statistic, p): the chi-square statistic and its upper-tail chi-square(1) p (two-sided
+        in the difference); (0.0, 1.0) where no stratum varies."""
     from scipy.stats import chi2
 
     numerator, variance = 0.0, 0.0
@@ -345,7 +496,15 @@ def cmh(first: Sequence[Sequence[float]], second: Sequence[Sequence[float]]) -> 
 
 
 def kish_n(weights: Sequence[float]) -> float:
-    """Kish's effective sample size of weighted units: (sum w)^2 / sum w^2."""
+    """Kish's effective sample size of weighted units: (sum w)^2 / sum w^2.
+
+    Args:
+        weights: one non-negative weight per unit (a puzzle's share of the estimate, or its
+            trials).
+
+    Returns:
+        The effective number of units (the count itself for equal weights, fewer otherwise);
+        0.0 for no weight or all zero."""
     w = np.asarray(weights, dtype=float)
     return float(w.sum() ** 2 / np.sum(w * w)) if w.size and np.sum(w * w) > 0 else 0.0
 
@@ -355,7 +514,17 @@ def stratified_difference(
 ) -> tuple[float, float, Interval]:
     """Per stratum (level) values of two independent sets: the first's mean, the second's
     mean re-weighted to the first's stratum sizes, and a Newcombe interval of their
-    difference (each side Wilson at Kish's effective n of its per-puzzle weights)."""
+    difference (each side Wilson at Kish's effective n of its per-puzzle weights).
+
+    Args:
+        first: per stratum, the first set's per-puzzle values in [0, 1] (its own mix sets the
+            weights).
+        second: per stratum, the second set's values, strata in the order of `first`. Every
+            stratum needs values on both sides: an empty one makes a mean NaN.
+
+    Returns:
+        (first's mean, second's re-weighted mean, the 95% Newcombe interval of their
+        difference), all as fractions."""
     groups = [np.asarray(g, dtype=float) for g in (*first, *second)]
     k = len(first)
     shares = np.array([len(g) for g in groups[:k]], dtype=float)
@@ -374,7 +543,18 @@ def bootstrap_ratio(
     numerator: Sequence[float], denominator: Sequence[float], seed: int = SEED
 ) -> Interval:
     """Percentile bootstrap over puzzles of sum(numerator) / sum(denominator) (one pair of
-    values per puzzle, resampled together); NaN when the denominator is 0."""
+    values per puzzle, resampled together); NaN when the denominator is 0.
+
+    Args:
+        numerator: each puzzle's numerator (its tokens).
+        denominator: each puzzle's denominator (solved: 0/1, or its mean over epochs), in the
+            order of `numerator`.
+        seed: the generator's seed (`SEED`: a report is reproducible).
+
+    Returns:
+        The 95% percentile interval of the ratio over `RESAMPLES` resamples, method
+        `BOOTSTRAP`; the upper end infinite where resamples without a solve reach it; NaN ends
+        for fewer than 2 puzzles or a denominator summing to 0."""
     top, bottom = np.asarray(numerator, float), np.asarray(denominator, float)
     if top.size < 2 or bottom.sum() <= 0:
         return Interval(float("nan"), float("nan"), BOOTSTRAP)
@@ -405,7 +585,14 @@ ORDER_STATISTIC = "order statistics (binomial)"
 def median_interval(values: Sequence[float]) -> Interval:
     """Distribution-free interval of the median over puzzles: the order statistics a binomial
     (n, 1/2) brackets (scipy's `quantile_test`). Where those order statistics are equal (tied
-    values) or n is too small for 95% (under 6), no interval: NaN, with the reason as method."""
+    values) or n is too small for 95% (under 6), no interval: NaN, with the reason as method.
+
+    Args:
+        values: one value per puzzle (NaNs left out).
+
+    Returns:
+        The 95% interval in the values' unit, method `ORDER_STATISTIC`; NaN ends with the
+        reason as method where there is none ("" for no value)."""
     data = np.asarray(values, dtype=float)
     data = data[~np.isnan(data)]
     if data.size == 0:
@@ -430,7 +617,14 @@ def mean_interval(values: Sequence[float], lowest: float | None = None) -> Inter
     """The t interval of a mean over puzzles (one value per puzzle: counts, tokens), its lower
     end raised to `lowest` (0 for counts); NaN, with the reason as its method, for fewer than
     two values or where every puzzle has the same value (a t interval would have zero width:
-    certainty no finite sample gives)."""
+    certainty no finite sample gives).
+
+    Args:
+        values: one value per puzzle (NaNs left out).
+        lowest: the smallest value the mean can take (0 for counts), or None for no floor.
+
+    Returns:
+        The two-sided 95% t interval in the values' unit, method `T_OVER_PUZZLES`."""
     from scipy.stats import t
 
     data = np.asarray(values, dtype=float)
@@ -448,7 +642,14 @@ def mean_interval(values: Sequence[float], lowest: float | None = None) -> Inter
 def variance_parts(per_puzzle: Sequence[Sequence[float]]) -> tuple[float, float]:
     """Miller (2024): the variance of the mean over puzzles split into its between-puzzle part
     (more puzzles shrink it) and its within-puzzle part (more epochs shrink it), as
-    (between, within) variances of the mean; each puzzle's epochs in one list."""
+    (between, within) variances of the mean; each puzzle's epochs in one list.
+
+    Args:
+        per_puzzle: per puzzle, its value in each epoch (puzzles without one are left out).
+
+    Returns:
+        (between, within), variances of the mean in the values' unit squared (fractions^2 for
+        0/1 outcomes), between floored at 0; both NaN under 2 puzzles."""
     lists = [np.asarray(v, dtype=float) for v in per_puzzle if len(v)]
     n = len(lists)
     if n < 2:
@@ -461,7 +662,14 @@ def variance_parts(per_puzzle: Sequence[Sequence[float]]) -> tuple[float, float]
 
 
 def significant_digits(value: float, digits: int = 3) -> float:
-    """`value` rounded to `digits` significant digits (for p-values in CSV)."""
+    """`value` rounded to `digits` significant digits (for p-values in CSV).
+
+    Args:
+        value: the number (a p-value).
+        digits: the significant digits kept.
+
+    Returns:
+        The rounded number; NaN and 0 unchanged."""
     if value != value or value == 0:
         return value
     from math import floor, log10
@@ -476,7 +684,14 @@ ALPHA = round(1 - CONFIDENCE, 12)
 def format_p(p: float | None, digits: int = 2) -> str:
     """A p-value as text with `digits` significant digits, never as a rate: 0.049, 0.5,
     3.2e-05; more digits where rounding would carry it across `ALPHA` (0.0496, not 0.05);
-    "" for none, "<1e-300" below floating point's reach."""
+    "" for none, "<1e-300" below floating point's reach.
+
+    Args:
+        p: the p-value in [0, 1], or None / NaN for no test.
+        digits: the fewest significant digits shown.
+
+    Returns:
+        The text, on the same side of `ALPHA` as p."""
     if p is None or p != p:
         return ""
     p = float(p)
@@ -493,7 +708,16 @@ def format_p(p: float | None, digits: int = 2) -> str:
 def format_interval(low: float, high: float, digits: int = 1, scale: float = 100.0) -> str:
     """An interval as "low to high" (times `scale`: points), to `digits` decimals, or more
     where an interval that excludes 0 would print an end of 0 (1.8 with 0.04 to 3.5, never
-    0.0 to 3.5): rounding never hides which side of 0 it is on. "" for none."""
+    0.0 to 3.5): rounding never hides which side of 0 it is on. "" for none.
+
+    Args:
+        low: the lower end as a fraction (None or NaN: no interval).
+        high: the upper end as a fraction.
+        digits: the fewest decimals shown.
+        scale: what the ends are multiplied by (100: fractions to percentage points).
+
+    Returns:
+        The text, e.g. "1.8 to 3.5", or ""."""
     if low is None or high is None or low != low or high != high:
         return ""
     lo, hi = scale * float(low), scale * float(high)
@@ -512,7 +736,14 @@ def stratified_se(values: Sequence[float], strata: Sequence[object]) -> float:
     """Standard error of the mean of `values` over units in fixed strata (AlgoPuzzleVQA: its
     puzzle types), for new units of the same strata: sqrt(sum_h w_h^2 p_h (1 - p_h) / n_h),
     w_h = n_h / n, p_h the stratum's mean (each type's own binomial, no spread between types:
-    what statsmodels' OLS on type dummies with HC0 errors gives for the weighted mean)."""
+    what statsmodels' OLS on type dummies with HC0 errors gives for the weighted mean).
+
+    Args:
+        values: one value per unit (0/1 outcomes of instances).
+        strata: each unit's stratum label (its puzzle type), as long as `values`.
+
+    Returns:
+        The standard error in the values' unit (a fraction for 0/1 values); NaN for no unit."""
     import pandas as pd
 
     data = pd.Series(np.asarray(values, dtype=float))
@@ -531,7 +762,14 @@ def stratified_rate(values: Sequence[float], strata: Sequence[object]) -> Interv
     types): n multiplied by the binomial variance over the stratified one (at most 1 in the
     other direction: never wider than plain Wilson). Each stratum's proportion is taken at
     its Wilson centre in the variance, so a type solved every time still adds uncertainty and
-    the width never falls to 0."""
+    the width never falls to 0.
+
+    Args:
+        values: one value in [0, 1] per unit (0/1 outcomes of instances).
+        strata: each unit's stratum label (its puzzle type), as long as `values`.
+
+    Returns:
+        The 95% interval as fractions, method `STRATIFIED_TYPES`; NaN ends for no unit."""
     import pandas as pd
 
     data = np.asarray(values, dtype=float)
@@ -550,7 +788,13 @@ def stratified_rate(values: Sequence[float], strata: Sequence[object]) -> Interv
 
 
 def is_binary(*values: Any) -> bool:
-    """True where every value given is 0 or 1 (outcomes, or epochs reduced by max or min)."""
+    """True where every value given is 0 or 1 (outcomes, or epochs reduced by max or min).
+
+    Args:
+        *values: arrays or sequences of per-puzzle values (an empty one passes).
+
+    Returns:
+        Whether every element of every argument is exactly 0.0 or 1.0."""
     return all(bool(np.isin(np.asarray(v, dtype=float), (0.0, 1.0)).all()) for v in values)
 
 
@@ -559,7 +803,15 @@ def paired_comparison(
 ) -> PairedResult:
     """The paired comparison of two runs' per-puzzle values on the same puzzles, the test
     named by what the values are: 0/1 outcomes get Tango's interval and the McNemar score
-    test (`paired_difference`), per-puzzle means the paired t (`paired_means`)."""
+    test (`paired_difference`), per-puzzle means the paired t (`paired_means`).
+
+    Args:
+        x: run a's value per shared puzzle.
+        y: run b's value per shared puzzle, in the order of `x`.
+        confidence: the interval's two-sided confidence level (0.95), not alpha.
+
+    Returns:
+        The difference a - b (fraction), its interval, the test's p and the test's name."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if not is_binary(a, b):
         return paired_means(a, b, confidence)
