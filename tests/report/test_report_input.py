@@ -146,3 +146,12 @@ def test_a_missing_inspect_feature_stops_the_report_naming_the_version(
     monkeypatch.delattr(inspect_ai.log, "read_eval_log_samples_by_id")
     with pytest.raises(ImportError, match=r"inspect-ai 0\.3\.262 or later"):
         build_report(report_logs[0], tmp_path / "out")
+
+
+def test_task_versions_are_ordered_by_their_numbers_and_letters():
+    from inspect_sparc.report.read.logs import version_order
+
+    # the order the package's versions were released in, each later than the one before
+    released = ["0-A", "0-B", "0-Z", "0-AA", "1-A", "1-F", "1-G", "2-C", "9", "10", "10-A"]
+    assert sorted(reversed(released), key=version_order) == released
+    assert version_order("1-G") == version_order("1-G")

@@ -208,20 +208,38 @@ def zip_stop(data: bytes) -> str:
     )
 
 
+def version_order(version: str) -> tuple[tuple[int, int, str], ...]:
+    """A task version's place among its task's versions: its parts split at `-` and `.`, a
+    number by value (so 10 comes after 9) and a letter run by length, then text (so Z comes
+    before AA), a number before a letter run.
+
+    Args:
+        version: the log header's `eval.task_version`, as text ("1-G", "2", "0-A").
+
+    Returns:
+        The sort key; a later version's is larger."""
+    import re
+
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, len(part), part)
+        for part in re.split(r"[-.]", version)
+    )
+
+
 def mark_old_versions(entries: list[LogEntry]) -> None:
     """Note logs written by an older task version than the newest here (their score keys or
     metrics may differ; `--rescore` scores their answers with the installed scorer).
 
     Args:
         entries: the entries `read_headers` made; each readable one of ours whose header's
-            `eval.task_version` is not the newest of its task here (versions compared as
-            text) gets a note in its `notes`, in place."""
+            `eval.task_version` is not the newest of its task here (`version_order`) gets a
+            note in its `notes`, in place."""
     newest: dict[str, str] = {}
     ours = [
         (e, str(e.task), str(e.header.eval.task_version)) for e in entries if e.header and e.ours
     ]
     for _, task, version in ours:
-        newest[task] = max(newest.get(task, version), version)
+        newest[task] = max(newest.get(task, version), version, key=version_order)
     for entry, task, version in ours:
-        if version != newest[task]:
+        if version_order(version) < version_order(newest[task]):
             entry.notes.append(f"older task version {version} (newest here {newest[task]})")
