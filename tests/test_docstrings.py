@@ -20,6 +20,7 @@ COVERED = [
     "generate.py",
     "audit.py",
     "core/algopuzzlevqa",
+    "core/episode",
     "core/generate/grid_hashes.py",
     "core/generate/leakage.py",
     "core/ordering.py",
