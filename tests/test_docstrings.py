@@ -24,7 +24,7 @@ COVERED = [
     "core/generate",
     "core/ordering.py",
     "core/picture/text.py",
-    "core/prompts/single_shot.py",
+    "core/prompts",
     "core/puzzle/answer.py",
     "core/puzzle/verdict.py",
     "core/search/__init__.py",
