@@ -26,8 +26,7 @@ COVERED = [
     "core/picture/text.py",
     "core/prompts",
     "core/puzzle",
-    "core/search/__init__.py",
-    "core/search/python.py",
+    "core/search",
     "core/sources.py",
     "core/suggest.py",
 ]
