@@ -1,7 +1,8 @@
 """Every public function (no leading underscore; module level or a public class's method) of the
 covered parts of the package says what its arguments are (an `Args:` section naming each one,
-where it takes any) and what it returns (`Returns:` or `Yields:`, where its annotation is not None). Read with
-`ast`, so nothing is imported. `COVERED` grows as more of the package is documented."""
+where it takes any) and what it returns (`Returns:` or `Yields:`, where its annotation is not
+None). Read with `ast`, so nothing is imported. `COVERED` grows as more of the package is
+documented."""
 
 from __future__ import annotations
 
@@ -14,15 +15,21 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "inspect_sparc"
 #: The files and folders (relative to the package) held to the rule.
 COVERED = [
+    "__init__.py",
+    "_registry.py",
     "runtime",
     "contract",
     "train",
     "generate.py",
     "audit.py",
+    # All of core but core/picture/image.py, which is not documented this way yet.
+    "core/__init__.py",
     "core/algopuzzlevqa",
     "core/episode",
     "core/generate",
+    "core/human_input.py",
     "core/ordering.py",
+    "core/picture/__init__.py",
     "core/picture/text.py",
     "core/prompts",
     "core/puzzle",
@@ -59,7 +66,8 @@ def lacking(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     doc = ast.get_docstring(node) or ""
     missing = ["Args:"] if names and "Args:" not in doc else []
     if names and not missing:
-        section = re.split(r"^\s*(?:Returns|Yields|Raises):", doc.split("Args:", 1)[1], flags=re.M)[0]
+        after_args = doc.split("Args:", 1)[1]
+        section = re.split(r"^\s*(?:Returns|Yields|Raises):", after_args, flags=re.M)[0]
         named = set(re.findall(r"^\s*\**(\w+)\b", section, flags=re.M))
         missing += [f"Args: {name}" for name in names if name not in named]
     if returns and "Returns:" not in doc and "Yields:" not in doc:
@@ -90,6 +98,9 @@ def test_a_function_without_its_sections_is_found():
 
 
 def test_an_argument_left_out_of_args_is_found():
-    source = 'def f(x: int, *rest: int) -> None:\n    """Nothing.\n\n    Args:\n        x: a number."""\n'
+    source = (
+        "def f(x: int, *rest: int) -> None:\n"
+        '    """Nothing.\n\n    Args:\n        x: a number."""\n'
+    )
     [(_, node)] = functions(ast.parse(source))
     assert lacking(node) == ["Args: rest"]
