@@ -163,7 +163,11 @@ def rule_counts(grid: Sequence[Sequence[str]]) -> dict[str, int]:
 
     Returns:
         A count for every kind in `RULE_KINDS` and for `triangle1`, `triangle2` and
-        `triangle4` (zero where absent; triangles of 3 are counted only as triangles)."""
+        `triangle4`, zero where absent.
+
+    Raises:
+        KeyError: a symbol letter not in `SYMBOL_KINDS`, or a triangle of 3 (`C`: no
+            `triangle3` count; the generator draws only 1, 2 and 4)."""
     counts = dict.fromkeys(RULE_KINDS, 0) | {"triangle1": 0, "triangle2": 0, "triangle4": 0}
     for row in grid:
         for value in row:
