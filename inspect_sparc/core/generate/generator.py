@@ -497,7 +497,8 @@ def shard_range(n: int, shard: tuple[int, int]) -> range:
         shard: the 1-based part and the number of parts, as `parse_shard` gives them.
 
     Returns:
-        The puzzle indices of that part (empty where there are more parts than puzzles)."""
+        The puzzle indices of that part (some parts are empty when there are more parts
+        than puzzles)."""
     part, parts = shard
     return range(n * (part - 1) // parts, n * part // parts)
 

@@ -123,7 +123,7 @@ def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
     many candidates and runs again with a larger cap if some were not valid (ylops).
 
     Args:
-        puzzle: the puzzle; it must `fits` the 63-bit masks.
+        puzzle: the puzzle, small enough for the 63-bit masks (`fits`).
         limit: the most paths to return; None for all of them.
 
     Returns:
