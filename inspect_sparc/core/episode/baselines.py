@@ -28,7 +28,13 @@ Policy = Callable[[Stepper], "int | None"]
 
 
 def astar_path(puzzle: Puzzle) -> Path | None:
-    """The reference A* ablation's planned path: shortest S to E ignoring rules, or None."""
+    """The reference A* ablation's planned path: shortest S to E ignoring rules, or None.
+
+    Args:
+        puzzle: the puzzle; the search moves between open positions (no gap, no rule cell).
+
+    Returns:
+        The positions from S to E inclusive, or None when no open path joins them."""
     blocked = blocked_positions(puzzle)
     start, end = puzzle.start, puzzle.end
 
@@ -60,7 +66,15 @@ def astar_path(puzzle: Puzzle) -> Path | None:
 
 def astar_policy(puzzle: Puzzle, rng: random.Random) -> Policy:
     """The reference A* ablation: follow the plan while its next move is legal, else a random
-    legal move (the reference falls back to `random.choice` when the plan is blocked or spent)."""
+    legal move (the reference falls back to `random.choice` when the plan is blocked or spent).
+
+    Args:
+        puzzle: the puzzle the plan (`astar_path`) is made for.
+        rng: the generator that draws the fallback moves.
+
+    Returns:
+        A policy that gives the plan's action for the environment's step number when it is
+        legal there, else a random legal one."""
     path = astar_path(puzzle)
     planned = path_actions(path) if path is not None else []
 
@@ -75,7 +89,13 @@ def astar_policy(puzzle: Puzzle, rng: random.Random) -> Policy:
 
 
 def random_policy(rng: random.Random) -> Policy:
-    """The reference random ablation: a uniformly random legal move every step."""
+    """The reference random ablation: a uniformly random legal move every step.
+
+    Args:
+        rng: the generator that draws the moves.
+
+    Returns:
+        A policy choosing uniformly among the environment's legal actions."""
 
     def policy(env: Stepper) -> int | None:
         return rng.choice(env.legal_actions())
@@ -89,7 +109,17 @@ def run_policy(
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> Stepper:
-    """Play one episode with `policy`; returns the finished environment."""
+    """Play one episode with `policy`; returns the finished environment.
+
+    Args:
+        puzzle: the puzzle played.
+        policy: picks each step's action from the environment (None: a step that moves
+            nothing).
+        traceback: whether stepping back onto the previous position is allowed.
+        max_steps: steps in the episode at most, illegal and unreadable ones included.
+
+    Returns:
+        The finished environment (path, counts, history and why it ended)."""
     env = Stepper(puzzle, traceback, max_steps)
     while not env.done:
         env.step(policy(env))
@@ -98,13 +128,29 @@ def run_policy(
 
 def astar_solves(puzzle: Puzzle, max_steps: int = DEFAULT_MAX_STEPS) -> bool:
     """True when the A* episode ends on a stored solution (the plan is always legal to follow,
-    so no random fallback is involved whenever a path exists)."""
+    so no random fallback is involved whenever a path exists).
+
+    Args:
+        puzzle: the puzzle played.
+        max_steps: steps in the episode at most.
+
+    Returns:
+        True when the episode reached E on one of the puzzle's stored solutions."""
     env = run_policy(puzzle, astar_policy(puzzle, random.Random(0)), max_steps=max_steps)
     return env.solved
 
 
 def episode_rng(sample_id: object, epoch: int, salt: str = "") -> random.Random:
-    """A random generator seeded from the sample id and epoch (stable across runs and hosts)."""
+    """A random generator seeded from the sample id and epoch (stable across runs and hosts).
+
+    Args:
+        sample_id: the sample's id (its `str()` enters the seed).
+        epoch: the epoch number, so each epoch of a sample draws differently.
+        salt: a name for what the generator is for (e.g. "astar", "random"), so two uses on
+            the same sample and epoch draw independently; empty for none.
+
+    Returns:
+        A `random.Random` seeded from the SHA-256 of salt, sample id and epoch."""
     digest = hashlib.sha256(f"{salt}:{sample_id}:{epoch}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
 
@@ -115,7 +161,16 @@ def random_walk(
     traceback: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> Stepper:
-    """One uniformly random legal walk (the reference's random ablation)."""
+    """One uniformly random legal walk (the reference's random ablation).
+
+    Args:
+        puzzle: the puzzle played.
+        rng: the generator that draws the moves.
+        traceback: whether stepping back onto the previous position is allowed.
+        max_steps: steps in the walk at most.
+
+    Returns:
+        The finished environment."""
     return run_policy(puzzle, random_policy(rng), traceback, max_steps)
 
 
@@ -128,7 +183,14 @@ def chance_of_solving(
     probability 1/|legal moves| there, so the chance is the sum over the distinct stored solutions
     of at most `max_steps` moves of those products. With traceback the walk may wander and come
     back, and the exact sum runs over exponentially many walks: not computed (ValueError).
-    """
+
+    Args:
+        puzzle: the puzzle and its stored solutions.
+        max_steps: steps in the walk at most; longer solutions count zero.
+        traceback: must be False (True raises ValueError).
+
+    Returns:
+        The probability, between 0 and 1."""
     if traceback:
         raise ValueError(
             "the exact chance with traceback sums over exponentially many walks; "

@@ -28,7 +28,13 @@ METADATA_KEY = "gym"
 
 
 def check_traceback(traceback: object) -> bool:
-    """`traceback` as a bool (`-T traceback=true` may arrive as text); ValueError otherwise."""
+    """`traceback` as a bool (`-T traceback=true` may arrive as text); ValueError otherwise.
+
+    Args:
+        traceback: the task argument: a bool, or "true"/"false" in any case and spacing.
+
+    Returns:
+        The bool it means."""
     if isinstance(traceback, str) and traceback.strip().lower() in ("true", "false"):
         return traceback.strip().lower() == "true"
     if not isinstance(traceback, bool):
@@ -37,7 +43,13 @@ def check_traceback(traceback: object) -> bool:
 
 
 def check_observation(observation: object) -> ObservationKind:
-    """`observation` when the gym can show it ("text", "image"), else a ValueError listing them."""
+    """`observation` when the gym can show it ("text", "image"), else a ValueError listing them.
+
+    Args:
+        observation: the task argument.
+
+    Returns:
+        The observation kind, unchanged."""
     if observation not in OBSERVATION_KINDS:
         raise ValueError(
             f"observation must be one of {', '.join(OBSERVATION_KINDS)}; got {observation!r}"
@@ -70,7 +82,17 @@ class EpisodeSettings:
         cls, prompt: object, traceback: object, max_steps: object, observation: object, plot: str
     ) -> EpisodeSettings:
         """The settings from a task's arguments, each checked (ValueError naming it), in the
-        order the tasks have always checked them."""
+        order the tasks have always checked them.
+
+        Args:
+            prompt: the rules text's prompt kind ("paper" or "corrected").
+            traceback: whether stepping back is allowed (a bool or "true"/"false").
+            max_steps: steps per episode (a positive integer, or its digits as text).
+            observation: "text" or "image".
+            plot: the renderer's plot type, checked even for text observations.
+
+        Returns:
+            The checked settings."""
         return cls(
             prompt=cast(PromptKind, check_prompt_kind(prompt)),  # one of PROMPT_KINDS, checked
             traceback=check_traceback(traceback),
@@ -81,13 +103,22 @@ class EpisodeSettings:
 
     @property
     def image(self) -> bool:
-        """True when the model is shown pictures."""
+        """True when the model is shown pictures.
+
+        Returns:
+            True for image observations, False for text."""
         return self.observation == "image"
 
     def metadata(self, observation_always: bool = False) -> dict[str, Any]:
         """The sample metadata `gym` field: every setting, except the observation and plot of
-        text observations (`observation_always`: the observation for text too, as `sparc_agent`
-        logs it)."""
+        text observations.
+
+        Args:
+            observation_always: also store the observation for text observations (as
+                `sparc_agent` logs it); the plot stays out for text either way.
+
+        Returns:
+            The settings by field name, in field order."""
         fields = asdict(self)
         if not self.image:
             del fields["plot"]
@@ -97,18 +128,35 @@ class EpisodeSettings:
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> EpisodeSettings:
-        """The settings a task stored in a sample's metadata (defaults for what is absent)."""
+        """The settings a task stored in a sample's metadata (defaults for what is absent).
+
+        Args:
+            metadata: the sample's metadata; its `gym` field is read (missing or None: all
+                defaults).
+
+        Returns:
+            The settings."""
         return cls.from_fields(metadata.get(METADATA_KEY) or {})
 
     @classmethod
     def from_fields(cls, stored: Mapping[str, Any]) -> EpisodeSettings:
-        """The settings from a dict of them (`metadata`'s), defaults for what is absent."""
+        """The settings from a dict of them (`metadata`'s), defaults for what is absent.
+
+        Args:
+            stored: settings by field name; names that are not fields are ignored.
+
+        Returns:
+            The settings."""
         names = {field.name for field in dataclass_fields(cls)}
         return cls(**{name: value for name, value in stored.items() if name in names})
 
     def task_metadata(self) -> dict[str, Any]:
         """The task metadata the settings add after the prompt: every other setting, the plot and
-        what drew the images only for image observations."""
+        what drew the images only for image observations.
+
+        Returns:
+            The settings but the prompt by field name, with `renderer_info()` for image
+            observations."""
         fields = asdict(self)
         del fields["prompt"]  # the task metadata states it first, with the source
         if not self.image:

@@ -36,7 +36,13 @@ STEP_LIMIT = "step_limit"
 
 
 def check_max_steps(max_steps: object) -> int:
-    """`max_steps` itself when it is a positive integer, else a ValueError that says so."""
+    """`max_steps` itself when it is a positive integer, else a ValueError that says so.
+
+    Args:
+        max_steps: the task argument: an int, or its decimal digits as text (a bool is refused).
+
+    Returns:
+        The number of steps."""
     if isinstance(max_steps, str) and max_steps.strip().isdecimal():
         max_steps = int(max_steps)
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
@@ -45,7 +51,13 @@ def check_max_steps(max_steps: object) -> int:
 
 
 def blocked_positions(puzzle: Puzzle) -> frozenset[Point]:
-    """Positions no path may occupy: gaps and every rule cell (odd x and y)."""
+    """Positions no path may occupy: gaps and every rule cell (odd x and y).
+
+    Args:
+        puzzle: the puzzle.
+
+    Returns:
+        The blocked `(x, y)` grid positions."""
     cells = {(x, y) for x in range(1, puzzle.columns, 2) for y in range(1, puzzle.rows, 2)}
     return frozenset(cells | puzzle.gaps)
 
@@ -53,7 +65,14 @@ def blocked_positions(puzzle: Puzzle) -> frozenset[Point]:
 def open_neighbours(puzzle: Puzzle) -> dict[Point, tuple[tuple[int, Point], ...]]:
     """For every open position, its `(action, neighbour)` pairs that are in the grid and open.
     (`Puzzle.in_grid` inlined with the grid's size read once: every baseline and episode
-    builds this table, and the report builds it for each puzzle and setting.)"""
+    builds this table, and the report builds it for each puzzle and setting.)
+
+    Args:
+        puzzle: the puzzle.
+
+    Returns:
+        Each open `(x, y)` position mapped to its moves in action order (an empty tuple
+        for a position with no open neighbour)."""
     blocked = blocked_positions(puzzle)
     columns, rows = puzzle.columns, puzzle.rows
     table: dict[Point, tuple[tuple[int, Point], ...]] = {}
@@ -107,16 +126,25 @@ class Stepper:
 
     @property
     def position(self) -> Point:
-        """Where the agent stands."""
+        """Where the agent stands.
+
+        Returns:
+            The last `(x, y)` position of the path."""
         return self.path[-1]
 
     @property
     def done(self) -> bool:
-        """True once the episode has ended."""
+        """True once the episode has ended.
+
+        Returns:
+            True once `ended` says why it ended (reached_end, dead_end or step_limit)."""
         return self.ended is not None
 
     def legal_actions(self) -> list[int]:
-        """The legal actions now, in action order (as the reference lists them)."""
+        """The legal actions now, in action order (as the reference lists them).
+
+        Returns:
+            Action numbers (0 right, 1 up, 2 left, 3 down); empty when no move is legal."""
         return list(self._legal)
 
     def _compute_legal(self) -> tuple[int, ...]:
@@ -129,7 +157,17 @@ class Stepper:
         )
 
     def step(self, action: int | None) -> StepResult:
-        """Take one step; `None` (an unreadable reply) and illegal actions move nothing."""
+        """Take one step; `None` (an unreadable reply) and illegal actions move nothing.
+
+        Args:
+            action: the action number (0 right, 1 up, 2 left, 3 down), or None for a reply no
+                action could be read from; either way it counts as a step.
+
+        Returns:
+            What the step did, also appended to `history`.
+
+        Raises:
+            RuntimeError: the episode has already ended."""
         if self.done:
             raise RuntimeError("the episode has ended; start a new Stepper")
         self.steps += 1
@@ -166,7 +204,13 @@ class Stepper:
         return result
 
     def run(self, actions: Iterable[int | None]) -> Stepper:
-        """Take `actions` in order until they run out or the episode ends; returns self."""
+        """Take `actions` in order until they run out or the episode ends; returns self.
+
+        Args:
+            actions: action numbers, None for unreadable replies; those after the end are left.
+
+        Returns:
+            This environment, so a replay reads as one expression."""
         for action in actions:
             if self.done:
                 break
@@ -175,25 +219,44 @@ class Stepper:
 
     @property
     def final_path(self) -> Path:
-        """The path drawn so far."""
+        """The path drawn so far.
+
+        Returns:
+            The positions from S to where the agent stands."""
         return tuple(self.path)
 
     @property
     def solved(self) -> bool:
-        """True when the episode reached E on a stored solution."""
+        """True when the episode reached E on a stored solution.
+
+        Returns:
+            True when it ended on E with the path equal to one of the puzzle's solutions;
+            False while it runs."""
         return self.ended == REACHED_END and self.final_path in self.puzzle.solutions
 
     def grid_text(self) -> str:
-        """The grid as the reference prints it: one Python list repr per row."""
+        """The grid as the reference prints it: one Python list repr per row.
+
+        Returns:
+            The rows, newline-separated."""
         return "\n".join(str(row) for row in self.grid)
 
     def position_text(self) -> str:
-        """The agent's position as the reference prints it (a numpy int array: `[4 10]`)."""
+        """The agent's position as the reference prints it (a numpy int array: `[4 10]`).
+
+        Returns:
+            The position as `[x y]`."""
         return numpy_vector_text(self.path[-1])
 
 
 def step_letter(result: StepResult) -> str:
-    """One step as a letter: `R U L D` for a move, lowercase for an illegal try, `?` unreadable."""
+    """One step as a letter: `R U L D` for a move, lowercase for an illegal try, `?` unreadable.
+
+    Args:
+        result: the step.
+
+    Returns:
+        One character."""
     if result.action is None:
         return UNPARSEABLE_LETTER
     letter = ACTION_LETTERS[result.action]
@@ -201,20 +264,39 @@ def step_letter(result: StepResult) -> str:
 
 
 def moves_text(history: Sequence[StepResult], group: int = 5) -> str:
-    """The steps compactly, in groups of `group` (`RRDDL ?UUr` ...); empty for no steps."""
+    """The steps compactly, in groups of `group` (`RRDDL ?UUr` ...).
+
+    Args:
+        history: the steps in order (`Stepper.history`).
+        group: letters per space-separated group.
+
+    Returns:
+        The letters (see `step_letter`); empty for no steps."""
     letters = "".join(map(step_letter, history))
     return " ".join(letters[i : i + group] for i in range(0, len(letters), group))
 
 
 def numpy_vector_text(values: Sequence[int]) -> str:
-    """`str(np.array(values))` for small non-negative ints, without numpy: `[ 4 10]`."""
+    """`str(np.array(values))` for small non-negative ints, without numpy: `[ 4 10]`.
+
+    Args:
+        values: the integers, at least one.
+
+    Returns:
+        The values right-aligned to the widest, space-separated, in brackets."""
     texts = [str(v) for v in values]
     width = max(map(len, texts))
     return "[" + " ".join(t.rjust(width) for t in texts) + "]"
 
 
 def path_actions(path: Sequence[Point]) -> list[int]:
-    """The actions that walk `path` (unit steps only; ValueError on any other step)."""
+    """The actions that walk `path` (unit steps only; ValueError on any other step).
+
+    Args:
+        path: `(x, y)` positions, each next to the one before.
+
+    Returns:
+        One action number per step, one fewer than the positions (empty for 0 or 1)."""
     actions = []
     for (x0, y0), (x1, y1) in zip(path, path[1:], strict=False):
         try:
@@ -233,7 +315,13 @@ _WORD_ACTIONS = {"right": 0, "up": 1, "left": 2, "down": 3}
 
 def parse_action(reply: str) -> int | None:
     """The action in a reply, read as `sparc.process_puzzle._parse_action` reads it; None where
-    the reference raises (it then restarts the episode; here the step moves nothing)."""
+    the reference raises (it then restarts the episode; here the step moves nothing).
+
+    Args:
+        reply: the reply text (`Final: 2`, `Final: left`, or a trailing digit or word).
+
+    Returns:
+        The action number (0-3), or None when none is found."""
     if match := _FINAL_DIGIT.search(reply):
         return int(match.group(1))
     if match := _FINAL_WORD.search(reply):
@@ -246,14 +334,30 @@ def parse_action(reply: str) -> int | None:
 
 
 def read_action(content: str) -> int | None:
-    """The action in a model's reply text: the part after the last `</think>`, as the reference."""
+    """The action in a model's reply text: the part after the last `</think>`, as the reference.
+
+    Args:
+        content: the model's whole reply.
+
+    Returns:
+        The action number (0-3), or None when none can be read."""
     return parse_action(content.strip().split("</think>")[-1].strip())
 
 
 def replay_moves(
     puzzle: Puzzle, moves: str, traceback: bool = False, max_steps: int = DEFAULT_MAX_STEPS
 ) -> Stepper:
-    """The episode that `moves` (step letters, spaces ignored) records, replayed from the start."""
+    """The episode that `moves` (step letters, spaces ignored) records, replayed from the start.
+
+    Args:
+        puzzle: the puzzle played.
+        moves: step letters as `moves_text` writes them (`R U L D`, lowercase for illegal
+            tries, `?` unreadable); letters after the episode ends are ignored.
+        traceback: whether stepping back onto the previous position is allowed.
+        max_steps: steps in the episode at most.
+
+    Returns:
+        The environment after the moves."""
     env = Stepper(puzzle, traceback, max_steps)
     for letter in moves.replace(" ", ""):
         if env.done:

@@ -80,7 +80,12 @@ class GenerateError(ValueError):
 
 @lru_cache(maxsize=1)
 def calibration() -> dict[str, Any]:
-    """The shipped calibration: profiles, shapes, difficulty model (benchmarks/fit_generator)."""
+    """The shipped calibration: profiles, shapes, difficulty model (benchmarks/fit_generator).
+
+    Returns:
+        `data/generator_calibration.json` as read (cached): its `source`, `difficulty_model`,
+        `shapes` (published polyshapes by id), `profile_keys` and `profiles` (one row of
+        counts per test-split puzzle)."""
     data: dict[str, Any] = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
     return data
 
@@ -107,7 +112,14 @@ def _shapes() -> tuple[tuple[str, frozenset[Point], int], ...]:
 
 def level_schedule(n: int, level: int | None = None) -> list[int]:
     """Target levels of puzzles 0..n-1: `level`, or the published mix interleaved so that every
-    prefix is as close as possible to it (n = 500 gives exactly 86/118/121/86/89)."""
+    prefix is as close as possible to it (n = 500 gives exactly 86/118/121/86/89).
+
+    Args:
+        n: the number of puzzles.
+        level: one level (1-5) for every puzzle, or None for the published mix.
+
+    Returns:
+        n levels, the one of puzzle i at index i."""
     if level is not None:
         return [level] * n
     total = sum(LEVEL_COUNTS.values())
@@ -393,7 +405,18 @@ def _place_stars(rng: random.Random, draft: _Draft, count: int) -> None:
 def generate_one(
     seed: int, index: int, level: int, max_solutions: int = MAX_SOLUTIONS
 ) -> dict[str, Any]:
-    """Puzzle `index` of the set for `seed` at `level`: depends on these arguments only."""
+    """Puzzle `index` of the set for `seed` at `level`: depends on these arguments only.
+
+    Args:
+        seed: the set's seed (a whole number >= 0).
+        index: the puzzle's place in the set, from 0.
+        level: the target level (1-5).
+        max_solutions: the most rule-valid paths a kept puzzle may have (fewer where the
+            profile's puzzle has few).
+
+    Returns:
+        The puzzle as a published-schema record (`id`, `difficulty_level`, `difficulty_score`,
+        `grid_size`, `puzzle_array`, `polyshapes`, `solutions`, ...), every solution listed."""
     rng = random.Random(f"inspect-sparc:{seed}:{index}:{level}")
     model = calibration()["difficulty_model"]
     profiles = _profiles()[level]
@@ -441,7 +464,16 @@ def _within_level(score: float, level: int) -> float:
 
 
 def parse_shard(shard: str | tuple[int, int] | None) -> tuple[int, int]:
-    """`"i/n"` (1-based part i of n) as (i, n); None is the whole job (1, 1)."""
+    """`"i/n"` (1-based part i of n) as (i, n); None is the whole job (1, 1).
+
+    Args:
+        shard: `"i/n"` text, an `(i, n)` pair, or None for the whole job.
+
+    Returns:
+        The part and the number of parts.
+
+    Raises:
+        GenerateError: text not of the form i/n, or not 1 <= i <= n."""
     if shard is None:
         return (1, 1)
     if isinstance(shard, tuple):
@@ -458,13 +490,27 @@ def parse_shard(shard: str | tuple[int, int] | None) -> tuple[int, int]:
 
 
 def shard_range(n: int, shard: tuple[int, int]) -> range:
-    """Indices of part i of n: contiguous, so the parts in order concatenate to the whole set."""
+    """Indices of part i of n: contiguous, so the parts in order concatenate to the whole set.
+
+    Args:
+        n: the number of puzzles in the whole set.
+        shard: the 1-based part and the number of parts, as `parse_shard` gives them.
+
+    Returns:
+        The puzzle indices of that part (some parts are empty when there are more parts
+        than puzzles)."""
     part, parts = shard
     return range(n * (part - 1) // parts, n * part // parts)
 
 
 def check_arguments(n: object, seed: object, level: object, max_solutions: object) -> None:
-    """Clear errors for bad generator arguments."""
+    """Clear errors for bad generator arguments: a GenerateError naming the first bad one.
+
+    Args:
+        n: the number of puzzles (a positive int).
+        seed: the seed (an int >= 0).
+        level: one level 1-5, or None for the published mix.
+        max_solutions: the most solutions a puzzle may have (an int, 1-10000)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise GenerateError(f"n must be a positive whole number of puzzles; got {n!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -494,7 +540,18 @@ def iter_puzzles(
 ) -> Iterator[dict[str, Any]]:
     """Yield the puzzles of `shard` (default: all n) in index order, made by `workers` processes
     (in this process, saying why in one line on stderr, where a pool cannot run:
-    `runtime.processes.pool_blocker`)."""
+    `runtime.processes.pool_blocker`).
+
+    Args:
+        n: the number of puzzles in the whole set.
+        seed: the set's seed (an int >= 0); the same seed gives the same puzzles.
+        level: one level 1-5 for every puzzle, or None for the published mix of levels.
+        shard: `"i/n"` or `(i, n)` for part i of n only; None for the whole set.
+        workers: the number of processes (1: in this process).
+        max_solutions: the most rule-valid paths a kept puzzle may have (1-10000).
+
+    Yields:
+        Published-schema records, one per puzzle of the shard, in index order."""
     check_arguments(n, seed, level, max_solutions)
     part = parse_shard(shard)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -520,7 +577,20 @@ def generate_puzzles(
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """`n` fresh puzzles for `seed` (all levels in the published mix, or one `level`), as
-    published-schema records; `shard="i/n"` gives part i only. `progress(done)` after each."""
+    published-schema records; `shard="i/n"` gives part i only. `progress(done)` after each.
+
+    Args:
+        n: the number of puzzles in the whole set.
+        seed: the set's seed (an int >= 0); the same seed gives the same puzzles.
+        level: one level 1-5 for every puzzle, or None for the published mix of levels.
+        shard: `"i/n"` or `(i, n)` for part i of n only; None for the whole set.
+        workers: the number of processes (1: in this process).
+        max_solutions: the most rule-valid paths a kept puzzle may have (1-10000).
+        progress: called with the number of records made so far after each one; None for
+            no calls.
+
+    Returns:
+        The records of the shard, in index order."""
     records = []
     for record in iter_puzzles(
         n, seed, level, shard=shard, workers=workers, max_solutions=max_solutions
@@ -532,5 +602,11 @@ def generate_puzzles(
 
 
 def dumps(record: dict[str, Any]) -> str:
-    """One record as its JSON line (the published key order, default separators)."""
+    """One record as its JSON line (the published key order, default separators).
+
+    Args:
+        record: a published-schema record.
+
+    Returns:
+        The JSON text, non-ASCII kept as is, without a newline."""
     return json.dumps(record, ensure_ascii=False)

@@ -142,7 +142,16 @@ Where <action> is one of 0=RIGHT, 1=UP, 2=LEFT, 3=DOWN (you may also write the d
 def gym_system_prompt(
     record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
 ) -> str:
-    """The system prompt for one puzzle record (its polyshape definitions filled in)."""
+    """The system prompt for one puzzle record (its polyshape definitions filled in).
+
+    Args:
+        record: the published-schema record; only its `polyshapes` are read.
+        kind: the prompt kind, "paper" (the reference's wording) or "corrected";
+            ValueError for others.
+        traceback: whether stepping back is allowed (the rules text says so).
+
+    Returns:
+        The system prompt text."""
     check_prompt_kind(kind)
     traceback = bool(traceback)
     return GYM_TEMPLATE.format(
@@ -156,12 +165,27 @@ def gym_system_prompt(
 
 
 def legal_actions_text(legal: Sequence[int]) -> str:
-    """`1=UP, 2=LEFT`: the legal actions as the reference lists them."""
+    """`1=UP, 2=LEFT`: the legal actions as the reference lists them.
+
+    Args:
+        legal: action numbers (0-3), in the order to list them.
+
+    Returns:
+        The actions as `number=NAME`, comma-separated; empty for none."""
     return ", ".join(f"{action}={ACTION_NAMES[action]}" for action in legal)
 
 
 def observation_text(step: int, position: str, legal: Sequence[int], grid: str) -> str:
-    """The user message of step `step` (1-based): position, legal actions, grid, instruction."""
+    """The user message of step `step` (1-based): position, legal actions, grid, instruction.
+
+    Args:
+        step: the step number, from 1.
+        position: the agent's position as `Stepper.position_text` writes it (`[4 10]`).
+        legal: the legal action numbers (0-3).
+        grid: the text grid as `Stepper.grid_text` writes it.
+
+    Returns:
+        The message text, ending with the reply instruction."""
     return f"""Step: {step}
 Current Position: {position}
 Legal Actions: [{legal_actions_text(legal)}]
@@ -264,7 +288,16 @@ VISUAL_CLOSING = {
 def gym_visual_system_prompt(
     record: Mapping[str, Any], kind: str = "paper", traceback: bool = False
 ) -> str:
-    """The step-by-step visual system prompt (`gym_visual[_traceback][_paper]`)."""
+    """The step-by-step visual system prompt (`gym_visual[_traceback][_paper]`).
+
+    Args:
+        record: the published-schema record; only its `polyshapes` are read.
+        kind: the prompt kind, "paper" or "corrected"; ValueError for others.
+        traceback: whether stepping back is allowed (rule 1, the moves section and the
+            closing sentence say so).
+
+    Returns:
+        The system prompt text."""
     check_prompt_kind(kind)
     return VISUAL_TEMPLATE.format(
         ylop_look=YLOP_LOOK[kind],
@@ -277,7 +310,15 @@ def gym_visual_system_prompt(
 
 
 def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
-    """The text after each step's image (`process_puzzle_step_by_step_visual`), step from 1."""
+    """The text after each step's image (`process_puzzle_step_by_step_visual`), step from 1.
+
+    Args:
+        step: the step number, from 1.
+        position: the agent's position as `Stepper.position_text` writes it (`[4 10]`).
+        legal: the legal action numbers (0-3).
+
+    Returns:
+        One line of step, position and legal moves, then the reply instruction."""
     return (
         f"Step {step} | Position: {position} | Legal moves: [{legal_actions_text(legal)}]"
         f"\n\n{INSTRUCTION}"
@@ -286,6 +327,13 @@ def gym_visual_step_text(step: int, position: str, legal: Sequence[int]) -> str:
 
 def episode_system_prompt(record: Mapping[str, Any], settings: EpisodeSettings) -> str:
     """The system prompt of an episode with these settings: the visual one for image
-    observations, else the text one (`sparc_gym`'s system message, `sparc_agent`'s rules)."""
+    observations, else the text one (`sparc_gym`'s system message, `sparc_agent`'s rules).
+
+    Args:
+        record: the published-schema record; only its `polyshapes` are read.
+        settings: the episode's settings; the observation, prompt kind and traceback are read.
+
+    Returns:
+        The system prompt text."""
     prompt = gym_visual_system_prompt if settings.image else gym_system_prompt
     return prompt(record, settings.prompt, settings.traceback)

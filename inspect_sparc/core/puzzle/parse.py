@@ -50,7 +50,14 @@ LEVELS = (1, 2, 3, 4, 5)
 
 
 def parse_levels(level: object) -> tuple[int, ...] | None:
-    """Normalise the `level` task argument: None, 1-5, a list, or `-T level=1,2` (strings)."""
+    """Normalise the `level` task argument: None, 1-5, a list, or `-T level=1,2` (strings).
+
+    Args:
+        level: None (all levels), one level as an int or digits, a sequence of them, or
+            comma-separated text; anything else is a ValueError.
+
+    Returns:
+        The distinct levels in increasing order, or None for all levels."""
     if level is None:
         return None
     items: Iterable[object]
@@ -111,22 +118,40 @@ class Puzzle:
 
     @property
     def columns(self) -> int:
-        """Number of grid positions per row (2w+1)."""
+        """Number of grid positions per row (2w+1).
+
+        Returns:
+            The grid's width in positions."""
         return 2 * self.width + 1
 
     @property
     def rows(self) -> int:
-        """Number of grid rows (2h+1)."""
+        """Number of grid rows (2h+1).
+
+        Returns:
+            The grid's height in positions."""
         return 2 * self.height + 1
 
     def in_grid(self, point: Point) -> bool:
-        """True if `point` lies inside the grid."""
+        """True if `point` lies inside the grid.
+
+        Args:
+            point: an `(x, y)` position, possibly off the grid or negative.
+
+        Returns:
+            True when 0 <= x < columns and 0 <= y < rows."""
         x, y = point
         return 0 <= x < self.columns and 0 <= y < self.rows
 
     @staticmethod
     def is_cell(point: Point) -> bool:
-        """True for odd/odd positions (rule cells, never on a path)."""
+        """True for odd/odd positions (rule cells, never on a path).
+
+        Args:
+            point: an `(x, y)` position.
+
+        Returns:
+            True when both coordinates are odd."""
         return point[0] % 2 == 1 and point[1] % 2 == 1
 
 
@@ -150,7 +175,15 @@ def _parse_symbol(record_id: object, text: str, point: Point) -> Symbol:
 
 
 def parse_polyshapes(record_id: object, raw: object) -> dict[str, tuple[tuple[int, ...], ...]]:
-    """Parse the record's `polyshapes` (a JSON string, or already a dict) into 0/1 matrices."""
+    """Parse the record's `polyshapes` (a JSON string, or already a dict) into 0/1 matrices.
+
+    Args:
+        record_id: the record's id, named in the `RecordError` a malformed value raises.
+        raw: the `polyshapes` field: JSON text or a dict of shape id to rows; None or "" for
+            no shapes.
+
+    Returns:
+        Each shape id (as text) mapped to its rows of 0s and 1s (truthy entries become 1)."""
     if raw is None or raw == "":
         return {}
     if isinstance(raw, str):
@@ -175,7 +208,15 @@ STEP_LETTERS = {step: letter for letter, step in MOVES.items()}
 
 
 def path_to_moves(path: Path, start: Point) -> str | None:
-    """A path from `start` in unit steps as letters (`RRDL...`); None for any other path."""
+    """A path from `start` in unit steps as letters (`RRDL...`); None for any other path.
+
+    Args:
+        path: `(x, y)` positions.
+        start: where the path must begin (the puzzle's S).
+
+    Returns:
+        One letter of `MOVES` per step (empty for the path of S alone), or None when the
+        path is empty, does not begin at `start` or has a step that is not a unit step."""
     if not path or path[0] != start:
         return None
     xs, ys = zip(*path, strict=True)
@@ -185,7 +226,14 @@ def path_to_moves(path: Path, start: Point) -> str | None:
 
 
 def moves_to_path(moves: str, start: Point) -> Path:
-    """The path that `path_to_moves` encoded."""
+    """The path that `path_to_moves` encoded.
+
+    Args:
+        moves: letters of `MOVES` (`R L D U`), one per unit step; KeyError for others.
+        start: the first position.
+
+    Returns:
+        The positions from `start`, one more than the letters."""
     points = [start]
     for letter in moves:
         dx, dy = MOVES[letter]
@@ -229,7 +277,14 @@ def _parse_path(record_id: object, raw: object, what: str, start: Point) -> Path
 
 
 def parse_puzzle(record: Mapping[str, Any]) -> Puzzle:
-    """Parse and check one published record; raise `RecordError` naming the record and field."""
+    """Parse and check one published record; raise `RecordError` naming the record and field.
+
+    Args:
+        record: a record in the published schema (`REQUIRED_FIELDS`; solutions may also be
+            compact move text or `(x,y), ...` text).
+
+    Returns:
+        The parsed puzzle, keeping `record` itself."""
     if not isinstance(record, Mapping):
         raise RecordError(f"SPaRC record must be a JSON object, got {type(record).__name__}")
     record_id = record.get("id", "<no id>")

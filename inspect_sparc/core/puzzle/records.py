@@ -35,7 +35,17 @@ RULE_KINDS = ("square", "star", "triangle", "polyshape", "ylop", "dot", "gap")
 def text_visualization(
     grid: Sequence[Sequence[str]], width: int, height: int, start: Point, end: Point
 ) -> str:
-    """The published YAML description of a grid (cells listed by x, then y)."""
+    """The published YAML description of a grid (cells listed by x, then y).
+
+    Args:
+        grid: the `puzzle_array`, rows of position values, (2h+1) x (2w+1).
+        width: the puzzle's width in cells (w).
+        height: the puzzle's height in cells (h).
+        start: S's `(x, y)` position.
+        end: E's `(x, y)` position.
+
+    Returns:
+        The YAML text, ending with a newline; positions with nothing to say are left out."""
     lines = [
         "puzzle:",
         "  dimensions:",
@@ -83,7 +93,15 @@ def _yaml_properties(value: str) -> list[str]:
 
 def content_id(grid: Sequence[Sequence[str]], polyshapes: Mapping[str, Any], draw: str = "") -> str:
     """A stable 16-hex-digit id: the SHA-256 of the grid, its shapes and `draw` (where the
-    generator drew it, `seed:index`), so two draws of the same small puzzle stay two samples."""
+    generator drew it, `seed:index`), so two draws of the same small puzzle stay two samples.
+
+    Args:
+        grid: the `puzzle_array`.
+        polyshapes: the shapes by id, as the record stores them (0/1 rows).
+        draw: where the generator drew the puzzle (`seed:index`); empty for none.
+
+    Returns:
+        The first 16 hex digits of the hash."""
     text = json.dumps([grid, polyshapes, draw], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -98,7 +116,18 @@ def build_record(
 ) -> dict[str, Any]:
     """A record with every published field, in the published order; solutions sorted canonically
     (shortest first, then by coordinates) so the bytes do not depend on the search order.
-    `draw` (`seed:index`) goes into the id only, keeping ids unique within a generated set."""
+    `draw` (`seed:index`) goes into the id only, keeping ids unique within a generated set.
+
+    Args:
+        grid: the `puzzle_array`, holding one `S` and one `E`.
+        polyshapes: the shapes the grid's polyshape and ylop symbols name, by id (0/1 rows).
+        solutions: the rule-valid paths, in any order.
+        level: the difficulty level (1-5).
+        score: the difficulty score.
+        draw: where the generator drew the puzzle (`seed:index`); empty for none.
+
+    Returns:
+        The record as a dict in the published key order, `polyshapes` as compact JSON text."""
     rows, columns = len(grid), len(grid[0])
     width, height = (columns - 1) // 2, (rows - 1) // 2
     start = next((x, y) for y, row in enumerate(grid) for x, v in enumerate(row) if v == "S")
@@ -127,7 +156,18 @@ def build_record(
 
 
 def rule_counts(grid: Sequence[Sequence[str]]) -> dict[str, int]:
-    """How many positions hold each rule kind (`RULE_KINDS`), plus triangles by number."""
+    """How many positions hold each rule kind (`RULE_KINDS`), plus triangles by number.
+
+    Args:
+        grid: the `puzzle_array`.
+
+    Returns:
+        A count for every kind in `RULE_KINDS` and for `triangle1`, `triangle2` and
+        `triangle4`, zero where absent.
+
+    Raises:
+        KeyError: a symbol letter not in `SYMBOL_KINDS`, or a triangle of 3 (`C`: no
+            `triangle3` count; the generator draws only 1, 2 and 4)."""
     counts = dict.fromkeys(RULE_KINDS, 0) | {"triangle1": 0, "triangle2": 0, "triangle4": 0}
     for row in grid:
         for value in row:
@@ -161,7 +201,13 @@ FEATURES = (
 
 
 def features(record: Mapping[str, Any]) -> list[float]:
-    """The difficulty model's inputs for one record (see `FEATURES`)."""
+    """The difficulty model's inputs for one record (see `FEATURES`).
+
+    Args:
+        record: a published-schema record with at least one solution.
+
+    Returns:
+        One value per name in `FEATURES`, in that order."""
     size = record["grid_size"]
     counts = rule_counts(record["puzzle_array"])
     lengths = [len(s["path"]) for s in record["solutions"]]
@@ -182,7 +228,15 @@ def features(record: Mapping[str, Any]) -> list[float]:
 
 
 def predict_score(model: Mapping[str, Any], values: Sequence[float]) -> float:
-    """The fitted linear model's difficulty score for one feature vector."""
+    """The fitted linear model's difficulty score for one feature vector.
+
+    Args:
+        model: the calibration's `difficulty_model`: its `intercept` and `coefficients` by
+            feature name.
+        values: the features, as `features` gives them.
+
+    Returns:
+        The score (level = floor(score) + 1 for the published puzzles the model fits)."""
     total = float(model["intercept"])
     for name, value in zip(FEATURES, values, strict=True):
         total += float(model["coefficients"][name]) * value

@@ -184,45 +184,83 @@ class Verdict:
 
     @property
     def valid(self) -> bool:
-        """True when the path breaks no rule at all."""
+        """True when the path breaks no rule at all.
+
+        Returns:
+            True when there are no violations: the path solves the puzzle."""
         return not self.violations
 
     @property
     def broken_rules(self) -> tuple[str, ...]:
-        """Names of the broken rules, unique and sorted."""
+        """Names of the broken rules, unique and sorted.
+
+        Returns:
+            Rule names (`RULES`' names) in alphabetical order; empty for a solution."""
         return tuple(sorted({v.rule for v in self.violations}))
 
     @property
     def is_line(self) -> bool:
-        """True when the path is a line from S to E: it breaks none of `LINE_RULES`."""
+        """True when the path is a line from S to E: it breaks none of `LINE_RULES`.
+
+        Returns:
+            True when no violation is of a `LINE_RULES` rule (the reference's
+            `fully_valid_path`)."""
         return not any(v.rule in LINE_RULES for v in self.violations)
 
     @property
     def marked_positions(self) -> tuple[Point, ...]:
-        """All positions named by violations, in order, without repeats (for rendering)."""
+        """All positions named by violations, in order, without repeats (for rendering).
+
+        Returns:
+            `(x, y)` grid positions in the order the violations name them first."""
         return tuple(dict.fromkeys(p for v in self.violations for p in v.positions))
 
 
 def format_point(point: Point) -> str:
-    """Write a position the way prompts and answers do: `(x,y)`."""
+    """Write a position the way prompts and answers do: `(x,y)`.
+
+    Args:
+        point: an `(x, y)` position.
+
+    Returns:
+        The position without spaces."""
     return f"({point[0]},{point[1]})"
 
 
 def color_name(letter: str) -> str:
-    """A colour letter of the grid spelled out with the letter, as `purple (P)`."""
+    """A colour letter of the grid spelled out with the letter, as `purple (P)`.
+
+    Args:
+        letter: a colour letter of `puzzle_array` (`COLOR_NAMES`' keys).
+
+    Returns:
+        The name and letter, or the letter alone when it is not a known colour."""
     name = COLOR_NAMES.get(letter)
     return f"{name} ({letter})" if name else letter
 
 
 def format_points(points: Sequence[Point]) -> str:
-    """Write a few positions, eliding long lists so messages stay short."""
+    """Write a few positions, eliding long lists so messages stay short.
+
+    Args:
+        points: `(x, y)` positions, in the order to list them.
+
+    Returns:
+        The first six as `(x,y), ...`, then `and N more` for the rest; empty for none."""
     shown = ", ".join(format_point(p) for p in points[:_MESSAGE_POINTS])
     extra = len(points) - _MESSAGE_POINTS
     return shown + (f" and {extra} more" if extra > 0 else "")
 
 
 def shape_offsets(matrix: Sequence[Sequence[int]]) -> tuple[Point, ...]:
-    """Cells of a shape matrix (`[row=y][col=x]`) relative to its top-left cell in reading order."""
+    """Cells of a shape matrix (`[row=y][col=x]`) relative to its top-left cell in reading order.
+
+    Args:
+        matrix: the shape as rows of 0/1 (truthy: a cell of the shape).
+
+    Returns:
+        `(dx, dy)` cell offsets in reading order, the first `(0, 0)`; empty for an empty
+        shape. dy >= 0, while dx may be negative (a shape whose first row starts right)."""
     cells = [(x, y) for y, row in enumerate(matrix) for x, v in enumerate(row) if v]
     if not cells:
         return ()
@@ -241,15 +279,31 @@ class Board:
 
     @property
     def cell_count(self) -> int:
-        """Number of rule cells (width x height)."""
+        """Number of rule cells (width x height).
+
+        Returns:
+            The number of cells (their indices run from 0 to this minus 1)."""
         return self.puzzle.width * self.puzzle.height
 
     def cell_index(self, point: Point) -> int:
-        """Index of an odd/odd grid position among the cells, row-major."""
+        """Index of an odd/odd grid position among the cells, row-major.
+
+        Args:
+            point: a rule cell's `(x, y)` grid position (odd x and y).
+
+        Returns:
+            The cell's index, from 0 at the top-left to `cell_count - 1`."""
         return (point[1] // 2) * self.puzzle.width + point[0] // 2
 
     def shape_placements(self, shape_id: str) -> tuple[tuple[int, ...], ...]:
-        """Every translation of a shape inside the grid, as cell-index tuples (anchor first)."""
+        """Every translation of a shape inside the grid, as cell-index tuples (anchor first).
+
+        Args:
+            shape_id: a shape id of the puzzle's `polyshapes`.
+
+        Returns:
+            One tuple of cell indices (`cell_index`) per placement that keeps the shape on the
+            grid, anchors in row-major order; cached on the board. Empty when it fits nowhere."""
         cached = self.placements.get(shape_id)
         if cached is not None:
             return cached
@@ -268,7 +322,13 @@ class Board:
 
 def board_for(puzzle: Puzzle) -> Board:
     """The rule tables of a puzzle, built afresh: nothing is cached (the scorer parses a new
-    `Puzzle` per score, so a cache never hit). Callers checking many paths pass one to `check`."""
+    `Puzzle` per score, so a cache never hit). Callers checking many paths pass one to `check`.
+
+    Args:
+        puzzle: the puzzle.
+
+    Returns:
+        A board with the shapes' offsets and empty placement and fit caches."""
     shapes = {sid: shape_offsets(matrix) for sid, matrix in puzzle.polyshapes.items()}
     return Board(puzzle=puzzle, shapes=shapes)
 
@@ -423,7 +483,14 @@ def _dot_violations(puzzle: Puzzle, on_path: set[Point]) -> list[Violation]:
 
 
 def touched_edges(point: Point, on_path: set[Point]) -> int:
-    """How many of a cell's four edges lie on the path."""
+    """How many of a cell's four edges lie on the path.
+
+    Args:
+        point: the cell's `(x, y)` grid position.
+        on_path: the grid positions the path occupies.
+
+    Returns:
+        0 to 4."""
     x, y = point
     return sum(p in on_path for p in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)))
 
@@ -451,7 +518,15 @@ def _triangle_violations(puzzle: Puzzle, on_path: set[Point]) -> list[Violation]
 
 
 def regions(puzzle: Puzzle, on_path: set[Point]) -> list[list[Point]]:
-    """The symbol-bearing regions: 4-connected components of non-path positions, cells only."""
+    """The symbol-bearing regions: 4-connected components of non-path positions, cells only.
+
+    Args:
+        puzzle: the puzzle; its grid size and symbol positions are read.
+        on_path: the in-grid positions the path occupies (the regions' walls).
+
+    Returns:
+        One list of rule-cell positions per region holding a symbol, each sorted by row
+        then column; the regions in the order of their first symbol (row, then column)."""
     columns, rows = puzzle.columns, puzzle.rows
     seen: set[Point] = set()
     found: list[list[Point]] = []
@@ -479,7 +554,15 @@ def regions(puzzle: Puzzle, on_path: set[Point]) -> list[list[Point]]:
 
 
 def region_violations(board: Board, cells: Sequence[Point]) -> list[Violation]:
-    """`square`, `star` and `polyshape` for one region given as its cells."""
+    """`square`, `star` and `polyshape` for one region given as its cells.
+
+    Args:
+        board: the puzzle's rule tables (its fit cache is filled in).
+        cells: the rule-cell `(x, y)` positions of the region (as `regions` gives them).
+
+    Returns:
+        The region's violations, squares first, then stars, then one for polyshapes;
+        empty when it holds no symbol or breaks none."""
     symbols = board.puzzle.symbols
     present = [(p, symbols[p]) for p in cells if p in symbols]
     if not present:
@@ -522,7 +605,16 @@ def region_violations(board: Board, cells: Sequence[Point]) -> list[Violation]:
 def polyshape_problem(
     board: Board, region: frozenset[int], positive: tuple[str, ...], negative: tuple[str, ...]
 ) -> str:
-    """Why the region's shapes cannot tile it (empty string when they can)."""
+    """Why the region's shapes cannot tile it (empty string when they can).
+
+    Args:
+        board: the puzzle's rule tables (its fit cache is read and filled in).
+        region: the region's cells, as cell indices (`Board.cell_index`).
+        positive: the shape ids of its polyshapes, sorted (repeats for repeated shapes).
+        negative: the shape ids of its ylops, sorted.
+
+    Returns:
+        A short sentence for the message, or "" when the shapes fit."""
     sizes = board.shapes
     net = sum(len(sizes[s]) for s in positive) - sum(len(sizes[s]) for s in negative)
     if net < 0:
@@ -614,8 +706,15 @@ def _cover(board: Board, target: list[int], counts: dict[str, int]) -> bool:
 def check(puzzle: Puzzle, path: Iterable[Any], board: Board | None = None) -> Verdict:
     """Check `path` (a sequence of (x, y) points) against every rule of `puzzle`; never raises.
 
-    `board` is `board_for(puzzle)`, passed by callers that check many paths of one puzzle.
-    """
+    Args:
+        puzzle: the puzzle.
+        path: the candidate path: `(x, y)` pairs of ints from S; any other value (not a
+            sequence, entries not integer pairs) becomes an `off_grid` violation.
+        board: `board_for(puzzle)`, passed by callers that check many paths of one puzzle
+            (its caches then carry over); None, or a board of another puzzle, for a new one.
+
+    Returns:
+        Every violation, in `RULES` order; the puzzle rules only when the path is a line."""
     points, bad = _as_points(path)
     violations: list[Violation] = []
     if bad:

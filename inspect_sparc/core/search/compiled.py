@@ -35,7 +35,10 @@ logger = logging.getLogger("inspect_sparc.core.search")
 @lru_cache(maxsize=1)
 def available() -> bool:
     """True when numba imports (the compiled engine can run); the one import of numba outside
-    `kernel`."""
+    `kernel`.
+
+    Returns:
+        Whether numba is installed (tried once per process)."""
     try:
         import numba  # noqa: F401
     except ImportError:
@@ -44,7 +47,13 @@ def available() -> bool:
 
 
 def fits(puzzle: Puzzle) -> bool:
-    """True when the puzzle's cells and lattice nodes fit the engine's 63-bit masks."""
+    """True when the puzzle's cells and lattice nodes fit the engine's 63-bit masks.
+
+    Args:
+        puzzle: the puzzle; only its width and height in cells are read.
+
+    Returns:
+        True when w x h and (w + 1) x (h + 1) are both at most 63."""
     return (
         puzzle.width * puzzle.height <= MAX_BITS
         and (puzzle.width + 1) * (puzzle.height + 1) <= MAX_BITS
@@ -111,7 +120,15 @@ class Tables(NamedTuple):
 def solve_compiled(puzzle: Puzzle, limit: int | None) -> list[Path]:
     """Every rule-valid path (at most `limit`), in the pure search's order, by the compiled
     engine; each candidate is confirmed by `check`. With a limit the kernel stops after that
-    many candidates and runs again with a larger cap if some were not valid (ylops)."""
+    many candidates and runs again with a larger cap if some were not valid (ylops).
+
+    Args:
+        puzzle: the puzzle, small enough for the 63-bit masks (`fits`).
+        limit: the most paths to return; None for all of them.
+
+    Returns:
+        The paths as `(x, y)` positions from S to E, in depth-first order (right, left,
+        down, up at each node)."""
     from inspect_sparc.core.puzzle.rules import board_for, check
 
     tables = _tables(puzzle)
@@ -386,7 +403,14 @@ def _load_engine() -> Any:
 
 def cache_is_warm(dispatcher: Any) -> bool:
     """True when numba's on-disk cache holds the kernel (an index file for it exists); True
-    too when that cannot be told (a numba without these internals), so nothing is printed."""
+    too when that cannot be told (a numba without these internals), so nothing is printed.
+
+    Args:
+        dispatcher: the numba dispatcher of the kernel's entry point
+            (`kernel.enumerate_candidates`).
+
+    Returns:
+        False only when the cache's index file is known to be missing."""
     try:
         index = dispatcher._cache._cache_file._index_path
     except AttributeError:

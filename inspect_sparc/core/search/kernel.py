@@ -30,7 +30,13 @@ Array = Any  # a numpy array (numba reads no annotations)
 
 @njit(cache=True)
 def popcount(x: int) -> int:
-    """Set bits of a non-negative int64 (branch-free SWAR count)."""
+    """Set bits of a non-negative int64 (branch-free SWAR count).
+
+    Args:
+        x: a non-negative int64 mask.
+
+    Returns:
+        The number of set bits, 0 to 63."""
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -39,14 +45,31 @@ def popcount(x: int) -> int:
 
 @njit(cache=True)
 def lowest(x: int) -> int:
-    """Index of the lowest set bit of a positive int64."""
+    """Index of the lowest set bit of a positive int64.
+
+    Args:
+        x: a positive int64 mask.
+
+    Returns:
+        The bit index, 0 to 62."""
     return popcount((x & -x) - 1)
 
 
 @njit(cache=True)
 def node_flood(seed: int, allowed: int, right: int, down: int, columns: int) -> int:
     """Lattice nodes of `allowed` joined to `seed` along usable edges (`right`, `down`: the
-    nodes whose edge that way is usable; `columns` nodes a row)."""
+    nodes whose edge that way is usable; `columns` nodes a row).
+
+    Args:
+        seed: lattice mask of the nodes the flood starts from (those outside `allowed` are
+            dropped).
+        allowed: lattice mask of the nodes it may enter.
+        right: lattice mask of the nodes whose right edge and right neighbour are usable.
+        down: lattice mask of the nodes whose lower edge and lower neighbour are usable.
+        columns: lattice nodes per row (bit = node row * columns + node column).
+
+    Returns:
+        Lattice mask of the nodes reached, `seed & allowed` included."""
     reach = seed & allowed
     while True:
         grown = reach | allowed & (
@@ -63,7 +86,19 @@ def dots_reachable(
     reach: int, used: Array, used_nodes: int, head_node: int, node_dots: int, edge_dots: Array
 ) -> bool:
     """Every unvisited dot can still be visited: a node dot lies in `reach`, an edge dot has
-    both ends in `reach` or at the head (the path must run through it end to end)."""
+    both ends in `reach` or at the head (the path must run through it end to end).
+
+    Args:
+        reach: lattice mask of the unvisited nodes still joined to E.
+        used: uint8 per position: 1 where the path is.
+        used_nodes: lattice mask of the nodes on the path.
+        head_node: lattice bit of the node the path ends at now.
+        node_dots: lattice mask of the nodes holding a dot.
+        edge_dots: int64 [dot, 3]: per edge dot, the lattice bit indices of its two end nodes
+            and its position index.
+
+    Returns:
+        False when some unvisited dot can no longer be reached."""
     if node_dots & ~used_nodes & ~reach:
         return False
     ends = reach | head_node
@@ -77,7 +112,14 @@ def dots_reachable(
 
 @njit(cache=True)
 def flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Array) -> None:
-    """Mark in `out` (cleared first) the positions of `allowed` joined to `seed`."""
+    """Mark in `out` (cleared first) the positions of `allowed` joined to `seed`.
+
+    Args:
+        seed: the position index to start from; negative, or not allowed, marks nothing.
+        allowed: uint8 per position: 1 where the flood may go.
+        out: uint8 per position, overwritten: 1 for each position reached.
+        neighbours: int64 [position, 4]: the in-grid positions beside each, -1 off the grid.
+        stack: int64 scratch, at least one entry per position."""
     out[:] = 0
     if seed < 0 or not allowed[seed]:
         return
@@ -97,7 +139,17 @@ def flood(seed: int, allowed: Array, out: Array, neighbours: Array, stack: Array
 
 @njit(cache=True)
 def conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Array) -> bool:
-    """True if cells bound to share one region already break the square or star rule."""
+    """True if cells bound to share one region already break the square or star rule.
+
+    Args:
+        group: cell mask of the cells that must end up in one region.
+        square_masks: int64 cell mask per square colour.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour, itself included.
+
+    Returns:
+        True when the group holds squares of two colours, or a star with more than one
+        other symbol of its colour."""
     colours = 0
     for mask in square_masks:
         if group & mask:
@@ -112,7 +164,16 @@ def conflict(group: int, square_masks: Array, star_cells: Array, star_masks: Arr
 
 @njit(cache=True)
 def stars_ok(room: int, within: int, star_cells: Array, star_masks: Array) -> bool:
-    """False if a star in `within` has fewer than two symbols of its colour left in `room`."""
+    """False if a star in `within` has fewer than two symbols of its colour left in `room`.
+
+    Args:
+        room: cell mask of the cells the stars' region may still hold.
+        within: cell mask of the cells whose stars are tested.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour, itself included.
+
+    Returns:
+        True when every star in `within` can still have its partner."""
     for s in range(star_cells.shape[0]):
         if within >> star_cells[s] & 1 and popcount(room & star_masks[s]) < 2:
             return False
@@ -124,7 +185,16 @@ def tile(cells: int, counts: Array, placements: Array) -> bool:
     """True if translates of the shapes counted in `counts` (per kind) tile `cells` exactly.
 
     The lowest remaining cell must be some shape's first cell: one placement per kind a level.
-    """
+
+    Args:
+        cells: cell mask of the cells left to cover.
+        counts: int64 per shape kind: how many of that shape are left to place (changed
+            while searching, restored before returning).
+        placements: int64 [kind, anchor cell]: cell mask of the translate whose first cell
+            is the anchor, 0 where none fits in the grid.
+
+    Returns:
+        True when the shapes cover every cell once and none is left over."""
     if cells == 0:
         for count in counts:
             if count:
@@ -148,7 +218,16 @@ def tile(cells: int, counts: Array, placements: Array) -> bool:
 @njit(cache=True)
 def shapes_ok(region: int, shape_kind: Array, shape_area: Array, placements: Array) -> bool:
     """Polyshape rule of a region: net area, then (without ylops) an exact tiling. With ylops
-    only the area is tested here; `check` decides the rest."""
+    only the area is tested here; `check` decides the rest.
+
+    Args:
+        region: cell mask of the region.
+        shape_kind: int64 per cell: its shape's kind number, -1 for none.
+        shape_area: int64 per cell: +size of a polyshape, -size of a ylop, 0.
+        placements: int64 [kind, anchor cell]: as `tile` reads them.
+
+    Returns:
+        True when the region holds no shape, or its shapes may fit it."""
     net = 0
     negative = False
     present = False
@@ -187,7 +266,23 @@ def region_ok(
     cache: Any,
 ) -> bool:
     """Triangle, square, star and polyshape rules of one final region (a cell mask); the
-    polyshape verdict is cached by region."""
+    polyshape verdict is cached by region.
+
+    Args:
+        region: cell mask of the region.
+        counts: int64 per triangle: the path edges beside it.
+        triangle_cell: int64 per triangle: its cell bit index.
+        triangle_need: int64 per triangle: its number.
+        square_masks: int64 cell mask per square colour.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour.
+        shape_kind: int64 per cell: its shape's kind number, -1 for none.
+        shape_area: int64 per cell: +size of a polyshape, -size of a ylop, 0.
+        placements: int64 [kind, anchor cell]: as `tile` reads them.
+        cache: numba dict of region cell mask to polyshape verdict (1 or 0), filled in.
+
+    Returns:
+        True when the region breaks none of these rules."""
     for k in range(triangle_cell.shape[0]):
         if region >> triangle_cell[k] & 1 and counts[k] != triangle_need[k]:
             return False
@@ -227,7 +322,30 @@ def sealed_ok(
     cache: Any,
 ) -> bool:
     """Every symbol-bearing component of the `marked` positions (final regions) obeys the
-    region rules; clears `marked` as it goes (`seen` and `stack` are scratch)."""
+    region rules; clears `marked` as it goes (`seen` and `stack` are scratch).
+
+    Args:
+        marked: uint8 per position: 1 for the positions of the sealed regions; cleared for
+            each component checked.
+        seen: uint8 scratch per position.
+        stack: int64 scratch, at least one entry per position.
+        neighbours: int64 [position, 4]: the in-grid positions beside each, -1 off the grid.
+        symbol: uint8 per position: 1 for a cell holding a symbol.
+        cell_index: int64 per position: its cell bit index, -1 when not a cell.
+        counts: int64 per triangle: the path edges beside it.
+        triangle_cell: int64 per triangle: its cell bit index.
+        triangle_need: int64 per triangle: its number.
+        square_masks: int64 cell mask per square colour.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour.
+        shape_kind: int64 per cell: its shape's kind number, -1 for none.
+        shape_area: int64 per cell: +size of a polyshape, -size of a ylop, 0.
+        placements: int64 [kind, anchor cell]: as `tile` reads them.
+        cache: numba dict of region cell mask to polyshape verdict, filled in.
+
+    Returns:
+        False at the first component that breaks a region rule (then `marked` is left
+        partly cleared)."""
     for p in range(marked.shape[0]):
         if marked[p] and symbol[p]:
             flood(p, marked, seen, neighbours, stack)
@@ -263,7 +381,28 @@ def landings(
     star_masks: Array,
 ) -> int:
     """Border nodes (lattice mask) reachable from `touch` along the border in `direction`
-    before E, an unvisited dot, or a cell that breaks the square or star rule with `group`."""
+    before E, an unvisited dot, or a cell that breaks the square or star rule with `group`.
+
+    Args:
+        touch: position index of the border node where the excursion left the border.
+        group: cell mask of the strip on that side (the cells bound to share a region with
+            the border cells walked past).
+        direction: +1 to walk the border clockwise, -1 counter-clockwise.
+        live: uint8 per position: 1 in the live region (joined to E, off the path).
+        used: uint8 per position: 1 where the path is.
+        end: E's position index.
+        node_index: int64 per position: its lattice bit index, -1 when not a node.
+        dot: uint8 per position: 1 for a dot or an edge that must be on the path.
+        perimeter: int64: the border positions in clockwise order.
+        perimeter_at: int64 per position: its place in `perimeter`, -1 off the border.
+        perimeter_cell: int64 per position: for a border edge, the mask of the cell beside it.
+        square_masks: int64 cell mask per square colour.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour.
+
+    Returns:
+        Lattice mask of the border nodes where the excursion may land (E included when
+        reached and a node)."""
     size = perimeter.shape[0]
     at = perimeter_at[touch]
     allowed = 0
@@ -288,7 +427,14 @@ def landings(
 
 @njit(cache=True)
 def area_of(shapes: int, shape_area: Array) -> int:
-    """Total area of the polyshapes in a cell mask."""
+    """Total area of the polyshapes in a cell mask.
+
+    Args:
+        shapes: cell mask of cells holding shapes.
+        shape_area: int64 per cell: +size of a polyshape, -size of a ylop, 0.
+
+    Returns:
+        The sum of their areas (ylops count negative)."""
     total = 0
     while shapes:
         total += shape_area[lowest(shapes)]
@@ -325,7 +471,30 @@ def area_arcs(  # the walk of the pure engine's `area_arcs`, one direction
     Landing at b seals one strip with the live cells beside the arc's border edges and the live
     side of each finished excursion with both ends on the arc (`blocks`); that side lies off
     the border cells with an edge beyond b.
-    """
+
+    Args:
+        touch: position index of the border node where the excursion left the border.
+        direction: +1 to walk the border clockwise, -1 counter-clockwise.
+        live: uint8 per position: 1 in the live region (joined to E, off the path).
+        live_cells: cell mask of the live region's cells.
+        used: uint8 per position: 1 where the path is.
+        blocks: int64 [excursion, 3]: finished excursions as (the border node it left from,
+            the one it landed on, cell mask of its live side), by position index.
+        block_count: how many rows of `blocks` are in use.
+        end: E's position index.
+        dot: uint8 per position: 1 for a dot or an edge that must be on the path.
+        node_index: int64 per position: its lattice bit index, -1 when not a node.
+        perimeter: int64: the border positions in clockwise order.
+        perimeter_at: int64 per position: its place in `perimeter`, -1 off the border.
+        perimeter_cell: int64 per position: for a border edge, the mask of the cell beside it.
+        perimeter_twin: int64 per border edge: another border edge of its cell, or -1.
+        border_cells: cell mask of the cells with a border edge.
+        landing: int64 output, one entry per border position: each landing's lattice bit index.
+        known_cells: int64 output: each landing's cells known to be sealed with it.
+        inside_cells: int64 output: each landing's cells that may be sealed with it.
+
+    Returns:
+        The number of landings written to the three outputs."""
     size = perimeter.shape[0]
     at = perimeter_at[touch]
     outside = border_cells
@@ -375,7 +544,27 @@ def area_walls(
 ) -> int:
     """Add to `walls` the landings (from `area_arcs`) whose side sealed with `strip` cannot meet the
     polyshape area rule (holding shapes, its cell count must equal their area) or seals a star
-    in without a partner; the side lies within the live cells off the `other` strip."""
+    in without a partner; the side lies within the live cells off the `other` strip.
+
+    Args:
+        walls: lattice mask of the border nodes already known to be walls.
+        strip: cell mask of the strip on the side checked.
+        other: cell mask of the strip on the other side.
+        live_cells: cell mask of the live region's cells.
+        count: how many landings `area_arcs` wrote for this side.
+        landing: int64 per landing: its lattice bit index.
+        known_cells: int64 per landing: the cells known to be sealed with it.
+        inside_cells: int64 per landing: the cells that may be sealed with it.
+        shape_cells: cell mask of the cells holding a polyshape or ylop.
+        shape_area: int64 per cell: +size of a polyshape, -size of a ylop, 0.
+        star_cells: int64 per star: its cell bit index.
+        star_masks: int64 per star: cell mask of the symbols of its colour.
+        star_all: cell mask of every star.
+        pair_masks: int64 cell masks: a star and the only other symbol of its colour.
+        pair_all: cell mask of every symbol in `pair_masks`.
+
+    Returns:
+        `walls` with the new walls added (lattice mask)."""
     open_cells = live_cells & ~other
     for j in range(count):
         if walls >> landing[j] & 1:
@@ -404,7 +593,19 @@ def area_walls(
 
 @njit(cache=True)
 def count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, delta: int) -> bool:
-    """Add `delta` to the counts of the triangles beside `edge`; False if one is over."""
+    """Add `delta` to the counts of the triangles beside `edge`; False if one is over.
+
+    Args:
+        edge: position index of the edge the path takes or leaves.
+        counts: int64 per triangle: the path edges beside it, changed in place.
+        edge_triangles: int64 [position, 2]: the triangle numbers beside each edge, -1 for
+            none.
+        need: int64 per triangle: its number.
+        delta: +1 when the path takes the edge, -1 when it leaves it.
+
+    Returns:
+        False when a triangle now has more path edges than its number (the counts are
+        changed either way)."""
     fits = True
     for k in edge_triangles[edge]:
         if k >= 0:
@@ -416,7 +617,15 @@ def count_edge(edge: int, counts: Array, edge_triangles: Array, need: Array, del
 
 @njit(cache=True)
 def slot(node: int, position: int, stride: int) -> int:
-    """Which of a node's four edges (right, left, down, up) `position` is."""
+    """Which of a node's four edges (right, left, down, up) `position` is.
+
+    Args:
+        node: a node's position index.
+        position: the position index of an edge beside it.
+        stride: the row stride (columns + 1).
+
+    Returns:
+        0 right, 1 left, 2 down, 3 up."""
     delta = position - node
     if delta == 1:
         return 0
@@ -427,7 +636,16 @@ def slot(node: int, position: int, stride: int) -> int:
 
 @njit(cache=True)
 def room_for(out: Array, lengths: Array, found: int) -> tuple[Array, Array]:
-    """The candidate arrays, doubled when full."""
+    """The candidate arrays, doubled when full.
+
+    Args:
+        out: int64 [candidate, position]: the candidate paths' position indices.
+        lengths: int64 per candidate: how many positions of its row are in use.
+        found: how many candidates are stored.
+
+    Returns:
+        `out` and `lengths` themselves while there is room for one more, else copies
+        with twice `found` rows holding the first `found`."""
     if found < out.shape[0]:
         return out, lengths
     grown = np.zeros((2 * found, out.shape[1]), np.int64)
@@ -442,11 +660,18 @@ def enumerate_candidates(cap: int, t: Any) -> tuple[Array, Array, bool]:
     """Depth-first enumeration of candidate paths (position indices) in the pure search's
     order; at most `cap` of them (no cap when negative).
 
-    Returns (paths, lengths, complete): `complete` is False when the cap stopped the search.
     At each node it prunes as the pure search does (docs/search.md): the live region
     flooded again on the border and what it sealed checked, lattice reachability of E and the
     dots, then for an excursion its strips and landing walls.
-    """
+
+    Args:
+        cap: the most candidates to return; negative for no cap.
+        t: the puzzle's tables (`compiled.Tables`), unpacked once here.
+
+    Returns:
+        (paths, lengths, complete): paths is int64 [candidate, position] of position indices
+        (index = y * stride + x) from S, row i using its first `lengths[i]` entries;
+        `complete` is False when the cap stopped the search."""
     # the tables, unpacked once
     stride, inside, usable, cell_index, node_index = (
         t.stride, t.inside, t.usable, t.cell_index, t.node_index

@@ -99,16 +99,34 @@ class Layout:
     area_of: Areas = field(default_factory=lambda: Areas({}))  # shapes -> their total area
 
     def bit(self, point: Point) -> int:
-        """Bit index of a grid position."""
+        """Bit index of a grid position.
+
+        Args:
+            point: an `(x, y)` grid position.
+
+        Returns:
+            y * stride + x (stride = columns + 1)."""
         return point[1] * self.stride + point[0]
 
     def point(self, index: int) -> Point:
-        """Grid position of a bit index."""
+        """Grid position of a bit index.
+
+        Args:
+            index: a bit index, as `bit` gives it.
+
+        Returns:
+            The `(x, y)` grid position."""
         return index % self.stride, index // self.stride
 
 
 def build_layout(puzzle: Puzzle) -> Layout:
-    """Precompute the bitsets the search needs (each step reads what the ones before it set)."""
+    """Precompute the bitsets the search needs (each step reads what the ones before it set).
+
+    Args:
+        puzzle: the puzzle.
+
+    Returns:
+        Its layout, every table filled in but the lazy `walks`."""
     stride = puzzle.columns + 1
     layout = Layout(
         puzzle=puzzle,
@@ -291,7 +309,17 @@ def _set_strips_and_area_rule(layout: Layout) -> None:
 
 
 def add_walk(layout: Layout, touch: int, direction: int) -> tuple[tuple[int, int, int, int], ...]:
-    """Fill in `walks` for one border node and direction (see `Layout.walks`)."""
+    """Fill in `walks` for one border node and direction (see `Layout.walks`).
+
+    Args:
+        layout: the puzzle's layout; its `walks` gets the new entry.
+        touch: the bit index of a border node (a position on `perimeter`).
+        direction: +1 to walk the border clockwise, -1 counter-clockwise.
+
+    Returns:
+        The border positions after `touch` that way, once round (`touch` itself left out),
+        each as (bit index, bit, the bit of the cell beside it or 0 for a node, the mask of
+        that cell's border edges)."""
     perimeter = layout.perimeter
     size, number = len(perimeter), layout.perimeter_at[touch]
     steps = []

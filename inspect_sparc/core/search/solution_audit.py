@@ -34,11 +34,17 @@ class AuditRow:
 
     @property
     def ok(self) -> bool:
-        """True when search found exactly the stored solutions."""
+        """True when search found exactly the stored solutions.
+
+        Returns:
+            True for status "ok"; False for a mismatch or a bad record."""
         return self.status == "ok"
 
     def cells(self) -> tuple[str, ...]:
-        """The row as table cells."""
+        """The row as table cells.
+
+        Returns:
+            One text per `HEADER` column: the level empty when unknown, seconds to 3 decimals."""
         return (
             self.puzzle_id,
             "" if self.level is None else str(self.level),
@@ -53,7 +59,14 @@ class AuditRow:
 
 
 def audit_record(record: dict[str, Any]) -> AuditRow:
-    """Search one record and compare with its stored solutions."""
+    """Search one record and compare with its stored solutions.
+
+    Args:
+        record: a published-schema record.
+
+    Returns:
+        The row: stored and found counts, how many are missing or extra, the search time;
+        a record that does not parse gives status `bad record: ...` and zero counts."""
     try:
         puzzle = parse_puzzle(record)
     except RecordError as error:
@@ -82,7 +95,13 @@ def audit_record(record: dict[str, Any]) -> AuditRow:
 def warm_up(records: Sequence[dict[str, Any]]) -> str:
     """The search engine `solve` runs ("python" or "compiled"). The compiled one is loaded here
     (numba compiles it on a machine's first use, else reads its disk cache) by a search of the
-    first record that parses, so that no puzzle's time includes it."""
+    first record that parses, so that no puzzle's time includes it.
+
+    Args:
+        records: the records to be audited; none is searched when the engine is Python.
+
+    Returns:
+        "python" or "compiled"."""
     from inspect_sparc.core.search import use_compiled
 
     if not use_compiled():
@@ -100,7 +119,16 @@ def warm_up(records: Sequence[dict[str, Any]]) -> str:
 def select(
     records: list[dict[str, Any]], levels: Sequence[int] | None, limit: int | None
 ) -> list[dict[str, Any]]:
-    """Records of the chosen levels (all when None), at most `limit` of them."""
+    """Records of the chosen levels (all when None), at most `limit` of them.
+
+    Args:
+        records: published-schema records, in order.
+        levels: the difficulty levels to keep; None for all (records without a numeric
+            level are kept only then).
+        limit: the most records to keep, the first ones; None for no limit.
+
+    Returns:
+        The chosen records, in their order."""
     chosen = [r for r in records if levels is None or _level_of(r) in levels]
     return chosen if limit is None else chosen[:limit]
 
@@ -114,7 +142,14 @@ def _level_of(record: dict[str, Any]) -> int | None:
 
 
 def format_table(rows: Sequence[AuditRow]) -> str:
-    """Rows as an aligned plain-text table."""
+    """Rows as an aligned plain-text table.
+
+    Args:
+        rows: the audit rows, in the order to list them.
+
+    Returns:
+        A header line and one line per row, columns padded to their widest cell, without a
+        trailing newline."""
     table = [HEADER] + [row.cells() for row in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(HEADER))]
     return "\n".join(
@@ -124,7 +159,14 @@ def format_table(rows: Sequence[AuditRow]) -> str:
 
 
 def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
-    """One line: counts, total time (and the search engine, when given), the slowest puzzle."""
+    """One line: counts, total time (and the search engine, when given), the slowest puzzle.
+
+    Args:
+        rows: the audit rows.
+        engine: the engine name to state ("python", "compiled"); None to leave it out.
+
+    Returns:
+        The line, without a newline."""
     total = sum(row.seconds for row in rows)
     failed = sum(not row.ok for row in rows)
     text = f"{len(rows)} puzzle(s): {len(rows) - failed} match, {failed} mismatch"
@@ -138,7 +180,14 @@ def summary(rows: Sequence[AuditRow], engine: str | None = None) -> str:
 def run_audit(
     records: list[dict[str, Any]], progress: Callable[[int], None] | None = None
 ) -> list[AuditRow]:
-    """Audit every record, calling `progress(done)` after each (the command line's bar)."""
+    """Audit every record, calling `progress(done)` after each (the command line's bar).
+
+    Args:
+        records: published-schema records.
+        progress: called with the number audited so far after each record; None for none.
+
+    Returns:
+        One row per record, in order."""
     rows = []
     for record in records:
         rows.append(audit_record(record))
@@ -148,5 +197,11 @@ def run_audit(
 
 
 def levels_of(records: Sequence[dict[str, Any]]) -> list[int | None]:
-    """Each record's level, in order: the progress bar's estimate is per level."""
+    """Each record's level, in order: the progress bar's estimate is per level.
+
+    Args:
+        records: published-schema records.
+
+    Returns:
+        Each record's `difficulty_level` as an int, or None where it is not a number."""
     return [_level_of(record) for record in records]
