@@ -36,6 +36,9 @@ Inspect drops a `-T` argument its task does not declare, with a warning only (no
 every name its task does not take: one line naming the argument probably meant, or the tasks
 that do take it. (In an eval set `-T` reaches every task: give tasks that differ in their
 arguments their own, from Python: `eval_set([sparc(), sparc_gym(max_steps=50)], ...)`.)
+
+Not an error but said the same way, once as the task is built: `--limit` or `--sample-id` on a
+shipped subset (`warn_if_part_of_subset`), whose split estimate then rests on part of the subset.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from typing import Any, TypeVar
 
 from inspect_sparc.core.puzzle.parse import RecordError
 from inspect_sparc.core.suggest import did_you_mean
-from inspect_sparc.evals.selection import SELECTION_ARGUMENTS
+from inspect_sparc.evals.selection import ALL_PUZZLES, SELECTION_ARGUMENTS
 from inspect_sparc.runtime.downloads import SourceError
 
 try:
@@ -183,6 +186,7 @@ def plain_errors(task_function: F) -> F:
         try:
             task = task_function(*args, **_declared(name, kwargs))
             stop_mockllm_offline()  # once the task's own arguments and records are good
+            warn_if_part_of_subset(str(kwargs.get("puzzles", ALL_PUZZLES)))
             return task
         except _Plain:
             show_in_every_display()
@@ -396,3 +400,27 @@ def stop_mockllm_offline() -> None:
             "--model inspect_sparc/replay or run a baseline solver "
             "(--solver inspect_sparc/search_solver)"
         ) from error
+
+
+def warn_if_part_of_subset(puzzles: str) -> None:
+    """Under Inspect's command line, one line on stderr when `--limit` or `--sample-id` runs part
+    of a shipped subset: they keep the subset's first or named puzzles, not a random part of each
+    stratum, so the split estimate the log headlines rests on fewer puzzles than the subset was
+    drawn for (and a stratum with none is estimated from the others).
+
+    Args:
+        puzzles: `puzzles=` of the task: "all" (nothing to say) or a shipped subset's name.
+    """
+    options = command_line() or {}
+    part = [
+        f"--{o.replace('_', '-')} {options[o]}" for o in ("limit", "sample_id") if options.get(o)
+    ]
+    if puzzles == ALL_PUZZLES or not part:
+        return
+    print(
+        f"inspect-sparc: {' and '.join(part)} runs part of puzzles={puzzles}, not a random part "
+        "of each stratum: the split estimate (accuracy) from it may be biased and rests on fewer "
+        "puzzles than the subset holds. Run the whole subset (informative:50 is the smallest)",
+        file=sys.stderr,
+        flush=True,
+    )

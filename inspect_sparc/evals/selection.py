@@ -82,7 +82,6 @@ class PuzzleSelection:
             levels = parse_levels(given["level"])
             selection = cls(task, given["source"], given["split"], given["subset"], levels, puzzles)
         selection.validate()
-        warn_if_part_of_subset(selection.puzzles)
         return selection
 
     def validate(self) -> None:
@@ -144,31 +143,3 @@ def check_subset(puzzles: str, split: str, subset: str) -> None:
     check_subset_name(puzzles)
     if (split, subset) != ("test", "all"):
         raise ValueError(f"puzzles={puzzles} is a subset of the test split of config all")
-
-
-def warn_if_part_of_subset(puzzles: str) -> None:
-    """Under Inspect's command line, one line on stderr when `--limit` or `--sample-id` runs part
-    of a shipped subset: they keep the subset's first or named puzzles, not a random part of each
-    stratum, so the split estimate the log headlines rests on fewer puzzles than the subset was
-    drawn for (and a stratum with none is estimated from the others).
-
-    Args:
-        puzzles: `puzzles=` of the task: "all" (nothing to say) or a shipped subset's name.
-    """
-    from inspect_sparc.evals.errors import command_line
-
-    options = command_line() or {}
-    part = [
-        f"--{o.replace('_', '-')} {options[o]}" for o in ("limit", "sample_id") if options.get(o)
-    ]
-    if puzzles == ALL_PUZZLES or not part:
-        return
-    import sys
-
-    print(
-        f"inspect-sparc: {' and '.join(part)} runs part of puzzles={puzzles}, not a random part "
-        "of each stratum: the split estimate (accuracy) from it may be biased and rests on fewer "
-        "puzzles than the subset holds. Run the whole subset (informative:50 is the smallest)",
-        file=sys.stderr,
-        flush=True,
-    )

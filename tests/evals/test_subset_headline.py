@@ -143,7 +143,7 @@ def test_part_of_a_subset_is_said_only_for_a_subset_under_limit_or_sample_id(cap
     import click
     import inspect_ai._cli.main  # noqa: F401 - what makes a run Inspect's command line
 
-    from inspect_sparc.evals.selection import warn_if_part_of_subset
+    from inspect_sparc.evals.errors import warn_if_part_of_subset
 
     said = {}
     for puzzles, options in [
