@@ -41,6 +41,7 @@ COVERED = [
     "evals/cards.py",
     "evals/errors.py",
     "evals/human",
+    "evals/metrics.py",
     "evals/reducer.py",
     "evals/replay.py",
     "evals/selection.py",

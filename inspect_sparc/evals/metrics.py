@@ -48,6 +48,13 @@ def value_of(score: SampleScore, key: str) -> float:
 
     A missing key or a value that is not a number raises (naming the key and what the value
     holds): a metric over a misspelled key must fail loudly, not report zero.
+
+    Args:
+        score: one sample's score (its `value` a dict of keys, epochs already reduced).
+        key: the value key to read (`correct`, `invalid_path` ...).
+
+    Returns:
+        The value as a float (a bool counts 1.0 or 0.0).
     """
     value = score.score.value
     if not isinstance(value, dict):
@@ -63,13 +70,27 @@ def value_of(score: SampleScore, key: str) -> float:
 def mean_of(scores: Iterable[SampleScore], key: str) -> float:
     """Mean of `key` over the scores (NaN when there are none). The sum is exact (`math.fsum`),
     so the mean does not depend on the order the samples finished in: `inspect score` on a
-    log gives the metrics the eval gave, to the last bit."""
+    log gives the metrics the eval gave, to the last bit.
+
+    Args:
+        scores: the samples' scores.
+        key: the value key to average.
+
+    Returns:
+        The mean, or NaN for no scores (no data is not a zero score)."""
     values = [value_of(s, key) for s in scores]
     return math.fsum(values) / len(values) if values else math.nan
 
 
 def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
-    """Standard error of the mean of `key` (sample standard deviation / sqrt(n), as Inspect's)."""
+    """Standard error of the mean of `key` (sample standard deviation / sqrt(n), as Inspect's).
+
+    Args:
+        scores: the samples' scores.
+        key: the value key whose mean's standard error is wanted.
+
+    Returns:
+        The standard error; 0.0 for fewer than two scores, as Inspect's `stderr` reports."""
     values = [value_of(s, key) for s in scores]
     n = len(values)
     if n < 2:
@@ -80,13 +101,26 @@ def stderr_of(scores: Iterable[SampleScore], key: str) -> float:
 
 
 def plainly(name: str, value: float) -> dict[str, float]:
-    """`{name: value}`: the shape that makes Inspect log a metric under `name`, unprefixed."""
+    """`{name: value}`: the shape that makes Inspect log a metric under `name`, unprefixed.
+
+    Args:
+        name: the metric's name in the log (`accuracy`).
+        value: its value.
+
+    Returns:
+        The one-entry dict."""
     return {name: value}
 
 
 @metric(name=ACCURACY)
 def accuracy(key: str = CORRECT) -> Metric:
-    """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`."""
+    """Share of samples whose value `key` is 1 (the headline metric), logged as `accuracy`.
+
+    Args:
+        key: the score value key of a solved sample.
+
+    Returns:
+        The metric: `{"accuracy": mean}` (NaN with no samples)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return plainly(ACCURACY, mean_of(scores, key))
@@ -96,7 +130,13 @@ def accuracy(key: str = CORRECT) -> Metric:
 
 @metric(name=STDERR)
 def stderr(key: str = CORRECT) -> Metric:
-    """Standard error of `accuracy(key)`, logged as `stderr`."""
+    """Standard error of `accuracy(key)`, logged as `stderr`.
+
+    Args:
+        key: the score value key of a solved sample.
+
+    Returns:
+        The metric: `{"stderr": standard error}`."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return plainly(STDERR, stderr_of(scores, key))
@@ -105,7 +145,14 @@ def stderr(key: str = CORRECT) -> Metric:
 
 
 def puzzle_values(scores: Iterable[SampleScore], key: str = CORRECT) -> dict[str, float]:
-    """Puzzle id (the sample id) -> the value of `key`, as the subset estimators read a run."""
+    """Puzzle id (the sample id) -> the value of `key`, as the subset estimators read a run.
+
+    Args:
+        scores: the samples' scores (one per puzzle: epochs already reduced).
+        key: the value key to read.
+
+    Returns:
+        Sample id as text -> its value."""
     return {str(s.sample_id): value_of(s, key) for s in scores}
 
 
@@ -119,6 +166,10 @@ def split_accuracy(puzzles: str, key: str = CORRECT) -> Metric:
     Args:
         puzzles: the shipped subset the task ran (`informative:100`).
         key: the score value key of a solved puzzle.
+
+    Returns:
+        The metric: `accuracy`, `accuracy_ci95_low`, `accuracy_ci95_high` (fractions; NaN with
+        no scores) and `subset_accuracy`.
     """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -142,7 +193,15 @@ def split_accuracy_by_level(puzzles: str, key: str = CORRECT) -> Metric:
     """A run on a shipped subset: `level_1` ... `level_5` are each level's accuracy on the
     whole test split, estimated design-based from the subset's puzzles of that level
     (`published_runs.split_paired.level_estimates`); NaN where a level's stratum has no
-    scored puzzle."""
+    scored puzzle.
+
+    Args:
+        puzzles: the shipped subset the task ran (`informative:100`).
+        key: the score value key of a solved puzzle.
+
+    Returns:
+        The metric: `level_k` -> the estimate (a fraction), for each level the samples hold and
+        the estimator could estimate."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         from inspect_sparc.published_runs.split_paired import level_estimates
@@ -161,7 +220,13 @@ def split_accuracy_by_level(puzzles: str, key: str = CORRECT) -> Metric:
 
 def headline_metrics(puzzles: str = ALL_PUZZLES) -> list[Metric]:
     """The accuracy metrics a SPaRC task starts with: `accuracy` and `stderr` over its samples;
-    on a shipped subset (`puzzles=informative:N`) the split's estimate (`split_accuracy`)."""
+    on a shipped subset (`puzzles=informative:N`) the split's estimate (`split_accuracy`).
+
+    Args:
+        puzzles: the task's `puzzles=`: "all" or a shipped subset's name.
+
+    Returns:
+        The metrics, the headline first."""
     if puzzles == ALL_PUZZLES:
         return [accuracy(), stderr()]
     return [split_accuracy(puzzles)]
@@ -169,14 +234,30 @@ def headline_metrics(puzzles: str = ALL_PUZZLES) -> list[Metric]:
 
 def level_metrics(puzzles: str = ALL_PUZZLES) -> Metric:
     """Accuracy per level: the samples' (`accuracy_by_level`), or on a shipped subset each
-    level's estimate for the whole split (`split_accuracy_by_level`)."""
+    level's estimate for the whole split (`split_accuracy_by_level`).
+
+    Args:
+        puzzles: the task's `puzzles=`: "all" or a shipped subset's name.
+
+    Returns:
+        The metric logging `level_1` ... `level_5`."""
     return accuracy_by_level() if puzzles == ALL_PUZZLES else split_accuracy_by_level(puzzles)
 
 
 def group_means(
     scores: Iterable[SampleScore], group_key: str, key: str = CORRECT, template: str = "{group}"
 ) -> dict[str, float]:
-    """Mean of `key` per value of the sample metadata field `group_key`, sorted by group."""
+    """Mean of `key` per value of the sample metadata field `group_key`, sorted by group.
+
+    Args:
+        scores: the samples' scores.
+        group_key: the sample metadata field to group by (`level`, `puzzle`); samples without
+            it form the group None.
+        key: the value key to average.
+        template: each group's metric name, `{group}` replaced by the group's value.
+
+    Returns:
+        Metric name -> the group's mean, in the order of the groups' text."""
     groups: dict[object, list[SampleScore]] = {}
     for score in scores:
         group = (score.sample_metadata or {}).get(group_key)
@@ -188,14 +269,28 @@ def group_means(
 
 
 def means(scores: Iterable[SampleScore], names: Mapping[str, str]) -> dict[str, float]:
-    """`{name: mean of key}` for `names` given as `{name: key}`."""
+    """`{name: mean of key}` for `names` given as `{name: key}`.
+
+    Args:
+        scores: the samples' scores.
+        names: metric name -> the value key to average.
+
+    Returns:
+        Metric name -> the mean (NaN with no scores)."""
     scores = list(scores)
     return {name: mean_of(scores, key) for name, key in names.items()}
 
 
 def ratios(scores: Iterable[SampleScore], names: Mapping[str, tuple[str, str]]) -> dict[str, float]:
     """Pooled ratios `sum(numerator) / sum(denominator)`, as `{name: (num, den)}` (a share of
-    steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+    steps rather than a mean of per-sample shares; NaN when the denominator is 0).
+
+    Args:
+        scores: the samples' scores.
+        names: metric name -> (numerator key, denominator key).
+
+    Returns:
+        Metric name -> the pooled ratio."""
     scores = list(scores)
     results: dict[str, float] = {}
     for name, (numerator, denominator) in names.items():
@@ -214,7 +309,13 @@ def ratios(scores: Iterable[SampleScore], names: Mapping[str, tuple[str, str]]) 
 
 @metric(name="accuracy_by_level")
 def accuracy_by_level(key: str = CORRECT) -> Metric:
-    """Accuracy per puzzle level (sample metadata `level`), as `level_1` ... `level_5`."""
+    """Accuracy per puzzle level (sample metadata `level`), as `level_1` ... `level_5`.
+
+    Args:
+        key: the score value key of a solved sample.
+
+    Returns:
+        The metric: `level_k` -> the level's mean, for the levels the samples hold."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return group_means(scores, "level", key, LEVEL_METRIC)
@@ -224,7 +325,15 @@ def accuracy_by_level(key: str = CORRECT) -> Metric:
 
 @metric
 def grouped_accuracy(group_key: str, key: str = CORRECT, name_template: str = "{group}") -> Metric:
-    """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group."""
+    """Accuracy of `key` per value of the sample metadata field `group_key`, sorted by group.
+
+    Args:
+        group_key: the sample metadata field to group by (`puzzle` for AlgoPuzzleVQA).
+        key: the score value key of a solved sample.
+        name_template: each group's metric name, `{group}` replaced by the group's value.
+
+    Returns:
+        The metric: metric name -> the group's mean."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return group_means(scores, group_key, key, name_template)
@@ -234,7 +343,13 @@ def grouped_accuracy(group_key: str, key: str = CORRECT, name_template: str = "{
 
 @metric
 def key_means(names: dict[str, str]) -> Metric:
-    """The mean of value keys, reported under the metric names given as `{name: key}`."""
+    """The mean of value keys, reported under the metric names given as `{name: key}`.
+
+    Args:
+        names: metric name -> the value key to average.
+
+    Returns:
+        The metric: metric name -> the mean."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return means(scores, names)
@@ -245,7 +360,13 @@ def key_means(names: dict[str, str]) -> Metric:
 @metric
 def key_ratios(names: dict[str, tuple[str, str]]) -> Metric:
     """Pooled ratios `sum(numerator) / sum(denominator)` over the scores, as `{name: (num, den)}`
-    (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0)."""
+    (a share of steps rather than a mean of per-sample shares; NaN when the denominator is 0).
+
+    Args:
+        names: metric name -> (numerator key, denominator key).
+
+    Returns:
+        The metric: metric name -> the pooled ratio."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return ratios(scores, names)
