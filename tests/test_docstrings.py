@@ -31,6 +31,7 @@ COVERED = [
     "core/search/python.py",
     "core/sources.py",
     "core/suggest.py",
+    "published_runs",
 ]
 
 
