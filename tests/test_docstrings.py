@@ -61,6 +61,7 @@ COVERED = [
     "report/published.py",
     "report/read",
     "report/statistics",
+    "published_runs",
 ]
 
 

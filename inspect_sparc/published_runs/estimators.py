@@ -47,7 +47,15 @@ def _quantile(parts: np.ndarray, freedom: np.ndarray) -> float:
 
 def wilson_bounds(p: float, n: float, z: float | None = None) -> tuple[float, float]:
     """Wilson score bounds of a rate p over n (n may be an effective, non-integer size), at the
-    normal quantile or at `z` (a t quantile for an estimated variance)."""
+    normal quantile or at `z` (a t quantile for an estimated variance).
+
+    Args:
+        p: the observed rate, a fraction in [0, 1].
+        n: the (effective) sample size; need not be a whole number.
+        z: the quantile to use (None: the normal one at 95%).
+
+    Returns:
+        The (low, high) bounds as fractions; exactly 0 (1) when p is 0 (1)."""
     z = _z() if z is None else z
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
@@ -61,7 +69,14 @@ def design_based(subset: Subset, values: np.ndarray) -> Estimate:
     puzzles (in `subset.chosen` order), with the stratified variance (finite population
     correction) turned into a Wilson interval at the effective sample size p(1-p)/variance (at
     most N). A stratum whose sample is all solved or all failed would claim no spread: it takes
-    the variance of its collapsed group instead (its difficulty bin, all levels together)."""
+    the variance of its collapsed group instead (its difficulty bin, all levels together).
+
+    Args:
+        subset: the stratified sample; `values` are the run's verdicts on `subset.chosen`.
+        values: per chosen puzzle, 0/1 or a mean over epochs.
+
+    Returns:
+        The estimate of the full-split accuracy (fraction) and its 95% Wilson interval."""
     strata, bins = subset.strata[subset.chosen], subset.strata[subset.chosen] % BINS
     total = subset.population.sum()
     estimate, variance = 0.0, 0.0
@@ -80,7 +95,14 @@ def design_based(subset: Subset, values: np.ndarray) -> Estimate:
 
 def stratum_variance(y: np.ndarray, pooled: np.ndarray) -> float:
     """The sample variance of one stratum's values, or, where they are all alike, that of
-    `pooled` (the collapsed strata; 0 when those are all alike too)."""
+    `pooled` (the collapsed strata; 0 when those are all alike too).
+
+    Args:
+        y: one stratum's values (verdicts or residuals).
+        pooled: the values of its collapsed group (the same difficulty bin over all levels).
+
+    Returns:
+        The sample variance (ddof 1) of `y`, else of `pooled`, else 0."""
     for sample in (y, pooled):
         if sample.size > 1 and np.ptp(sample) > 0:
             return float(sample.var(ddof=1))
@@ -92,7 +114,16 @@ def model_based(model: ItemModel, subset: Subset, values: np.ndarray) -> Estimat
     at the run's MAP ability, plus for the puzzles no published run solved (not placed) the
     stratified mean of the subset's own such puzzles. The variance adds the unsampled placed
     puzzles' Bernoulli spread, the ability's posterior variance (delta method) and the unplaced
-    part's design variance; a normal interval, clipped to [what the subset solved, 1]."""
+    part's design variance; a normal interval, clipped to [what the subset solved, 1].
+
+    Args:
+        model: the shipped (or refitted) 2PL puzzles.
+        subset: the stratified sample; `values` are the run's verdicts on `subset.chosen`.
+        values: per chosen puzzle, 0/1 or a mean over epochs.
+
+    Returns:
+        The estimate (fraction) and its 95% interval; its note starts with BEYOND when the
+        run lies outside what the 2PL was fitted on."""
     chosen, total = subset.chosen, model.a.size
     theta, theta_variance = ability(model, chosen, values)
     unsampled = np.ones(total, bool)
@@ -177,13 +208,43 @@ def model_assisted(model: ItemModel, subset: Subset, values: np.ndarray) -> Esti
         The estimate of the full-split accuracy (fraction) and its 95% interval (Wilson, at the
         Student t quantile of the variance's Satterthwaite degrees of freedom), both within
         [what the subset solved, 1 - what it failed] (the split's share it must lie in)."""
-    if values.size and (np.all(values == 1) or np.all(values == 0)):
-        design = design_based(subset, values)
-        return Estimate(MODEL_ASSISTED, design.value, design.low, design.high, design.n, EDGE)
-    chosen, total = subset.chosen, subset.strata.size
+    chosen = subset.chosen
     theta, _ = ability(model, chosen, values)
     predicted = np.where(model.placed, model.p(theta), 0.0)
-    residual = values - predicted[chosen]
+    return difference_estimate(subset, values, predicted)
+
+
+def difference_estimate(
+    subset: Subset,
+    values: np.ndarray,
+    predicted: np.ndarray,
+    sample_predicted: np.ndarray | None = None,
+    method: str | None = None,
+) -> Estimate:
+    """The difference estimator for any prediction: `predicted` summed over the split plus the
+    stratified Horvitz-Thompson mean of the subset's residuals, with their design variance and
+    the interval `model_assisted` describes. Valid by design whatever the prediction, as long as
+    the prediction of a sampled puzzle does not use that puzzle's own verdict (pass the
+    held-out predictions as `sample_predicted` when it would).
+
+    Args:
+        subset: the stratified sample; `values` are the run's verdicts on `subset.chosen`.
+        values: per chosen puzzle, 0/1 or a mean over epochs.
+        predicted: each puzzle's predicted chance of being solved, over the whole split.
+        sample_predicted: per chosen puzzle, the prediction its residual uses (None: the
+            puzzle's entry of `predicted`).
+        method: the estimate's name (None: the model-assisted estimate's).
+
+    Returns:
+        The estimate of the full-split accuracy (fraction) and its 95% interval; a run whose
+        subset verdicts are all alike gets the design-based estimate and interval."""
+    method = method or MODEL_ASSISTED
+    if values.size and (np.all(values == 1) or np.all(values == 0)):
+        design = design_based(subset, values)
+        return Estimate(method, design.value, design.low, design.high, design.n, EDGE)
+    chosen, total = subset.chosen, subset.strata.size
+    at_sample = predicted[chosen] if sample_predicted is None else sample_predicted
+    residual = values - at_sample
     strata, bins = subset.strata[chosen], subset.strata[chosen] % BINS
     estimate, parts, freedom = float(predicted.mean()), [], []
     for h in np.unique(strata):
@@ -202,7 +263,7 @@ def model_assisted(model: ItemModel, subset: Subset, values: np.ndarray) -> Esti
     effective = values.size if variance <= 0 or binomial <= 0 else binomial / variance
     quantile = _quantile(np.array(parts), np.array(freedom))
     low, high = wilson_bounds(estimate, min(float(total), max(effective, 1.0)), quantile)
-    return Estimate(MODEL_ASSISTED, estimate, max(floor, low), min(ceiling, high), values.size)
+    return Estimate(method, estimate, max(floor, low), min(ceiling, high), values.size)
 
 
 MODEL_ASSISTED = "model-assisted (difference, 2PL IRT auxiliary)"

@@ -96,7 +96,18 @@ def paired_frame(
 ) -> pd.DataFrame:
     """One row per published run of `protocol`/`prompt` and level ("all", then 1-5): the shared
     n, both accuracies and their difference (points) on the shared puzzles, the discordant
-    counts, and, when given, `interval` (as points) and `test` of the paired difference."""
+    counts, and, when given, `interval` (as points) and `test` of the paired difference.
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        protocol: the published protocol to pair with (runs.csv's name, e.g. `single_shot`).
+        prompt: the published prompt (`default`, `no-reason`, or ours: `paper`); None: any.
+        interval: the paired difference's interval (e.g. `stats.paired_exact`); None: NaN.
+        test: the paired test's p-value (e.g. `stats.mcnemar_exact`); None: NaN.
+
+    Returns:
+        A frame with PAIRED_COLUMNS, accuracies and differences in points (empty when no
+        published run matches)."""
     import pandas as pd
 
     rows = paired_against_published(run_verdicts, protocol, prompt)
@@ -118,7 +129,14 @@ def subset_estimates(run_verdicts: Mapping[str, float], subset_name: str) -> lis
     """The three estimates of the full-split accuracy from a run on a shipped subset
     (fractions): model-assisted first (the one to read), design-based, model-based.
     With puzzles of the subset missing, the estimate uses those present (and says so); with a
-    whole stratum missing there is no design-based estimate (NaN)."""
+    whole stratum missing there is no design-based estimate (NaN).
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        subset_name: a shipped subset (`informative:100`).
+
+    Returns:
+        The model-assisted, design-based and model-based estimates, in that order."""
     subset, values = _present(load_subset(subset_name), run_verdicts)
     missing = len(load_subset(subset_name).chosen) - len(values)
     note = f"{missing} of the subset's puzzles have no verdict" if missing else ""
@@ -137,7 +155,14 @@ def subset_estimates(run_verdicts: Mapping[str, float], subset_name: str) -> lis
 
 def subset_estimate_frame(run_verdicts: Mapping[str, float], subset_name: str) -> pd.DataFrame:
     """The two estimates as the report's rows: method, subset, puzzles, estimate and its 95%
-    interval (%), note."""
+    interval (%), note.
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        subset_name: a shipped subset (`informative:100`).
+
+    Returns:
+        One row per estimate, in `subset_estimates` order, in points."""
     import pandas as pd
 
     return pd.DataFrame(

@@ -30,13 +30,25 @@ class ItemModel:
     ability_high: float = np.inf
 
     def p(self, theta: float) -> np.ndarray:
-        """Each puzzle's chance of being solved at ability `theta`."""
+        """Each puzzle's chance of being solved at ability `theta`.
+
+        Args:
+            theta: the ability, on the fitted scale.
+
+        Returns:
+            The chances, one per puzzle (NaN for a puzzle that is not placed)."""
         return 1.0 / (1.0 + np.exp(-self.a * (theta - self.b)))
 
 
 def fit_2pl(solved: np.ndarray) -> ItemModel:
     """Fit runs x puzzles verdicts (1/0, NaN where not run) by joint MAP; puzzles no run
-    solved are not placed (a = b = NaN)."""
+    solved are not placed (a = b = NaN).
+
+    Args:
+        solved: runs x puzzles verdicts (1/0, NaN where a run did not run a puzzle).
+
+    Returns:
+        The fitted puzzles and the fitted abilities' mean, spread and range."""
     from scipy.optimize import minimize
 
     placed = np.nansum(solved, axis=0) > 0
@@ -84,7 +96,15 @@ def fit_2pl(solved: np.ndarray) -> ItemModel:
 def ability(model: ItemModel, at: np.ndarray, values: np.ndarray) -> tuple[float, float]:
     """MAP ability of a run that scored `values` (in [0, 1]) on puzzles `at` (indices), under
     the published abilities' spread as prior, and its posterior variance (Laplace). Puzzles
-    that are not placed are skipped."""
+    that are not placed are skipped.
+
+    Args:
+        model: the fitted puzzles and the ability prior.
+        at: indices of the puzzles the run was scored on.
+        values: the run's verdicts on `at` (0/1, or means in [0, 1]).
+
+    Returns:
+        (MAP ability, its posterior variance)."""
     keep = model.placed[at]
     a, b, values = model.a[at][keep], model.b[at][keep], values[keep]
     theta = model.ability_mean

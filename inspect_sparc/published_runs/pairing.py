@@ -21,7 +21,15 @@ def published_protocol(task: str, traceback: bool = False, observation: str = "t
     """The published protocol (runs.csv) a run of our `task` pairs with: `sparc`/`sparc_hard`
     single_shot; `sparc_gym` gym, gym_traceback or (image observation) gym_visual; None for the
     tasks no published per-puzzle run matches (`sparc_visual`, `sparc_agent`). The table is
-    `contract.protocols`, the one the report reads a run's protocol from."""
+    `contract.protocols`, the one the report reads a run's protocol from.
+
+    Args:
+        task: our task's name (`sparc`, `sparc_gym`, ...).
+        traceback: the gym's traceback setting.
+        observation: the gym's observation (`text` or `image`).
+
+    Returns:
+        runs.csv's protocol name, or None where no published run matches."""
     settings = {"traceback": traceback, "observation": observation}
     return published_counterpart(protocol_of(task, settings))
 
@@ -45,7 +53,10 @@ class PairedCounts:
 
     @property
     def difference(self) -> float:
-        """Run accuracy minus published accuracy on the shared puzzles (NaN when none)."""
+        """Run accuracy minus published accuracy on the shared puzzles (NaN when none).
+
+        Returns:
+            The difference as a fraction (NaN when no puzzle is shared)."""
         return (self.only_run - self.only_published) / self.n if self.n else float("nan")
 
 
@@ -53,7 +64,15 @@ def matching_runs(
     protocol: str, prompt: str | None = "default", verdicts: Verdicts | None = None
 ) -> list[PublishedRun]:
     """The published runs of `protocol` (runs.csv's names: `single_shot`, `gym`, ...) and
-    `prompt` (runs.csv's `default`/`no-reason`, or ours: `paper`; None: any prompt)."""
+    `prompt` (runs.csv's `default`/`no-reason`, or ours: `paper`; None: any prompt).
+
+    Args:
+        protocol: runs.csv's protocol name.
+        prompt: runs.csv's prompt or ours (None: any).
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        The matching runs, in runs.csv order."""
     verdicts = verdicts or load_verdicts()
     wanted = None if prompt is None else PROMPT_MATCH.get(prompt, prompt)
     return [
@@ -80,7 +99,18 @@ def shared_puzzles_with(
 ) -> SharedPuzzles:
     """`run_verdicts` (puzzle id -> 0/1 or a value in [0, 1]; ids outside the test split are
     ignored) and one published run on the puzzles both ran (`whole_split`: the run has every
-    test puzzle)."""
+    test puzzle).
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        published: the published run to pair with.
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        The shared puzzles with both runs' values.
+
+    Raises:
+        ValueError: a verdict lies outside [0, 1]."""
     verdicts = verdicts or load_verdicts()
     theirs = verdicts.row(published.run_id)
     index = {pid: i for i, pid in enumerate(verdicts.puzzle_ids)}
@@ -101,7 +131,15 @@ def pair_with(
     run_verdicts: Mapping[str, float], published: PublishedRun, verdicts: Verdicts | None = None
 ) -> list[PairedCounts]:
     """`run_verdicts` (puzzle id -> 0/1 or a value in [0, 1]; ids outside the test split are
-    ignored) against one published run: the overall row, then one row per level."""
+    ignored) against one published run: the overall row, then one row per level.
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        published: the published run to pair with.
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        Six rows: all levels (level None), then levels 1 to 5."""
     shared = shared_puzzles_with(run_verdicts, published, verdicts)
     rows = []
     for level in (None, *LEVELS):
@@ -128,7 +166,16 @@ def paired_against_published(
     prompt: str | None = "default",
     verdicts: Verdicts | None = None,
 ) -> list[PairedCounts]:
-    """`pair_with` for every published run of `protocol` and `prompt`, in runs.csv order."""
+    """`pair_with` for every published run of `protocol` and `prompt`, in runs.csv order.
+
+    Args:
+        run_verdicts: puzzle id -> the run's verdict (0/1, or a mean over epochs in [0, 1]).
+        protocol: runs.csv's protocol name.
+        prompt: runs.csv's prompt or ours (None: any).
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        Six rows per matching published run (`pair_with`)."""
     verdicts = verdicts or load_verdicts()
     rows: list[PairedCounts] = []
     for published in matching_runs(protocol, prompt, verdicts):
@@ -137,7 +184,14 @@ def paired_against_published(
 
 
 def shared_puzzles(run_ids: Sequence[str], verdicts: Verdicts | None = None) -> list[str]:
-    """The puzzles every one of `run_ids` ran (a published run may miss a few)."""
+    """The puzzles every one of `run_ids` ran (a published run may miss a few).
+
+    Args:
+        run_ids: published run ids.
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        The puzzle ids, in the split's order."""
     verdicts = verdicts or load_verdicts()
     ran = np.all([~np.isnan(verdicts.row(r)) for r in run_ids], axis=0)
     return [p for p, keep in zip(verdicts.puzzle_ids, ran, strict=True) if keep]

@@ -29,14 +29,26 @@ from inspect_sparc.published_runs.verdicts import DATA, Verdicts, load_verdicts
 
 
 def frozen_run_ids() -> tuple[str, ...]:
-    """The run ids the shipped subsets and fit are built from (data/subset_runs.txt)."""
+    """The run ids the shipped subsets and fit are built from (data/subset_runs.txt).
+
+    Returns:
+        The run ids, in the file's order."""
     text = files(DATA).joinpath(FROZEN_RUNS).read_text("utf-8")
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
 def frozen_verdicts(verdicts: Verdicts) -> np.ndarray:
     """The frozen runs' rows of `verdicts.solved`, in the frozen list's order (KeyError when
-    one of them is missing: the shipped files could not be rebuilt)."""
+    one of them is missing: the shipped files could not be rebuilt).
+
+    Args:
+        verdicts: the published verdicts, the frozen runs among them.
+
+    Returns:
+        frozen runs x puzzles verdicts (1.0/0.0, NaN where a run did not run a puzzle).
+
+    Raises:
+        KeyError: a frozen run is not in `verdicts`."""
     frozen = frozen_run_ids()
     for run_id in frozen:
         verdicts.run(run_id)  # KeyError naming the runs there are
@@ -55,7 +67,11 @@ NAMES = tuple(f"{KIND}:{size}" for size in SIZES)
 def build(out: Path, verdicts: Verdicts | None = None) -> None:
     """Write subsets.csv (each puzzle's level and stratum, and its Horvitz-Thompson weight in
     each subset it is in) and irt_items.csv + irt_model.json (the 2PL fit), all from the frozen
-    runs of `verdicts` (default: the shipped ones); other runs in `verdicts` are ignored."""
+    runs of `verdicts` (default: the shipped ones); other runs in `verdicts` are ignored.
+
+    Args:
+        out: the folder to write the three files to (it must exist).
+        verdicts: the published verdicts (None: the shipped ones)."""
     verdicts = verdicts or load_verdicts()
     solved = frozen_verdicts(verdicts)
     model = fit_2pl(solved)
@@ -101,7 +117,16 @@ def _rows(name: str) -> list[dict[str, str]]:
 
 
 def check_subset_name(name: str) -> str:
-    """`name` if it is a shipped subset (`informative:100`), else ValueError naming them."""
+    """`name` if it is a shipped subset (`informative:100`), else ValueError naming them.
+
+    Args:
+        name: what the user passed as `puzzles=`.
+
+    Returns:
+        `name`, unchanged.
+
+    Raises:
+        ValueError: `name` is not a shipped subset."""
     if name not in NAMES:
         raise ValueError(f"puzzles={name!r}: choose one of {', '.join(NAMES)} (or all)")
     return name
@@ -109,7 +134,13 @@ def check_subset_name(name: str) -> str:
 
 @cache
 def load_subset(name: str) -> Subset:
-    """A shipped subset, over the split's puzzles in verdicts order."""
+    """A shipped subset, over the split's puzzles in verdicts order.
+
+    Args:
+        name: a shipped subset (`informative:100`).
+
+    Returns:
+        The subset: every puzzle's stratum, the stratum sizes and the chosen puzzles."""
     check_subset_name(name)
     rows = _rows("subsets.csv")
     strata = np.array([int(r["stratum"]) for r in rows])
@@ -120,14 +151,23 @@ def load_subset(name: str) -> Subset:
 
 
 def subset_puzzles(name: str) -> dict[str, float]:
-    """Puzzle id -> Horvitz-Thompson weight of a shipped subset (what a task run records)."""
+    """Puzzle id -> Horvitz-Thompson weight of a shipped subset (what a task run records).
+
+    Args:
+        name: a shipped subset (`informative:100`).
+
+    Returns:
+        The subset's puzzle ids and their weights (a stratum's size over its sample size)."""
     check_subset_name(name)
     return {r["puzzle_id"]: float(r[name]) for r in _rows("subsets.csv") if r[name]}
 
 
 @cache
 def load_item_model() -> ItemModel:
-    """The shipped 2PL fit (puzzles in verdicts order)."""
+    """The shipped 2PL fit (puzzles in verdicts order).
+
+    Returns:
+        The fitted puzzles (NaN a and b where not placed) and the ability prior and range."""
     rows = _rows("irt_items.csv")
     meta = json.loads(files(DATA).joinpath("irt_model.json").read_text("utf-8"))
     a = np.array([float(r["a"]) if r["a"] else np.nan for r in rows])

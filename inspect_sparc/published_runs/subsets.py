@@ -44,20 +44,36 @@ class Subset:
     chosen: np.ndarray
 
     def weights(self) -> np.ndarray:
-        """The Horvitz-Thompson weight N_h / n_h of each chosen puzzle."""
+        """The Horvitz-Thompson weight N_h / n_h of each chosen puzzle.
+
+        Returns:
+            One weight per chosen puzzle, in `chosen` order."""
         ratio = self.population / np.maximum(self.sample_sizes, 1)
         return np.asarray(ratio[self.strata[self.chosen]])
 
 
 def difficulty_bins(solved: np.ndarray) -> np.ndarray:
     """0 for a puzzle no published run solved, 1 for one solved by at most 10% of the runs
-    that ran it, 2 above."""
+    that ran it, 2 above.
+
+    Args:
+        solved: published runs x puzzles verdicts (NaN where not run).
+
+    Returns:
+        The bin of each puzzle (0, 1 or 2)."""
     share = np.nanmean(solved, axis=0)
     return np.where(share <= SHARE_EDGES[0], 0, np.where(share <= SHARE_EDGES[1], 1, 2))
 
 
 def strata_of(levels: np.ndarray, solved: np.ndarray) -> np.ndarray:
-    """Stratum index (level - 1) * BINS + difficulty bin of each puzzle."""
+    """Stratum index (level - 1) * BINS + difficulty bin of each puzzle.
+
+    Args:
+        levels: each puzzle's level (1 to 5).
+        solved: published runs x puzzles verdicts (NaN where not run).
+
+    Returns:
+        The stratum of each puzzle, 0 to 5 * BINS - 1."""
     return np.asarray((levels - 1) * BINS + difficulty_bins(solved))
 
 
@@ -65,7 +81,19 @@ def allocate(
     size: int, population: np.ndarray, spread: np.ndarray, minimum: int = MIN_PER_STRATUM
 ) -> np.ndarray:
     """Neyman allocation of `size` puzzles: n_h proportional to N_h S_h (S_h floored), at least
-    `minimum` and at most N_h, summing to `size` (largest remainders)."""
+    `minimum` and at most N_h, summing to `size` (largest remainders).
+
+    Args:
+        size: puzzles to allocate.
+        population: each stratum's size N_h.
+        spread: each stratum's assumed standard deviation S_h.
+        minimum: the fewest puzzles a stratum gets (all of it when it is smaller).
+
+    Returns:
+        The sample size of each stratum.
+
+    Raises:
+        ValueError: `size` cannot give every stratum its minimum."""
     floor = np.minimum(population, minimum)
     if floor.sum() > size:
         raise ValueError(f"{size} puzzles cannot give {minimum} to each stratum")
@@ -91,7 +119,16 @@ def split_allocation(
 ) -> np.ndarray:
     """`size` puzzles over the strata: round(size * unsolved_share) to the strata of difficulty
     bin 0 (no published run solved them) in proportion to their size, the rest to the other
-    strata by Neyman allocation; each stratum at least MIN_PER_STRATUM (or all of it)."""
+    strata by Neyman allocation; each stratum at least MIN_PER_STRATUM (or all of it).
+
+    Args:
+        size: puzzles in the subset.
+        population: each stratum's size N_h.
+        spread: each stratum's published spread (`stratum_spread`).
+        unsolved_share: the share of `size` for bin 0.
+
+    Returns:
+        The sample size of each stratum."""
     never = np.arange(population.size) % BINS == 0
     unsolved = round(size * unsolved_share)
     sizes = np.zeros(population.size, dtype=int)
@@ -101,7 +138,15 @@ def split_allocation(
 
 
 def stratum_spread(strata: np.ndarray, solved: np.ndarray, count: int) -> np.ndarray:
-    """Root mean over the published runs of each stratum's Bernoulli variance p(1-p)."""
+    """Root mean over the published runs of each stratum's Bernoulli variance p(1-p).
+
+    Args:
+        strata: each puzzle's stratum.
+        solved: published runs x puzzles verdicts (NaN where not run).
+        count: the number of strata.
+
+    Returns:
+        Each stratum's spread (0 for an empty stratum)."""
     spread = np.zeros(count)
     for h in range(count):
         rates = np.nanmean(solved[:, strata == h], axis=1)
@@ -112,7 +157,13 @@ def stratum_spread(strata: np.ndarray, solved: np.ndarray, count: int) -> np.nda
 
 def balance_matrix(model: ItemModel) -> np.ndarray:
     """The balancing variables, puzzles x variables: each puzzle's 2PL chance at each of
-    BALANCE_ABILITIES (0 for a puzzle no published run solved)."""
+    BALANCE_ABILITIES (0 for a puzzle no published run solved).
+
+    Args:
+        model: the 2PL fit.
+
+    Returns:
+        puzzles x len(BALANCE_ABILITIES) chances."""
     thetas = model.ability_mean + model.ability_sd * np.array(BALANCE_ABILITIES)
     return np.stack([np.where(model.placed, model.p(t), 0.0) for t in thetas], axis=1)
 

@@ -45,15 +45,30 @@ class Trial:
 
     @property
     def error(self) -> float:
+        """How far the estimate lies from the run's full-split accuracy.
+
+        Returns:
+            |estimate - truth|, as a fraction."""
         return abs(self.estimate.value - self.truth)
 
     @property
     def covered(self) -> bool:
+        """Whether the estimate's interval holds the run's full-split accuracy.
+
+        Returns:
+            True when low <= truth <= high."""
         return self.estimate.low <= self.truth <= self.estimate.high
 
 
 def random_estimate(values: np.ndarray, population: int) -> Estimate:
-    """Mean of a simple random sample; Wilson interval at n / (1 - n/N) (finite population)."""
+    """Mean of a simple random sample; Wilson interval at n / (1 - n/N) (finite population).
+
+    Args:
+        values: the run's verdicts on the random puzzles.
+        population: the split's size.
+
+    Returns:
+        The sample mean and its Wilson interval."""
     n = values.size
     low, high = wilson_bounds(float(values.mean()), n / max(1e-9, 1 - n / population))
     return Estimate("random", float(values.mean()), low, high, n)
@@ -67,7 +82,18 @@ def leave_one_run_out(
     verdicts: Verdicts | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> list[Trial]:
-    """Every trial: held-out run x size x draw x method (the draws are seeded by their number)."""
+    """Every trial: held-out run x size x draw x method (the draws are seeded by their number).
+
+    Args:
+        sizes: subset sizes.
+        draws: subsets per held-out run and size.
+        methods: which of METHODS to run.
+        run_ids: hold out only these runs (None: every run that ran all 500 puzzles).
+        verdicts: the published verdicts (None: the shipped ones).
+        progress: called with a line after each held-out run (None: silent).
+
+    Returns:
+        The trials."""
     verdicts = verdicts or load_verdicts()
     solved = verdicts.solved
     complete = [i for i, row in enumerate(solved) if not np.isnan(row).any()]
@@ -97,7 +123,13 @@ def leave_one_run_out(
 
 
 def summarise(trials: Sequence[Trial]) -> list[dict[str, object]]:
-    """Per method and size: trials, mean absolute error and mean width (points), coverage."""
+    """Per method and size: trials, mean absolute error and mean width (points), coverage.
+
+    Args:
+        trials: trials of any methods and sizes.
+
+    Returns:
+        One row per method and size, in METHODS order."""
     rows = []
     for method in METHODS:
         for size in sorted({t.size for t in trials}):
@@ -119,7 +151,13 @@ def summarise(trials: Sequence[Trial]) -> list[dict[str, object]]:
 
 
 def markdown_table(rows: Sequence[dict[str, object]]) -> str:
-    """The summary as the docs' table."""
+    """The summary as the docs' table.
+
+    Args:
+        rows: `summarise`'s rows.
+
+    Returns:
+        The Markdown table."""
     lines = [
         "| estimator | puzzles | trials | MAE (points) | 95% coverage | mean width (points) |",
         "|---|---:|---:|---:|---:|---:|",
@@ -134,7 +172,13 @@ def markdown_table(rows: Sequence[dict[str, object]]) -> str:
 
 def family(model: str) -> str:
     """A published run's model family: its base model, fine-tunes and protocols together
-    (`Qwen3-14B-SPaRC-GRPO` and `Qwen 3 14B (FT)` are `Qwen 3 14B`)."""
+    (`Qwen3-14B-SPaRC-GRPO` and `Qwen 3 14B (FT)` are `Qwen 3 14B`).
+
+    Args:
+        model: runs.csv's model name.
+
+    Returns:
+        The family's name."""
     import re
 
     name = model.removesuffix(" (FT)")
@@ -168,7 +212,18 @@ def leave_one_family_out(
     balanced subsets (`draws` per size, seeded by their number, `unsolved_share` of each for
     the puzzles the other families never solved) rebuilt from the other families' runs, each
     held-out run that ran all 500 puzzles estimated; with as many random puzzles beside
-    (`random`)."""
+    (`random`).
+
+    Args:
+        sizes: subset sizes.
+        draws: subsets per held-out family and size.
+        methods: which of FAMILY_METHODS to run (`random` always runs).
+        verdicts: the published verdicts (None: the shipped ones).
+        progress: called with a line after each held-out family (None: silent).
+        unsolved_share: the share of each subset for the puzzles no other family solved.
+
+    Returns:
+        The trials."""
     verdicts = verdicts or load_verdicts()
     solved = verdicts.solved
     families = [family(r.model) for r in verdicts.runs]
@@ -205,7 +260,14 @@ def shipped_subset_trials(
 ) -> list[Trial]:
     """The shipped subsets themselves (the one draw users run) and the shipped fit: each
     published run that ran all 500 puzzles estimated from its verdicts on each subset (the
-    fit saw these runs: this is the subset's own bias, not a held-out check)."""
+    fit saw these runs: this is the subset's own bias, not a held-out check).
+
+    Args:
+        methods: which of FAMILY_METHODS to run.
+        verdicts: the published verdicts (None: the shipped ones).
+
+    Returns:
+        One trial per subset, run and method (draw 0)."""
     from inspect_sparc.published_runs.shipped import NAMES, load_item_model, load_subset
 
     verdicts = verdicts or load_verdicts()
@@ -236,7 +298,18 @@ def simulated_trials(
     uniformly between the hardest placed b and that plus 3 (harder than every placed puzzle,
     by an unknown amount). For each target accuracy the ability giving it is found, and
     `runs` runs are drawn (Bernoulli per puzzle); the truth is each drawn run's own accuracy.
-    `subset` replaces the shipped one (same size)."""
+    `subset` replaces the shipped one (same size).
+
+    Args:
+        accuracies: the simulated models' expected accuracies (fractions).
+        size: the subset's size (a shipped `informative:<size>`).
+        runs: simulated runs per accuracy.
+        methods: which of FAMILY_METHODS to run (`random` always runs).
+        seed: the simulation's seed.
+        subset: the subset to use (None: the shipped one).
+
+    Returns:
+        The trials; `run_id` is "simulated <accuracy>%", `draw` the run's number."""
     from scipy.optimize import brentq
 
     from inspect_sparc.published_runs.shipped import load_item_model, load_subset
@@ -266,7 +339,13 @@ def simulated_trials(
 
 
 def bias_table(trials: Sequence[Trial]) -> list[dict[str, object]]:
-    """Per method and size: trials, MAE, mean bias (points), coverage, mean width (points)."""
+    """Per method and size: trials, MAE, mean bias (points), coverage, mean width (points).
+
+    Args:
+        trials: trials of any methods and sizes.
+
+    Returns:
+        One row per method and size: FAMILY_METHODS, then `random`."""
     rows = []
     for method in (*FAMILY_METHODS, "random"):
         for size in sorted({t.size for t in trials}):

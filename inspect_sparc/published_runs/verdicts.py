@@ -40,7 +40,16 @@ class Verdicts:
     solved: np.ndarray
 
     def run(self, run_id: str) -> PublishedRun:
-        """The run called `run_id` (KeyError naming the known ones otherwise)."""
+        """The run called `run_id` (KeyError naming the known ones otherwise).
+
+        Args:
+            run_id: a run id of runs.csv.
+
+        Returns:
+            The run.
+
+        Raises:
+            KeyError: no run is called `run_id`."""
         for run in self.runs:
             if run.run_id == run_id:
                 return run
@@ -49,7 +58,13 @@ class Verdicts:
         )
 
     def row(self, run_id: str) -> np.ndarray:
-        """One run's verdicts over `puzzle_ids` (NaN where not run)."""
+        """One run's verdicts over `puzzle_ids` (NaN where not run).
+
+        Args:
+            run_id: a run id of runs.csv.
+
+        Returns:
+            The 1.0/0.0/NaN verdicts, one per puzzle."""
         return np.asarray(self.solved[[r.run_id for r in self.runs].index(run_id)])
 
 
@@ -59,7 +74,10 @@ def _text(name: str) -> str:
 
 @cache
 def load_verdicts() -> Verdicts:
-    """The shipped verdicts (read once): 500 test puzzles, ordered by level then id."""
+    """The shipped verdicts (read once): 500 test puzzles, ordered by level then id.
+
+    Returns:
+        The published runs and their verdicts."""
     runs = tuple(
         PublishedRun(**{**row, "n": int(row["n"]), "solved": int(row["solved"])})  # type: ignore[arg-type]
         for row in csv.DictReader(io.StringIO(_text("runs.csv")))

@@ -82,3 +82,17 @@ def test_the_validation_command_prints_the_figures_on_the_page():
             mae, bias, coverage, width = cells[3:7]
             expected = f"| {part} | {method} | {mae} | {bias} | {coverage} | {width} |"
             assert expected in page, expected
+
+
+@pytest.mark.slow
+def test_the_predictor_command_prints_the_tables_on_the_page():
+    # every row it prints (leave-one-family-out per prediction, and the residual variances)
+    [line] = [b.strip() for b in blocks("bash") if "published_subset_predictors" in b]
+    words = shlex.split(line)
+    out = subprocess.run(
+        [sys.executable, *words[1:]], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    rows = [r for r in out.splitlines() if r.startswith("| ") and "---" not in r]
+    assert len(rows) == 2 + 5 + 3  # two headers, five predictions, three variances
+    page = PAGE.read_text(encoding="utf-8")
+    assert [r for r in rows if r not in page] == []

@@ -12,7 +12,11 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import pearsonr
 
-from inspect_sparc.published_runs.estimators import design_based, model_based
+from inspect_sparc.published_runs.estimators import (
+    design_based,
+    difference_estimate,
+    model_based,
+)
 from inspect_sparc.published_runs.irt import ability, fit_2pl
 from inspect_sparc.published_runs.shipped import load_item_model, load_subset
 from inspect_sparc.published_runs.subsets import BINS, MIN_PER_STRATUM, Subset, allocate
@@ -35,6 +39,29 @@ def test_the_horvitz_thompson_estimate_is_unbiased_over_every_stratified_sample(
             chosen = np.array(first + second)
             estimates.append(design_based(small_design(chosen), y[chosen]).value)
     assert np.mean(estimates) == pytest.approx(y.mean())
+
+
+@pytest.mark.parametrize(
+    "predicted",
+    [
+        [0.9, 0.2, 0.7, 0.5, 0.1, 0.8, 0.3, 0.1, 0.4],  # unrelated to the verdicts
+        [1, 1, 1, 1, 0, 1, 0, 0, 0],  # the verdicts themselves
+        [0.0] * 9,  # nothing: the plain Horvitz-Thompson estimate
+    ],
+)
+def test_the_difference_estimate_is_unbiased_over_every_sample_whatever_the_prediction(predicted):
+    # valid by design: a fixed prediction, good or bad, moves the error, never the mean (no
+    # sample here is all solved or all failed, where the design-based estimate takes over)
+    y = np.array([1, 1, 1, 1, 0, 1, 0, 0, 0], dtype=float)
+    estimates = []
+    for first in itertools.combinations(range(5), 2):
+        for second in itertools.combinations(range(5, 9), 2):
+            chosen = np.array(first + second)
+            found = difference_estimate(small_design(chosen), y[chosen], np.array(predicted))
+            estimates.append(found.value)
+    assert np.mean(estimates) == pytest.approx(y.mean())
+    perfect = predicted == list(y)
+    assert (np.ptp(estimates) == pytest.approx(0)) == perfect  # no error only when it is exact
 
 
 def simulated_coverage(subset: Subset, truth: np.ndarray, draws: int, seed: int) -> float:
