@@ -18,10 +18,13 @@ import random
 import tempfile
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
-from command_line import arguments, needs, run_main
+from command_line import arguments, best_of, needs, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
@@ -35,16 +38,6 @@ def load_split() -> list[dict]:
 def walks(records: list[dict], seed: int = 7) -> list[list[int]]:
     rng = random.Random(seed)
     return [[rng.randrange(4) for _ in range(100)] for _ in records]
-
-
-def best_of(runs: int, work) -> tuple[float, int]:
-    """Shortest wall time of `work()` over `runs` runs, and the step count it reports."""
-    best, steps = float("inf"), 0
-    for _ in range(runs):
-        started = time.perf_counter()
-        steps = work()
-        best = min(best, time.perf_counter() - started)
-    return best, steps
 
 
 def ours(records: list[dict], actions: list[list[int]]) -> int:
@@ -97,24 +90,26 @@ def reference(env, records: list[dict], actions: list[list[int]]) -> int:
     return steps
 
 
-def astar_eval(records: list[dict]) -> None:
+@contextmanager
+def timed_gym_eval(records: list[dict], **options: Any) -> Iterator[tuple[Any, float]]:
+    """`sparc_gym` on `records` through Inspect's `eval` with `options` (model, solver, limit):
+    its log and the seconds the eval took; the log's file lasts until the block ends."""
     from inspect_ai import eval
 
-    from inspect_sparc.evals.sparc.gym.solvers import gym_astar
     from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
     with tempfile.TemporaryDirectory() as folder:
         source = Path(folder) / "test.jsonl"
         source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
         started = time.perf_counter()
-        [log] = eval(
-            sparc_gym(source=str(source)),
-            model="mockllm/model",
-            solver=gym_astar(),
-            log_dir=folder,
-            display="none",
-        )
-        seconds = time.perf_counter() - started
+        [log] = eval(sparc_gym(source=str(source)), log_dir=folder, display="none", **options)
+        yield log, time.perf_counter() - started
+
+
+def astar_eval(records: list[dict]) -> None:
+    from inspect_sparc.evals.sparc.gym.solvers import gym_astar
+
+    with timed_gym_eval(records, model="mockllm/model", solver=gym_astar()) as (log, seconds):
         size = Path(log.location).stat().st_size
         with zipfile.ZipFile(log.location) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
@@ -129,14 +124,12 @@ def astar_eval(records: list[dict]) -> None:
 
 def model_eval(records: list[dict], limit: int = 50) -> None:
     """A scripted model walking each stored solution: log bytes per step, system prompt copies."""
-    from inspect_ai import eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
     from inspect_ai.solver._task_state import sample_state
 
     from inspect_sparc.core.episode.stepper import path_actions
     from inspect_sparc.core.puzzle.parse import parse_puzzle
     from inspect_sparc.evals.sparc.episode import MOVES_KEY
-    from inspect_sparc.evals.sparc.gym.tasks import sparc_gym
 
     by_id = {r["id"]: parse_puzzle(r) for r in records}
 
@@ -148,18 +141,8 @@ def model_eval(records: list[dict], limit: int = 50) -> None:
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 
-    with tempfile.TemporaryDirectory() as folder:
-        source = Path(folder) / "test.jsonl"
-        source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-        started = time.perf_counter()
-        [log] = eval(
-            sparc_gym(source=str(source)),
-            model=get_model("mockllm/model", custom_outputs=respond),
-            log_dir=folder,
-            display="none",
-            limit=limit,
-        )
-        seconds = time.perf_counter() - started
+    model = get_model("mockllm/model", custom_outputs=respond)
+    with timed_gym_eval(records, model=model, limit=limit) as (log, seconds):
         steps = sum(s.scores["gym_scorer"].value["steps"] for s in log.samples)
         size = Path(log.location).stat().st_size
         marker, copies, unpacked = "You are an autonomous agent controlling", [], 0

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
+from command_line import best_of
+
 ROOT = Path(__file__).resolve().parent.parent
 SPLIT = ROOT / "tests" / "fixtures" / "sparc" / "test_split.jsonl.gz"
 FIXTURES = ROOT / "tests" / "fixtures" / "sparc"
@@ -38,16 +40,6 @@ def read_records(path: Path) -> list[dict]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
-
-
-def best_of(runs: int, work: Callable[[], int]) -> tuple[float, int]:
-    """Shortest wall time of `work()` over `runs` runs, and the count it reports."""
-    best, count = float("inf"), 0
-    for _ in range(runs):
-        started = time.perf_counter()
-        count = work()
-        best = min(best, time.perf_counter() - started)
-    return best, count
 
 
 def scorer_path(completions: list[str], puzzles: list[str], rules: bool) -> int:

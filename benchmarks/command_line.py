@@ -1,6 +1,7 @@
 """What every script under benchmarks/ shares on its command line: `--help` (its docstring),
 a check of what it needs before any work (one line naming the install), and a failure shown as
-one line (`BENCH_TRACEBACK=1` shows the traceback instead).
+one line (`BENCH_TRACEBACK=1` shows the traceback instead); and `best_of`, the timing the speed
+benchmarks report.
 
 Not a script itself: the others import it (Python puts a script's folder on its path).
 """
@@ -11,6 +12,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,3 +52,21 @@ def run_main(main: Callable[..., Any], *args: Any) -> None:
         fail(f"{type(error).__name__}: {error} (BENCH_TRACEBACK=1 shows where)")
     else:
         sys.exit(result if isinstance(result, int) else 0)
+
+
+def best_of(runs: int, work: Callable[[], int]) -> tuple[float, int]:
+    """The shortest wall time of `work()` over `runs` runs (the machine may be shared: the
+    fastest run is the one least disturbed), and the count the last run reported.
+
+    Args:
+        runs: how many times to run `work`.
+        work: the timed work; returns how many items (steps, completions) it handled.
+
+    Returns:
+        The shortest time in seconds, and `work()`'s count."""
+    best, count = float("inf"), 0
+    for _ in range(runs):
+        started = time.perf_counter()
+        count = work()
+        best = min(best, time.perf_counter() - started)
+    return best, count

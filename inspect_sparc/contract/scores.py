@@ -69,6 +69,7 @@ REACHED_END_RATE = "reached_end_rate"
 DEAD_END_RATE = "dead_end_rate"
 STEP_LIMIT_RATE = "step_limit_rate"
 CUT_RATE = "cut_rate"
+# Alike in shape only to protocols.PUBLISHED_PER_PUZZLE (names, then a dict of them): other data.
 #: Episode endings as rates: metric name -> value key.
 ENDING_METRICS: dict[str, str] = {
     REACHED_END_RATE: REACHED_END,

@@ -187,6 +187,7 @@ def read_name(value: object) -> str:
     return name
 
 
+# Documented like read_count: every field reader takes one value that read_field names in a refusal.
 def read_handle(value: object) -> str:
     """An opaque handle the server gave out (a participant's, a puzzle offer's).
 

@@ -55,3 +55,23 @@ def did_you_mean(given: object, valid: Iterable[str]) -> str:
         The hint, to append to an error message."""
     match = closest(given, valid)
     return f" (did you mean {match!r}?)" if match is not None else ""
+
+
+def check_choice(given: object, valid: Iterable[str], noun: str) -> str:
+    """`given` itself when it is one of `valid`, else a ValueError that names the closest valid
+    value and lists them all: `Unknown <noun> 'x' (did you mean 'y'?). Valid <noun>s: a, b.`
+
+    Args:
+        given: the value as given.
+        valid: the values accepted, in the order the error lists them.
+        noun: what the value is, singular (`extraction`, `prompt`).
+
+    Returns:
+        `given`, unchanged."""
+    choices = list(valid)
+    if given not in choices:
+        raise ValueError(
+            f"Unknown {noun} {given!r}{did_you_mean(given, choices)}. "
+            f"Valid {noun}s: {', '.join(choices)}."
+        )
+    return str(given)

@@ -21,14 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from inspect_sparc.core.puzzle.answer import extract_path
-from inspect_sparc.core.puzzle.rules import LINE_RULES, check
-from inspect_sparc.train.rewards import (
-    cached_puzzle,
-    completion_text,
-    puzzle_column,
-    sparc_reward,
-)
+from inspect_sparc.core.puzzle.parse import Path, Puzzle
+from inspect_sparc.core.puzzle.rules import LINE_RULES, Board, check
+from inspect_sparc.train.rewards import score_completions, sparc_reward
 
 #: The rules with a reward of their own, and the rule-engine names each one stands for.
 RULE_PARTS: dict[str, tuple[str, ...]] = {
@@ -47,15 +42,12 @@ def _verdicts(
     completions: Sequence[Any], puzzle: Any, decide: Callable[[bool, set[str]], bool]
 ) -> list[float]:
     """1.0 where `decide(has_path, broken_rules)` holds for a completion's extracted path."""
-    rewards = []
-    for completion, record in zip(
-        completions, puzzle_column(puzzle, len(completions)), strict=True
-    ):
-        parsed, board, _ = cached_puzzle(record)
-        path = extract_path(completion_text(completion), parsed.end)
+
+    def verdict(parsed: Puzzle, path: Path | None, board: Board, rules: Sequence[str]) -> float:
         broken = set(check(parsed, path, board).broken_rules) if path else set()
-        rewards.append(1.0 if decide(bool(path), broken) else 0.0)
-    return rewards
+        return 1.0 if decide(bool(path), broken) else 0.0
+
+    return score_completions(completions, puzzle, verdict)
 
 
 def format_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
@@ -76,6 +68,7 @@ def _is_line(has_path: bool, broken: set[str]) -> bool:
     return has_path and not broken.intersection(LINE_RULES)
 
 
+# TRL's reward signature and Args, as format_reward's and sparc_reward's; the loop is _verdicts.
 def line_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
     """1.0 for each answer whose path is a line from S to E (solved or not), else 0.0.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from inspect_sparc.core.puzzle.answer import extract_path
@@ -149,6 +149,36 @@ def path_reward(puzzle: Puzzle, path: Path | None, board: Board, rules: Sequence
     return LINE_FLOOR + LINE_SPAN * (1 - len(broken.intersection(rules)) / len(rules))
 
 
+def score_completions(
+    completions: Sequence[Any],
+    puzzle: Any,
+    score: Callable[[Puzzle, Path | None, Board, tuple[str, ...]], float],
+) -> list[float]:
+    """Every reward function's loop: each completion's path extracted (as the `sparc` scorer
+    extracts it) and scored with its puzzle, parsed once per puzzle (`cached_puzzle`).
+
+    Args:
+        completions: the model's answers (texts or conversations).
+        puzzle: the records (or JSON texts), one per completion or one for all.
+        score: the reward of one answer from its puzzle, its extracted path (None: no
+            coordinates found), the puzzle's rule tables and the rules a line can break on it.
+
+    Returns:
+        One reward per completion, in their order."""
+    rewards = []
+    records = puzzle_column(puzzle, len(completions))
+    for completion, record in zip(completions, records, strict=True):
+        parsed, board, rules = cached_puzzle(record)
+        path = extract_path(completion_text(completion), parsed.end)
+        rewards.append(score(parsed, path, board, rules))
+    return rewards
+
+
+def _solved(puzzle: Puzzle, path: Path | None, board: Board, rules: Sequence[str]) -> float:
+    """1.0 when `path` is a stored solution of `puzzle` (the `sparc` scorer's verdict), else 0.0."""
+    return 1.0 if is_solved(puzzle, path) else 0.0
+
+
 def sparc_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
     """1.0 for each completion that solves its puzzle as the `sparc` scorer decides, else 0.0.
 
@@ -159,15 +189,10 @@ def sparc_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list
 
     Returns:
         One reward per completion."""
-    rewards = []
-    records = puzzle_column(puzzle, len(completions))
-    for completion, record in zip(completions, records, strict=True):
-        parsed = cached_puzzle(record)[0]
-        path = extract_path(completion_text(completion), parsed.end)
-        rewards.append(1.0 if is_solved(parsed, path) else 0.0)
-    return rewards
+    return score_completions(completions, puzzle, _solved)
 
 
+# TRL calls every reward function alike: signature and Args repeat; the loop is score_completions.
 def rule_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[float]:
     """A shaped reward in [0, 1] per completion: 1.0 exactly when solved, partial credit from
     the rule engine otherwise (training only, never a benchmark number).
@@ -179,10 +204,4 @@ def rule_reward(completions: Sequence[Any], puzzle: Any, **kwargs: Any) -> list[
 
     Returns:
         One reward per completion."""
-    rewards = []
-    records = puzzle_column(puzzle, len(completions))
-    for completion, record in zip(completions, records, strict=True):
-        parsed, board, rules = cached_puzzle(record)
-        path = extract_path(completion_text(completion), parsed.end)
-        rewards.append(path_reward(parsed, path, board, rules))
-    return rewards
+    return score_completions(completions, puzzle, path_reward)

@@ -65,6 +65,7 @@ class SparcTask(vf.Task[SparcData, vf.State, vf.TaskConfig]):
             1.0 or 0.0."""
         return sparc_reward([trace.last_reply], task.puzzle)[0]
 
+    # Each verifiers reward is its own decorated method on (task, trace); the sums: train.rewards.
     @vf.reward(weight=0.0)
     async def rule_reward(self, task: SparcData, trace: vf.Trace) -> float:
         """The shaped reward in [0, 1] (training only; logged at weight 0).

@@ -83,6 +83,7 @@ class SparcGymTask(SparcTask):
             raise ValueError("no game result on the trace: SparcGymEnv.run records it")
         return float(trace.info[GYM_RESULT])
 
+    # Redeclared to weigh SparcTask.sparc_reward 0 here: verifiers reads weights from the decorator.
     @vf.reward(weight=0.0)
     async def sparc_reward(self, task: SparcData, trace: vf.Trace) -> float:
         """The taskset's verdict on the last reply, recorded at weight 0.

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any, cast
 
 import pytest
-from picture_helpers import (
+from picture_helpers import (  # as test_scorer_pictures.py: both read answer pictures
     answer,
     close,
     geometry,
@@ -76,6 +76,22 @@ def read_label(picture, window) -> tuple[int, int, tuple[int, int, int, int]] | 
     return numbers.pop(), max(size for _, size in pairs), box
 
 
+def check_label(
+    picture, name: str, number: int, centre: float, axis: int, windows, moved: bool
+) -> int:
+    """Assert the label `number` is in the first of `windows` (x0, y0, x1, y1), or in the
+    second instead when `moved` (the E badge covers the first), not in both, centred on
+    `centre` along `axis` (0: x, 1: y); `name` (the puzzle's id) goes in the failure message.
+    Returns 1 when it moved, else 0."""
+    usual, opposite = (read_label(picture, window) for window in windows)
+    found = opposite if moved else usual
+    assert found is not None and (usual if moved else opposite) is None, (name, number)
+    read, size, box = found
+    assert read == number and size >= 12, (name, number, read, size)
+    assert abs((box[axis] + box[axis + 2]) / 2 - centre) <= 1, (name, number, box, centre)
+    return int(moved)
+
+
 def check_coordinates(record: dict[str, Any], picture) -> int:
     """Assert every cell column's x above the grid and every cell row's y left of it, read from
     the picture at the reference geometry; a label the E badge would cover sits in the opposite
@@ -86,26 +102,12 @@ def check_coordinates(record: dict[str, Any], picture) -> int:
     moved = 0
     for x in range(1, puzzle.columns, 2):
         cx = where.middle_positions[0][x][0]
-        top = read_label(picture, (cx - 20, 0, cx + 21, MARGIN))
-        bottom = read_label(picture, (cx - 20, height - MARGIN, cx + 21, height))
-        e_above = puzzle.end == (x, 0)
-        found = bottom if e_above else top
-        assert found is not None and (top if e_above else bottom) is None, (record["id"], x)
-        number, size, box = found
-        assert number == x and size >= 12, (record["id"], x, number, size)
-        assert abs((box[0] + box[2]) / 2 - cx) <= 1, (record["id"], x, box, cx)
-        moved += e_above
+        windows = ((cx - 20, 0, cx + 21, MARGIN), (cx - 20, height - MARGIN, cx + 21, height))
+        moved += check_label(picture, puzzle.id, x, cx, 0, windows, puzzle.end == (x, 0))
     for y in range(1, puzzle.rows, 2):
         cy = where.middle_positions[y][0][1]
-        left = read_label(picture, (0, cy - 20, MARGIN, cy + 21))
-        right = read_label(picture, (width - MARGIN, cy - 20, width, cy + 21))
-        e_left = puzzle.end == (0, y)
-        found = right if e_left else left
-        assert found is not None and (left if e_left else right) is None, (record["id"], y)
-        number, size, box = found
-        assert number == y and size >= 12, (record["id"], y, number, size)
-        assert abs((box[1] + box[3]) / 2 - cy) <= 1, (record["id"], y, box, cy)
-        moved += e_left
+        windows = ((0, cy - 20, MARGIN, cy + 21), (width - MARGIN, cy - 20, width, cy + 21))
+        moved += check_label(picture, puzzle.id, y, cy, 1, windows, puzzle.end == (0, y))
     return moved
 
 

@@ -7,14 +7,12 @@ length in both. Slow: Spatial-Gym and the environment in a fresh process, about 
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from commands import run_python
 
 #: Found, not imported: Spatial-Gym's import takes a second, which collection would pay.
 NEEDED = [name for name in ("SPaRC_Gym", "pandas") if importlib.util.find_spec(name) is None]
@@ -49,14 +47,7 @@ def test_the_docs_cite_both_commands():
 @pytest.mark.parametrize("command", cited_commands())
 def test_the_cited_benchmark_prints_the_quoted_figures(command, tmp_path):
     words = shlex.split(command)
-    done = subprocess.run(
-        [sys.executable, *words[1:], *SMALL],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "INSPECT_SPARC_CACHE_DIR": str(tmp_path)},
-    )
+    done = run_python([*words[1:], *SMALL], tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
     rewards = [

@@ -5,14 +5,12 @@ scipy, matplotlib or statsmodels."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from commands import run_python
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("sb3_contrib")
@@ -32,14 +30,7 @@ def test_the_recipe_prints_solve_rates_with_wilson_intervals_and_a_paired_test(t
     assert words[0] == "python"
     curve = tmp_path / "curve.png"
     small = ["--train", "40", "--held-out", "30", "--timesteps", "2048", "--evaluations", "2"]
-    done = subprocess.run(
-        [sys.executable, *words[1:], *small, "--plot", str(curve)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "INSPECT_SPARC_CACHE_DIR": str(tmp_path)},
-    )
+    done = run_python([*words[1:], *small, "--plot", str(curve)], tmp_path, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout
     assert re.search(r"^seeds: PPO and random legal moves \d+", out, re.M)

@@ -38,6 +38,7 @@ __all__ = [
     "select_puzzles",
 ]
 
+# The lazy-export layout of inspect_sparc.core's __init__: each package lists its own names.
 if TYPE_CHECKING:  # for type checkers and readers; at run time `__getattr__` imports on use
     from inspect_sparc.core.algopuzzlevqa.answer import Reading, read_answer
     from inspect_sparc.core.algopuzzlevqa.images import encode_for_sending

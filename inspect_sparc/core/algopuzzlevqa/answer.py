@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from inspect_sparc.core.algopuzzlevqa.prompts import option_letters
-from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.core.suggest import check_choice
 
 Extraction = Literal["paper", "strict"]
 EXTRACTIONS: tuple[str, ...] = ("paper", "strict")
@@ -119,6 +119,7 @@ def word_around(text: str, index: int) -> str:
     return text[start:end]
 
 
+# Opens as read_strict does (same arguments, `(X)` first); the two readings differ on purpose.
 def read_paper(text: str, options: list[str]) -> Reading:
     """The authors' reading (`get_answer`): no option only when the reply holds no A-D capital.
 
@@ -157,12 +158,7 @@ def check_extraction(extraction: str) -> Extraction:
 
     Returns:
         The rule."""
-    if extraction not in EXTRACTIONS:
-        raise ValueError(
-            f"Unknown extraction {extraction!r}{did_you_mean(extraction, EXTRACTIONS)}. "
-            f"Valid extractions: {', '.join(EXTRACTIONS)}."
-        )
-    return extraction  # type: ignore[return-value]
+    return check_choice(extraction, EXTRACTIONS, "extraction")  # type: ignore[return-value]
 
 
 def read_answer(text: str, options: list[str], extraction: str = "paper") -> Reading:

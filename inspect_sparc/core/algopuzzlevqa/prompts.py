@@ -10,7 +10,7 @@ from __future__ import annotations
 import string
 from typing import Literal
 
-from inspect_sparc.core.suggest import did_you_mean
+from inspect_sparc.core.suggest import check_choice
 
 PromptStyle = Literal["describe", "cot"]
 
@@ -43,6 +43,7 @@ def option_letters(count: int) -> list[str]:
     return list(string.ascii_uppercase[:count])
 
 
+# Shaped like answer.check_extraction: each narrows to its Literal; both use suggest.check_choice.
 def check_prompt_style(prompt: str) -> PromptStyle:
     """`prompt` itself when it names a prompt style, else a ValueError listing the valid ones.
 
@@ -51,12 +52,7 @@ def check_prompt_style(prompt: str) -> PromptStyle:
 
     Returns:
         The style."""
-    if prompt not in PROMPT_ENDINGS:
-        raise ValueError(
-            f"Unknown prompt {prompt!r}{did_you_mean(prompt, PROMPT_ENDINGS)}. "
-            f"Valid prompts: {', '.join(PROMPT_ENDINGS)}."
-        )
-    return prompt  # type: ignore[return-value]
+    return check_choice(prompt, PROMPT_ENDINGS, "prompt")  # type: ignore[return-value]
 
 
 def build_prompt(

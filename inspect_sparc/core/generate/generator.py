@@ -185,6 +185,7 @@ def _shuffled_neighbours(rng: random.Random, point: Point, width: int, height: i
 # --- symbols ----------------------------------------------------------------------------------
 
 
+# A flood fill like rules.regions, but over all cells of a bare grid; regions starts from symbols.
 def _regions(width: int, height: int, on_line: set[Point]) -> list[list[Point]]:
     """Cells split by the line into regions (cells joined across edges the line does not use)."""
     seen: set[Point] = set()
@@ -566,6 +567,7 @@ def iter_puzzles(
     yield from ordered_map(_job, jobs, workers, "Generating puzzles")
 
 
+# Parameters and docs as iter_puzzles', whose records it collects: both public, both documented.
 def generate_puzzles(
     n: int,
     seed: int,

@@ -448,26 +448,12 @@ def _placement_violations(puzzle: Puzzle, points: list[Point]) -> list[Violation
     off = [p for p in unique if not (0 <= p[0] < columns and 0 <= p[1] < rows)]
     gaps = [p for p in inside if p in puzzle.gaps]
     cells = [p for p in inside if p[0] % 2 and p[1] % 2]
-    found = []
-    if off:
-        found.append(
-            Violation(
-                "off_grid",
-                tuple(off),
-                f"path leaves the {puzzle.columns}x{puzzle.rows} grid at {format_points(off)}",
-            )
-        )
-    if gaps:
-        found.append(Violation("gap", tuple(gaps), f"path crosses a gap at {format_points(gaps)}"))
-    if cells:
-        found.append(
-            Violation(
-                "rule_cell",
-                tuple(cells),
-                f"path runs through rule cell(s) {format_points(cells)}",
-            )
-        )
-    return found
+    faults = (
+        ("off_grid", off, f"path leaves the {columns}x{rows} grid at {format_points(off)}"),
+        ("gap", gaps, f"path crosses a gap at {format_points(gaps)}"),
+        ("rule_cell", cells, f"path runs through rule cell(s) {format_points(cells)}"),
+    )
+    return [Violation(kind, tuple(where), text) for kind, where, text in faults if where]
 
 
 # --- local rules (dot, triangle) ------------------------------------------------------------------

@@ -302,6 +302,7 @@ def region_ok(
     return known == 1
 
 
+# Repeats region_ok's tables and docs: numba kernels take flat arrays, not a record or a callback.
 @njit(cache=True)
 def sealed_ok(
     marked: Array,

@@ -7,7 +7,8 @@ settings, `sparc_gym`'s hold them under `gym`, and `sparc_agent`'s setup also gi
 its tools. A baseline in the wrong task then stops the eval on that first sample with one line
 naming the task it belongs to, instead of scoring 0% on every puzzle. Inspect shows an error
 raised in a sample under a traceback (and exits 0), so under its command line the line is also
-printed last, on stderr, as the command exits (`errors.say_last`).
+printed last, on stderr, as the command exits (`errors.say_last`). The no-model baselines of
+`sparc_gym` and `sparc_agent` also end alike: `baseline_output` is their shared final output.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from inspect_ai.model import ModelOutput, ModelUsage
+
 from inspect_sparc.core.episode.settings import METADATA_KEY
+from inspect_sparc.core.episode.stepper import Stepper, moves_text
 from inspect_sparc.evals.errors import say_last
 
 Protocol = Literal["single_shot", "gym", "agent"]
@@ -83,3 +87,21 @@ def require_protocol(
     found = sample_protocol(metadata, tools)
     if found != protocol:
         raise wrong_task(solver, protocol, PROTOCOL_TASKS[found])
+
+
+def baseline_output(model: str, env: Stepper) -> ModelOutput:
+    """A no-model baseline's final output, the same in `sparc_gym` and `sparc_agent`: its moves
+    and where the episode ended.
+
+    Args:
+        model: the model name to record (`inspect_sparc/gym_astar`, `inspect_sparc/agent_random`,
+            ...).
+        env: the finished episode.
+
+    Returns:
+        An output with the moves (`RRDDL ...`) and how the episode ended as its text, and zero
+        tokens of usage."""
+    content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
+    output = ModelOutput.from_content(model=model, content=content)
+    output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+    return output

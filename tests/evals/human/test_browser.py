@@ -113,10 +113,17 @@ def verdict(page) -> str:
     return str(page.text_content("#verdict"))
 
 
-def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
+def start_run(tmp_path: Path, limit: int, *task: str) -> tuple[Path, Any, Path]:
+    """A human run of `limit` puzzles (`eval_args`' task and its `-T` options; default `sparc`)
+    started in `tmp_path`: the file it writes its page address to, its process, and the folder
+    screenshots go to (HUMAN_SCREENSHOTS when set, else `tmp_path`)."""
     url_file = tmp_path / "url.txt"
-    process = start(eval_args(url_file, 5), tmp_path, url_file, "plain")
-    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    process = start(eval_args(url_file, limit, *task), tmp_path, url_file, "plain")
+    return url_file, process, Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+
+
+def test_people_play_in_chromium_and_their_answers_are_scored(tmp_path):
+    url_file, process, shots = start_run(tmp_path, 5)
     known = solutions()
     bodies: list[str] = []
     with chromium_on(process, url_file) as (browser, url):
@@ -217,9 +224,7 @@ def reference_count(record, actions: list[int]) -> tuple[int, int, bool]:
 def test_a_move_the_gym_refuses_is_refused_on_the_page_and_counted_as_the_gym_counts_it(
     tmp_path, sparc_by_id
 ):
-    url_file = tmp_path / "url.txt"
-    process = start(eval_args(url_file, 1, "sparc_gym"), tmp_path, url_file, "plain")
-    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    url_file, process, shots = start_run(tmp_path, 1, "sparc_gym")
     records = {s.id: (s.metadata or {})["puzzle"] for s in sparc_dataset("sample")}
     bodies: list[str] = []
     with chromium_on(process, url_file) as (browser, url):
@@ -258,10 +263,7 @@ def test_a_move_the_gym_refuses_is_refused_on_the_page_and_counted_as_the_gym_co
 
 
 def test_algopuzzlevqa_options_are_picked_by_key_or_click_and_scored(tmp_path):
-    url_file = tmp_path / "url.txt"
-    args = eval_args(url_file, 2, "algopuzzlevqa", "puzzle=chain_link")
-    process = start(args, tmp_path, url_file, "plain")
-    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    url_file, process, shots = start_run(tmp_path, 2, "algopuzzlevqa", "puzzle=chain_link")
     questions = {s.id: s for s in algopuzzlevqa_dataset("chain_link", source="sample")}
     bodies: list[str] = []
     with chromium_on(process, url_file) as (browser, url):
@@ -297,9 +299,7 @@ def test_algopuzzlevqa_options_are_picked_by_key_or_click_and_scored(tmp_path):
 
 
 def test_a_run_stopped_and_resumed_with_eval_retry_loses_no_answer_given_on_the_page(tmp_path):
-    url_file = tmp_path / "url.txt"
-    process = start(eval_args(url_file, 3), tmp_path, url_file, "plain")
-    shots = Path(os.environ.get("HUMAN_SCREENSHOTS", tmp_path))
+    url_file, process, shots = start_run(tmp_path, 3)
     known = solutions()
     bodies: list[str] = []
     served: list[str] = []

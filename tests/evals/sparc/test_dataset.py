@@ -17,6 +17,7 @@ from inspect_sparc.evals.sparc.dataset import (
 )
 
 
+# Opens like test_answer_parity's tests on one shipped record: alike in shape only.
 def test_record_to_sample_on_a_real_record(sparc_records):
     record = sparc_records[0]
     sample = record_to_sample(record)

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from inspect_ai.agent import Agent, AgentState, agent
-from inspect_ai.model import ChatMessageAssistant, ModelOutput, ModelUsage, execute_tools
+from inspect_ai.model import ChatMessageAssistant, execute_tools
 from inspect_ai.tool import Tool, ToolCall
 from inspect_ai.util import store
 
 from inspect_sparc.core.episode.baselines import Policy, astar_policy, episode_rng, random_policy
-from inspect_sparc.core.episode.stepper import Stepper, moves_text
+from inspect_sparc.core.episode.stepper import Stepper
 from inspect_sparc.evals.sparc.agent.prompts import DIRECTIONS
 from inspect_sparc.evals.sparc.agent.tools import EPISODE_KEY, PUZZLE_KEY, episode, sparc_tools
-from inspect_sparc.evals.sparc.protocols import wrong_task
+from inspect_sparc.evals.sparc.protocols import baseline_output, wrong_task
 
 #: Model names recorded on the baselines' messages and output.
 AGENT_ASTAR_MODEL = "inspect_sparc/agent_astar"
@@ -44,22 +44,6 @@ def move_message(model: str, env: Stepper, action: int | None) -> ChatMessageAss
     direction = "" if action is None else DIRECTIONS[action]
     call = ToolCall(id=f"move_{env.steps + 1}", function="move", arguments={"direction": direction})
     return ChatMessageAssistant(content="", tool_calls=[call], model=model, source="generate")
-
-
-def final_output(model: str, env: Stepper) -> ModelOutput:
-    """The agent's output once the episode is over: its moves and ending (no tokens used).
-
-    Args:
-        model: the model name to record on the output.
-        env: the finished episode.
-
-    Returns:
-        An output with the moves (`RRDDL ...`) and how the episode ended as its text, and zero
-        tokens of usage."""
-    content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
-    output = ModelOutput.from_content(model=model, content=content)
-    output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
-    return output
 
 
 def sample_rng(salt: str) -> random.Random:
@@ -93,7 +77,7 @@ async def play_through_tools(
         tools: the tools the calls are run with (`sparc_tools()`).
 
     Returns:
-        The state, with the whole episode in its messages and `final_output` as its output."""
+        The state, with the whole episode in its messages and `baseline_output` as its output."""
     if store().get(PUZZLE_KEY) is None:
         raise wrong_task(model.rsplit("/", 1)[-1], "agent", "a task without its move tool")
     env = episode()
@@ -103,7 +87,7 @@ async def play_through_tools(
         replies, _ = await execute_tools(state.messages, tools)
         state.messages.extend(replies)
         env = episode()
-    state.output = final_output(model, env)
+    state.output = baseline_output(model, env)
     return state
 
 
@@ -126,6 +110,7 @@ def agent_astar() -> Agent:
     return execute
 
 
+# The @agent form of gym_random (Inspect registers agents and solvers apart): both random_policy.
 @agent
 def agent_random() -> Agent:
     """Uniformly random legal moves as an agent (seeded as `gym_random`'s); one call a turn.

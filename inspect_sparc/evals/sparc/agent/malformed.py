@@ -69,6 +69,7 @@ def malformed_in_a_row(messages: Sequence[ChatMessage]) -> int:
     return run
 
 
+# Alike in shape only to train.observations.text_max_length (a one-argument function's docstring).
 def stop_text(count: int) -> str:
     """Why the agent stopped, for the transcript and the score's explanation.
 

@@ -72,6 +72,7 @@ def agent_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[Ch
     return [ChatMessageUser(content=f"{intro}\n\n{first}")]
 
 
+# Parameters as sparc_gym's: Inspect reads -T options from each task's own signature (task.py).
 @task
 @plain_errors
 def sparc_agent(

@@ -21,8 +21,6 @@ from inspect_ai.model import (
     ChatMessageSystem,
     ChatMessageUser,
     ContentText,
-    ModelOutput,
-    ModelUsage,
     get_model,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -34,7 +32,6 @@ from inspect_sparc.core.episode.stepper import (
     ACTION_NAMES,
     Stepper,
     StepResult,
-    moves_text,
     read_action,
 )
 from inspect_sparc.core.prompts.episode import (
@@ -43,7 +40,7 @@ from inspect_sparc.core.prompts.episode import (
     observation_text,
 )
 from inspect_sparc.evals.sparc.episode import new_episode, record_step, step_picture
-from inspect_sparc.evals.sparc.protocols import require_protocol
+from inspect_sparc.evals.sparc.protocols import baseline_output, require_protocol
 
 __all__ = ["gym_agent", "gym_astar", "gym_random"]
 
@@ -176,22 +173,6 @@ def gym_agent(observation: str | None = None) -> Solver:
         return state
 
     return solve
-
-
-def baseline_output(model: str, env: Stepper) -> ModelOutput:
-    """The baseline's final output: its moves and where the episode ended (no model call).
-
-    Args:
-        model: the model name to record (`inspect_sparc/gym_astar`, `inspect_sparc/gym_random`).
-        env: the finished episode.
-
-    Returns:
-        An output with the moves (`RRDDL ...`) and how the episode ended as its text, and zero
-        tokens of usage."""
-    content = f"Moves: {moves_text(env.history)}\nEnded: {env.ended}"
-    output = ModelOutput.from_content(model=model, content=content)
-    output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
-    return output
 
 
 async def play_baseline(state: TaskState, model: str, make_policy: Callable[..., Policy]) -> None:

@@ -48,6 +48,7 @@ def gym_input(record: Mapping[str, Any], settings: EpisodeSettings) -> list[Chat
     return [ChatMessageSystem(content=episode_system_prompt(record, settings))]
 
 
+# Opens with sparc's parameters: Inspect reads -T options from each task's own signature (task.py).
 @task
 @plain_errors
 def sparc_gym(

@@ -73,6 +73,7 @@ def sparc_visual_dataset(selection: PuzzleSelection, prompt: str = "paper") -> M
     )
 
 
+# Parameters and docs as sparc's: Inspect reads -T options from each task's own signature (task.py).
 @task
 @plain_errors
 def sparc_visual(

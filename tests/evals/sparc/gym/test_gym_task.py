@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 from eval_runs import metrics_of, run
 from gym_reference import reference_episode
-from inspect_ai.model import ChatMessageAssistant, Content, ModelOutput, get_model
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessageAssistant, Content, Model, ModelOutput, get_model
 from inspect_ai.model._model_output import ChatCompletionChoice, ModelUsage
 from inspect_ai.solver._task_state import sample_state
 
@@ -43,7 +45,7 @@ def output(content: str, reasoning: str | None = None) -> ModelOutput:
     return result
 
 
-def scripted(reply_for) -> object:
+def scripted(reply_for) -> Model:
     """A mockllm model whose reply is `reply_for(sample_id, epoch, step, messages)`."""
 
     def respond(messages, tools, tool_choice, config):
@@ -75,6 +77,13 @@ def solution_reply(records):
         return formats[step % len(formats)]
 
     return reply
+
+
+def walk_one_level_5(tmp_path: Path, records: dict[str, dict[str, Any]], **options: Any) -> EvalLog:
+    """The log of one level-5 sample (a long episode) walked along its solution, with more
+    `eval` options (limits)."""
+    task = sparc_gym(source="sample", level=5)
+    return run(task, scripted(solution_reply(records)), tmp_path, limit=1, **options)
 
 
 def test_walking_the_solutions_solves_every_puzzle_with_one_span_per_step(tmp_path, sample_records):
@@ -193,13 +202,7 @@ def test_reasoning_stays_in_the_log_and_out_of_the_parsed_reply(tmp_path, sample
 def test_a_limit_cuts_the_episode_and_scores_the_path_so_far(
     tmp_path, sample_records, limits, kind, steps
 ):
-    log = run(
-        sparc_gym(source="sample", level=5),
-        scripted(solution_reply(sample_records)),
-        tmp_path,
-        limit=1,
-        **limits,
-    )
+    log = walk_one_level_5(tmp_path, sample_records, **limits)
     [sample] = log.samples
     value = sample.scores["gym_scorer"].value
     # 7 messages: the system prompt and 3 steps. 5 tokens: 2 tokens a call, so the third call
@@ -273,12 +276,7 @@ def test_bad_arguments_fail_fast_with_a_clear_error(arguments, message):
 
 
 def test_the_system_prompt_is_stored_once_per_sample_in_the_log(tmp_path, sample_records):
-    log = run(
-        sparc_gym(source="sample", level=5),
-        scripted(solution_reply(sample_records)),
-        tmp_path,
-        limit=1,
-    )
+    log = walk_one_level_5(tmp_path, sample_records)
     [sample] = log.samples
     steps = sample.scores["gym_scorer"].value["steps"]
     assert steps >= 10
