@@ -309,3 +309,74 @@ def vs_published(results: pd.DataFrame, against: pd.DataFrame) -> pd.DataFrame:
         numbers = column != "published_model"  # a number column even where every cell is empty
         out.insert(at + offset, column, pd.array(values, dtype="float") if numbers else values)
     return out
+
+
+#: The columns of the ranked chart's rows (`chart_rows`).
+CHART_COLUMNS = [C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]
+
+
+def chart_rows(results: pd.DataFrame, published: pd.DataFrame | None) -> pd.DataFrame:
+    """The ranked chart's rows: each successful run with an accuracy (`mine`), then each
+    published row with one, labelled as the chart names them.
+
+    Args:
+        results: the results table (`results_table`), one row per run.
+        published: the published SPaRC rows of the protocols present, or None
+            (`--no-published`).
+
+    Returns:
+        one row per point: protocol, label, accuracy and its 95% interval (percent), and
+        `mine` (True for a run of these logs, False for a published row).
+    """
+    import pandas as pd
+
+    mine = results.dropna(subset=["accuracy"])
+    mine = mine.assign(mine=True, label=run_labels(mine))
+    mine = mine[mine["status"] == "success"] if "status" in mine else mine
+    parts = [mine[CHART_COLUMNS]]
+    if published is not None and not published.empty:
+        pub = published.dropna(subset=["accuracy"])
+        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
+        pub = pub.assign(
+            mine=False,
+            label=[
+                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
+                for m, p in zip(pub[C.MODEL], settings, strict=True)
+            ],
+        )
+        parts.append(pub[CHART_COLUMNS])
+    return pd.concat(parts, ignore_index=True)
+
+
+def run_labels(results: pd.DataFrame) -> list[str]:
+    """Each run's label in the ranked chart; a subset run's says its point is an estimate, and
+    from how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`).
+
+    Args:
+        results: the results table, one row per run.
+
+    Returns:
+        one label per row of `results`, in its order.
+    """
+    if "estimated_from" not in results:
+        return [str(run) for run in results[C.RUN]]
+    return [
+        f"{run} (estimate from {source.split(' (')[0]})"
+        if isinstance(source, str) and source
+        else str(run)
+        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
+    ]
+
+
+def most_accurate_first(results: pd.DataFrame) -> pd.DataFrame:
+    """The results as the page lists them: most accurate first (ties in the logs' order,
+    unknown accuracy last; the CSV keeps the logs' order), without the log path.
+
+    Args:
+        results: the results table, one row per run.
+
+    Returns:
+        the same rows reordered, without the `log` column.
+    """
+    ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
+    return ranked.drop(columns=[C.LOG], errors="ignore")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
-from inspect_sparc.report.analysis.results import epochs_variance
+from inspect_sparc.report.analysis.results import chart_rows, epochs_variance, most_accurate_first
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
@@ -43,25 +43,17 @@ PAPER_COLUMNS = [
 @styled
 def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Per protocol, every run and published row ranked by accuracy with its 95% interval:
-    where each of your runs (colour, bold) sits among the published models (grey)."""
-    import pandas as pd
+    where each of your runs (colour, bold) sits among the published models (grey).
 
-    mine = results.dropna(subset=["accuracy"])
-    mine = mine.assign(mine=True, label=_labels(mine))
-    mine = mine[mine["status"] == "success"] if "status" in mine else mine
-    parts = [mine[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
-    if published is not None and not published.empty:
-        pub = published.dropna(subset=["accuracy"])
-        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
-        pub = pub.assign(
-            mine=False,
-            label=[
-                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
-                for m, p in zip(pub[C.MODEL], settings, strict=True)
-            ],
-        )
-        parts.append(pub[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
-    table = pd.concat(parts, ignore_index=True)
+    Args:
+        results: the results table (`analysis.results.results_table`), one row per run.
+        published: the published SPaRC rows of the protocols present, or None.
+
+    Returns:
+        the figure, or None where no successful run has an accuracy.
+    """
+    table = chart_rows(results, published)
+    mine = table[table["mine"]]
     protocols = [p for p in PROTOCOLS if p in set(mine[C.PROTOCOL])]
     if not protocols:
         return None
@@ -75,19 +67,6 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
         ax.set_xlabel("accuracy (%), 95% interval")
         ax.set_ylabel("run (yours bold)")
     return fig
-
-
-def _labels(results: pd.DataFrame) -> list[str]:
-    """Each run's label in the chart; a subset run's says its point is an estimate, and from
-    how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`)."""
-    if "estimated_from" not in results:
-        return [str(run) for run in results[C.RUN]]
-    return [
-        f"{run} (estimate from {source.split(' (')[0]})"
-        if isinstance(source, str) and source
-        else str(run)
-        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
-    ]
 
 
 def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
@@ -178,9 +157,7 @@ def results_section(ctx: Context) -> Section:
     ctx.add_figure(s, ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in PAPER_COLUMNS if c in results]
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
-    # the page lists the runs most accurate first (the CSV keeps the logs' order)
-    ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
-    shown = ranked.drop(columns=[C.LOG], errors="ignore")
+    shown = most_accurate_first(results)
     ctx.add_table(
         s, results, "results", "Results per run", tex_columns=paper, page=parts, shown_as=shown
     )
