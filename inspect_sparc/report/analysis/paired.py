@@ -14,6 +14,7 @@ model, across protocols on the same puzzles (single shot against gym against age
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -231,12 +232,8 @@ def power_table() -> pd.DataFrame:
     of the McNemar score test the table uses); none where no difference reaches 80%."""
     import pandas as pd
 
-    def mdd(n: int, d: float) -> float | None:
-        found = paired_mdd_exact(n, d)
-        return None if found is None else 100 * found
-
     rows = [
-        {"discordant (%)": 100 * d, **{k: mdd(n, d) for k, n in SPLIT_SIZES.items()}}
+        {"discordant (%)": 100 * d, **{k: mdd_points(n, d) for k, n in SPLIT_SIZES.items()}}
         for d in DISCORDANCES
     ]
     return pd.DataFrame(rows)
@@ -276,3 +273,163 @@ def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame)
     columns += ["mdd_80", "power"]
     table = pd.DataFrame(rows)
     return table[[c for c in columns if c in table]] if len(table) else table
+
+
+def mdd_points(n: int, discordance: float) -> float | None:
+    """The smallest paired difference the McNemar score test finds with 80% exact power
+    (`exact.paired_mdd_exact`), in points.
+
+    Args:
+        n: shared puzzles.
+        discordance: the share of puzzles exactly one run solves (0-1).
+
+    Returns:
+        the difference in points of accuracy, or None where no difference reaches 80% power.
+    """
+    found = paired_mdd_exact(n, discordance)
+    return None if found is None else 100 * found
+
+
+def by_accuracy(pairs: pd.DataFrame) -> list[str]:
+    """The runs of a set of pairs, most accurate first (each run's accuracy on the puzzles it
+    shares with the others, averaged over its pairs; ties in the order first met).
+
+    Args:
+        pairs: rows of the paired table (`run_a`, `accuracy_a`, `run_b`, `accuracy_b`).
+
+    Returns:
+        the run labels, in that order.
+    """
+    import pandas as pd
+
+    scores = pd.concat(
+        [
+            pairs[["run_a", "accuracy_a"]].set_axis([C.RUN, "accuracy"], axis=1),
+            pairs[["run_b", "accuracy_b"]].set_axis([C.RUN, "accuracy"], axis=1),
+        ]
+    )
+    means = scores.groupby(C.RUN, sort=False)["accuracy"].mean()
+    return list(means.sort_values(ascending=False, kind="stable").index)
+
+
+def pair_rank(paired: pd.DataFrame) -> dict[str, int]:
+    """Each run's place in the matrix's order (`by_accuracy` over every pair).
+
+    Args:
+        paired: the paired table (`paired_table`).
+
+    Returns:
+        run label -> its place, 0 for the most accurate.
+    """
+    return {run: i for i, run in enumerate(by_accuracy(paired))}
+
+
+def ranked_pairs(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
+    """`table`'s rows (pairs, or pairs by level) in the matrix's order: by the better-placed
+    run of the pair, then the other (each row keeps its a and b, so the sign of its
+    difference); per level in level order within a pair.
+
+    Args:
+        table: the paired table or the per-level one (`level_pairs`).
+        rank: each run's place (`pair_rank`); a run not in it comes after every ranked one.
+
+    Returns:
+        the rows reordered (their index kept).
+    """
+    first = [
+        min(rank.get(a, len(rank)), rank.get(b, len(rank)))
+        for a, b in zip(table["run_a"], table["run_b"], strict=True)
+    ]
+    second = [
+        max(rank.get(a, len(rank)), rank.get(b, len(rank)))
+        for a, b in zip(table["run_a"], table["run_b"], strict=True)
+    ]
+    keys = table.assign(_first=first, _second=second)
+    by = ["_first", "_second"] + ([C.LEVEL] if C.LEVEL in table else [])
+    return keys.sort_values(by, kind="stable").drop(columns=["_first", "_second"])
+
+
+@dataclass(frozen=True)
+class PairMatrix:
+    """One protocol's pairs as a square matrix: `runs` most accurate first, `difference[i, j]`
+    row minus column (points, NaN where the two were not paired) and `marked[i, j]` where
+    Holm's adjusted p is below 0.05."""
+
+    protocol: str
+    runs: list[str]
+    difference: Any
+    marked: Any
+
+
+def pair_matrices(paired: pd.DataFrame, at_least: int) -> list[PairMatrix]:
+    """The within-protocol pairs of each protocol with at least `at_least` runs, as matrices.
+
+    Args:
+        paired: the paired table (`paired_table`).
+        at_least: the fewest runs a protocol needs for its matrix.
+
+    Returns:
+        one `PairMatrix` per such protocol, in the table's order (empty where none has enough).
+    """
+    import numpy as np
+
+    found = []
+    for protocol, group in paired[paired["scope"] == WITHIN].groupby("protocol_a", sort=False):
+        runs = by_accuracy(group)
+        if len(runs) < at_least:
+            continue
+        at = {r: i for i, r in enumerate(runs)}
+        matrix = np.full((len(runs), len(runs)), np.nan)
+        stars = np.zeros_like(matrix, dtype=bool)
+        for _, row in group.iterrows():
+            i, j = at[row["run_a"]], at[row["run_b"]]
+            matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
+            p = row.get("p_holm")
+            stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
+        found.append(PairMatrix(str(protocol), runs, matrix, stars))
+    return found
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How many tested pairs differ (Holm p < 0.05), and per level (Holm within the pair);
+    the level counts are None where the per-level table has no adjusted p."""
+
+    tested: int
+    differ: int
+    levels_tested: int | None
+    levels_differ: int | None
+
+
+def paired_outcome(paired: pd.DataFrame, levels: pd.DataFrame) -> Outcome | None:
+    """The counts the page's short account of the paired tables gives.
+
+    Args:
+        paired: the paired table (`paired_table`).
+        levels: the per-level table (`level_pairs`).
+
+    Returns:
+        the counts, or None where no pair has an adjusted p.
+    """
+    if "p_holm" not in paired:
+        return None
+    tested = paired["p_holm"].dropna()
+    within = levels["p_holm_in_pair"].dropna() if "p_holm_in_pair" in levels else None
+    return Outcome(
+        len(tested),
+        int((tested < 0.05).sum()),
+        None if within is None else len(within),
+        None if within is None else int((within < 0.05).sum()),
+    )
+
+
+def tested_pairs(paired: pd.DataFrame) -> int:
+    """The pairs with a p-value: the family Holm's adjustment is over.
+
+    Args:
+        paired: the paired table (`paired_table`).
+
+    Returns:
+        their number (0 for a table without p).
+    """
+    return int(paired["p"].notna().sum()) if "p" in paired else 0

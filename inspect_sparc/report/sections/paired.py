@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.analysis.paired import WITHIN, level_pairs, power_table
+from inspect_sparc.report.analysis.paired import (
+    level_pairs,
+    mdd_points,
+    pair_matrices,
+    pair_rank,
+    paired_outcome,
+    power_table,
+    ranked_pairs,
+    tested_pairs,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
@@ -18,27 +27,11 @@ from inspect_sparc.report.render.figures import (
     styled,
 )
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
-from inspect_sparc.report.statistics.exact import paired_mdd_exact
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def by_accuracy(pairs: pd.DataFrame) -> list[str]:
-    """The runs of a set of pairs, most accurate first (each run's accuracy on the puzzles it
-    shares with the others, averaged over its pairs)."""
-    import pandas as pd
-
-    scores = pd.concat(
-        [
-            pairs[["run_a", "accuracy_a"]].set_axis([C.RUN, "accuracy"], axis=1),
-            pairs[["run_b", "accuracy_b"]].set_axis([C.RUN, "accuracy"], axis=1),
-        ]
-    )
-    means = scores.groupby(C.RUN, sort=False)["accuracy"].mean()
-    return list(means.sort_values(ascending=False, kind="stable").index)
 
 
 #: Runs in one protocol from which the pairs are drawn as a matrix (fewer: the table says it).
@@ -69,37 +62,31 @@ def signed_points(value: float, _position: object = None) -> str:
 @styled
 def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
-    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05."""
+    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05.
+
+    Args:
+        paired: the paired table (`analysis.paired.paired_table`).
+
+    Returns:
+        the figure, or None where no protocol has enough runs.
+    """
     import numpy as np
     from matplotlib.ticker import FuncFormatter
 
     if paired.empty:
         return None
-    within = paired[paired["scope"] == WITHIN]
-    groups = []
-    for protocol, group in within.groupby("protocol_a", sort=False):
-        runs = by_accuracy(group)
-        if len(runs) >= MATRIX_FROM:
-            groups.append((protocol, runs, group))
+    groups = pair_matrices(paired, MATRIX_FROM)
     if not groups:
         return None
-    size = max(len(r) for _, r, _ in groups)
+    size = max(len(g.runs) for g in groups)
     fig = new_figure(2.5 + 0.5 * size, (1.5 + 0.42 * size) * len(groups))
     axes = np.atleast_1d(fig.subplots(len(groups), 1, squeeze=False).ravel())
-    for ax, (protocol, runs, group) in zip(axes, groups, strict=True):
-        at = {r: i for i, r in enumerate(runs)}
-        matrix = np.full((len(runs), len(runs)), np.nan)
-        stars = np.zeros_like(matrix, dtype=bool)
-        for _, row in group.iterrows():
-            i, j = at[row["run_a"]], at[row["run_b"]]
-            matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
-            p = row.get("p_holm")
-            stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
-        top = colour_range(matrix)
-        image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
-        for (i, j), value in np.ndenumerate(matrix):
+    for ax, group in zip(axes, groups, strict=True):
+        top = colour_range(group.difference)
+        image = ax.imshow(group.difference, cmap="PuOr", vmin=-top, vmax=top)
+        for (i, j), value in np.ndenumerate(group.difference):
             if value == value:
-                text = (f"{value:+.0f}" if round(value) else "0") + ("*" if stars[i, j] else "")
+                text = signed_points(value) + ("*" if group.marked[i, j] else "")
                 dark = abs(value) > 0.6 * top
                 ax.text(
                     j,
@@ -110,10 +97,11 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
                     fontsize=7,
                     color="white" if dark else "black",
                 )
-        labels = [short_label(r, 36) for r in distinct_labels(runs)]
-        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=7.5)
-        ax.set_yticks(range(len(runs)), labels, fontsize=7.5)
-        ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
+        labels = [short_label(r, 36) for r in distinct_labels(group.runs)]
+        ax.set_xticks(range(len(group.runs)), labels, rotation=35, ha="right", fontsize=7.5)
+        ax.set_yticks(range(len(group.runs)), labels, fontsize=7.5)
+        title = PROTOCOL_TITLES.get(group.protocol, group.protocol)
+        ax.set_title(f"{title}: row minus column (points)")
         bar = fig.colorbar(image, ax=ax, shrink=0.8, format=FuncFormatter(signed_points))
         bar.set_label("row minus column (points of accuracy)")
     return fig
@@ -130,28 +118,6 @@ PAIR_LABEL = 40
 PAIR_ROW = ["run_a", "run_b", "scope", "n_shared", "dropped_errors", SOLVED_BY, "accuracy_a"]
 PAIR_ROW += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "diff_simultaneous"]
 PAIR_ROW += ["p_holm", "mdd_80", "reading"]
-
-
-def pair_rank(paired: pd.DataFrame) -> dict[str, int]:
-    """Each run's place in the matrix's order (most accurate first on the shared puzzles)."""
-    return {run: i for i, run in enumerate(by_accuracy(paired))}
-
-
-def ranked_pairs(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
-    """`table`'s rows (pairs, or pairs by level) in the matrix's order: by the better-placed
-    run of the pair, then the other (each row keeps its a and b, so the sign of its
-    difference); per level in level order within a pair."""
-    first = [
-        min(rank.get(a, len(rank)), rank.get(b, len(rank)))
-        for a, b in zip(table["run_a"], table["run_b"], strict=True)
-    ]
-    second = [
-        max(rank.get(a, len(rank)), rank.get(b, len(rank)))
-        for a, b in zip(table["run_a"], table["run_b"], strict=True)
-    ]
-    keys = table.assign(_first=first, _second=second)
-    by = ["_first", "_second"] + ([C.LEVEL] if C.LEVEL in table else [])
-    return keys.sort_values(by, kind="stable").drop(columns=["_first", "_second"])
 
 
 def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
@@ -202,8 +168,8 @@ def power_text() -> str:
     (exact power; none where no difference reaches 80%)."""
 
     def mdd(n: int, d: float) -> str:
-        found = paired_mdd_exact(n, d)
-        return "none reaches 80% power" if found is None else f"{100 * found:.1f}"
+        found = mdd_points(n, d)
+        return "none reaches 80% power" if found is None else f"{found:.1f}"
 
     at_500 = ", ".join(
         f"{mdd(500, d)} points at {100 * d:.0f}% discordant puzzles" for d in (0.05, 0.15, 0.30)
@@ -217,7 +183,7 @@ def power_text() -> str:
 
 def family_text(paired: pd.DataFrame) -> str:
     """The family the Holm adjustment is over, and the chance of a false mark without it."""
-    tested = int(paired["p"].notna().sum()) if "p" in paired else 0
+    tested = tested_pairs(paired)
     if tested < 2:
         return "p_holm equals p (one test)."
     chance = 1 - 0.95**tested
@@ -229,15 +195,22 @@ def family_text(paired: pd.DataFrame) -> str:
 
 def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
     """How many tested pairs (and per-level comparisons, Holm within their pair) differ: the
-    page's short account of tables that many runs make too long to read row by row."""
-    if "p_holm" not in paired:
+    page's short account of tables that many runs make too long to read row by row.
+
+    Args:
+        paired: the paired table.
+        levels: the per-level table (`analysis.paired.level_pairs`).
+
+    Returns:
+        the sentence, or nothing where no pair has an adjusted p.
+    """
+    found = paired_outcome(paired, levels)
+    if found is None:
         return ""
-    tested = paired["p_holm"].dropna()
-    text = f"{int((tested < 0.05).sum())} of {len(tested)} tested pairs differ (Holm p < 0.05)"
-    if "p_holm_in_pair" in levels:
-        within = levels["p_holm_in_pair"].dropna()
+    text = f"{found.differ} of {found.tested} tested pairs differ (Holm p < 0.05)"
+    if found.levels_tested is not None:
         text += (
-            f"; per level, {int((within < 0.05).sum())} of {len(within)} comparisons (Holm "
+            f"; per level, {found.levels_differ} of {found.levels_tested} comparisons (Holm "
             "within their pair)"
         )
     return text + ". "

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.published_paired import published_paired, subset_estimates
+from inspect_sparc.report.analysis.published_paired import (
+    differing,
+    page_rows,
+    published_paired,
+    subset_estimates,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
@@ -22,35 +27,23 @@ OVERALL_PAGE = [
 ]
 
 
-def page_rows(overall: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
-    """What the page shows of a long table (None: all of it): for each run, its rows against
-    published runs of its own model where it has any, else the two nearest in accuracy on the
-    shared puzzles (the CSV has every row)."""
-    import pandas as pd
-
-    if len(overall) <= FOLD_ROWS:
-        return None, ""
-    gap = (overall["accuracy_published"] - overall["accuracy_run"]).abs()
-    ranked = overall.assign(_gap=gap).sort_values("_gap", kind="stable")
-    kept = [
-        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
-        for _, rows in ranked.groupby("run", sort=False)
-    ]
-    shown = pd.concat(kept).drop(columns="_gap").sort_index()
-    return shown, "each run's rows against its own model, or else the two nearest in accuracy"
-
-
 def outcome_text(overall: pd.DataFrame) -> str:
-    """How many of the tested pairs differ, and which way (the short account of a long table)."""
-    if "p_holm" not in overall:
+    """How many of the tested pairs differ, and which way (the short account of a long table).
+
+    Args:
+        overall: the paired-with-published table.
+
+    Returns:
+        the sentence, or nothing where the table has no adjusted p.
+    """
+    found = differing(overall)
+    if found is None:
         return ""
-    tested = overall.dropna(subset=["p_holm"])
-    differ = tested[tested["p_holm"] < 0.05]
-    higher = int((differ["difference"] > 0).sum())
+    tested, differ, higher = found
     return (
-        f"{len(differ)} of {len(tested)} tested pairs differ (Holm p < 0.05 over each run's "
+        f"{differ} of {tested} tested pairs differ (Holm p < 0.05 over each run's "
         f"published runs): the run higher in {higher}, the published run in "
-        f"{len(differ) - higher}. "
+        f"{differ - higher}. "
     )
 
 
