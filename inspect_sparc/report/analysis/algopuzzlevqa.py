@@ -70,3 +70,34 @@ def new_instances(group: pd.DataFrame) -> dict[str, Any]:
         "average_new_instances_ci95_low": 100 * interval.low,
         "average_new_instances_ci95_high": 100 * interval.high,
     }
+
+
+def puzzle_columns(by_puzzle: pd.DataFrame) -> list[str]:
+    """The puzzle columns of the per-puzzle table (not the run, setup, average, n or interval
+    columns), in its order.
+
+    Args:
+        by_puzzle: the per-puzzle table (`algopuzzlevqa_table`'s first frame).
+
+    Returns:
+        the puzzle names.
+    """
+    return [
+        c
+        for c in by_puzzle.columns
+        if c not in (C.RUN, "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
+    ]
+
+
+def published_puzzles(published: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The paper's per-puzzle rows without its averages (None stays None).
+
+    Args:
+        published: the shipped `algopuzzlevqa` table, or None (`--no-published`).
+
+    Returns:
+        its rows whose setup is not `average`, or None.
+    """
+    if published is None:
+        return None
+    return published[published["setup"] != "average"]

@@ -117,3 +117,46 @@ def with_paired_interval(deltas: pd.DataFrame, paired: pd.DataFrame) -> pd.DataF
         lows.append(low)
         highs.append(high)
     return deltas.assign(ci95_low=lows, ci95_high=highs)
+
+
+def deltas_shown(
+    deltas: pd.DataFrame, paired: pd.DataFrame, runs: pd.DataFrame, samples: pd.DataFrame
+) -> pd.DataFrame:
+    """The protocol deltas as the section shows them: each with the paired interval of its two
+    runs (`with_paired_interval`) and, for a pair of subset runs, the whole split's estimate
+    (`split.split_deltas`).
+
+    Args:
+        deltas: the deltas table (`delta_table`), not empty.
+        paired: the paired table (`analysis.paired.paired_table`).
+        runs: the runs frame.
+        samples: the samples frame.
+
+    Returns:
+        the deltas with their intervals (points).
+    """
+    from inspect_sparc.report.analysis.split import split_deltas
+
+    return split_deltas(with_paired_interval(deltas, paired), runs, samples)
+
+
+def chart_rows(deltas: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The deltas chart's rows: each model's delta labelled `model: delta`, then the published
+    deltas (`published` True), the difference in `value` (points).
+
+    Args:
+        deltas: the deltas as shown (`deltas_shown`).
+        published: the published models' deltas (`published_deltas`), or None.
+
+    Returns:
+        one row per point, with its label, value and interval.
+    """
+    import pandas as pd
+
+    rows = deltas.assign(
+        label=[f"{m}: {d}" for m, d in zip(deltas[C.MODEL], deltas["delta"], strict=True)],
+        published=False,
+    )
+    if published is not None and not published.empty:
+        rows = pd.concat([rows, published.assign(published=True)], ignore_index=True)
+    return rows.rename(columns={"points": "value"})

@@ -95,3 +95,15 @@ def seconds_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     rows = human_samples(samples)
     columns = [C.RUN, C.LEVEL, "answer_seconds"]
     return rows[columns].dropna().reset_index(drop=True)
+
+
+def human_runs(table: pd.DataFrame) -> int:
+    """The human runs of these logs in the human table (its published rows not counted).
+
+    Args:
+        table: the human table (`human_table`).
+
+    Returns:
+        their number (0 for an empty table).
+    """
+    return 0 if table.empty else int((table["reference"] == "").sum())

@@ -6,7 +6,11 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
+from inspect_sparc.report.analysis.algopuzzlevqa import (
+    algopuzzlevqa_table,
+    published_puzzles,
+    puzzle_columns,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
@@ -32,11 +36,7 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
 
     if by_puzzle.empty:
         return None
-    puzzles = [
-        c
-        for c in by_puzzle.columns
-        if c not in (C.RUN, "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
-    ]
+    puzzles = puzzle_columns(by_puzzle)
     fig = new_figure(7.5, 0.6 + 0.3 * len(puzzles))
     ax = fig.add_subplot()
     for (_, row), (colour, marker, _) in zip(by_puzzle.iterrows(), series_styles(), strict=False):
@@ -90,9 +90,7 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
         "type would fare. average_new_instances_ci95_low/high beside it are stratified by "
         "type: they answer new instances of these 18 types."
     )
-    pub_algo = ctx.shipped("algopuzzlevqa")
-    if pub_algo is not None:
-        pub_algo = pub_algo[pub_algo["setup"] != "average"]
+    pub_algo = published_puzzles(ctx.shipped("algopuzzlevqa"))
     fig = algopuzzlevqa_bars(by_puzzle, pub_algo)
     ctx.add_figure(s, fig, "algopuzzlevqa_puzzles", "Accuracy per puzzle")
     caption = "Accuracy (%) per puzzle, one column per run"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.human import (
+    human_runs,
     human_table,
     participant_table,
     seconds_by_level,
@@ -49,7 +50,7 @@ def human_section(ctx: Context) -> Section | None:
     from inspect_sparc.report.published import published
 
     table = human_table(ctx.samples, published("sparc") if ctx.published else None)
-    if table.empty or (table["reference"] == "").sum() == 0:
+    if human_runs(table) == 0:
         return None
     s = Section(
         "human",
