@@ -8,14 +8,14 @@ shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import column_spec
+from inspect_sparc.report.render.columns import Column, Specs, declared, spec_of
 from inspect_sparc.report.render.figures import save
 from inspect_sparc.report.render.page import Section, figure_entry, table_entry
 from inspect_sparc.report.render.table_files import write_table
@@ -89,27 +89,46 @@ class Context:
         page: list[list[str]] | None = None,
         transpose: bool = False,
         shown_as: pd.DataFrame | None = None,
+        columns: Sequence[Column] = (),
     ) -> None:
         """Write `table` as CSV and LaTeX under `tables/` and show it in `section`: whole,
         or as the `page` column groups (each beside the first column), or `transpose`d, so
-        that no table is wider than the page."""
+        that no table is wider than the page; every number formatted and every header
+        labelled by its column's spec.
+
+        Args:
+            section: the section the table is shown in.
+            table: the table as computed (None or empty: nothing is written or shown).
+            name: its file name under `tables/` (without suffix); also the key in `tables`.
+            caption: the line above it on the page and its LaTeX caption.
+            tex_columns: the columns the LaTeX table sets (None: every column shown).
+            published_col: a boolean column marking published rows ("" for none).
+            page: the page's column groups, one table each (None: one table of every column).
+            transpose: one page column per row (for few rows of many columns).
+            shown_as: another shape of the same numbers for the page (None: `table`).
+            columns: the columns whose label, format or interval differs from their default
+                (`render.columns.column_spec`).
+        """
         if table is None or table.empty:
             return
         self.tables[name] = table
+        specs = declared(columns)
         # the log path (what tables group by) stays in the CSV; page and LaTeX show the label
         shown = table.drop(columns=[C.LOG, "named"], errors="ignore")
         tex = tex_columns or [c for c in shown.columns]
-        write_table(table, name, self.out / "tables", caption, tex_columns=tex)
+        write_table(table, name, self.out / "tables", caption, tex_columns=tex, specs=specs)
         if shown_as is not None:  # the page shows another shape of the same numbers
             shown = shown_as
         parts = page or [list(shown.columns)]
-        for i, columns in enumerate(parts):
-            first = [] if columns[0] == shown.columns[0] else [shown.columns[0]]
-            if published_col and published_col not in columns:
-                columns = [*columns, published_col]
-            kept = [c for c in shown.columns if c in {*first, *columns} or _folded_into(c, columns)]
+        for i, part in enumerate(parts):
+            first = [] if part[0] == shown.columns[0] else [shown.columns[0]]
+            if published_col and published_col not in part:
+                part = [*part, published_col]
+            kept = [
+                c for c in shown.columns if c in {*first, *part} or _folded_into(c, part, specs)
+            ]
             label = caption if len(parts) == 1 else f"{caption} ({i + 1} of {len(parts)})"
-            entry = table_entry(shown[kept], name, label, published_col, transpose)
+            entry = table_entry(shown[kept], name, label, published_col, transpose, specs)
             section.tables.append(entry)
 
     def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
@@ -121,10 +140,10 @@ class Context:
         section.figures.append(figure_entry(name, paths["png"], caption))
 
 
-def _folded_into(column: str, columns: list[str]) -> bool:
+def _folded_into(column: str, columns: list[str], specs: Specs) -> bool:
     """True for an interval or n column of one of `columns` (it is shown in that cell)."""
     for shown in columns:
-        stem = column_spec(shown).interval
+        stem = spec_of(shown, specs).interval
         if column in (f"{stem}_low", f"{stem}_high", f"n_{shown}"):
             return True
     return False

@@ -5,7 +5,8 @@ declares none, so the naming conventions the tables follow are read in this one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Literal
 
 #: How a column's numbers are written: `count` whole numbers; `rate` a rate or mean to 0.1;
@@ -44,6 +45,17 @@ class Column:
     format: Format
     interval: str
 
+    def labelled(self, label: str) -> Column:
+        """This column under another label (name, format and interval kept).
+
+        Args:
+            label: what the page's header says.
+
+        Returns:
+            the relabelled column.
+        """
+        return replace(self, label=label)
+
     @property
     def whole(self) -> bool:
         """True where the page prints a whole value without decimals (counts, solved)."""
@@ -70,3 +82,95 @@ def column_spec(name: str) -> Column:
     elif name in WHOLE_WHEN_INTEGRAL:
         fmt = "whole_when_integral"
     return Column(name, name, fmt, INTERVAL_OF.get(name, f"{name}_ci95"))
+
+
+#: A table's declared columns by name (a column not declared takes `column_spec`'s default).
+Specs = Mapping[str, Column]
+
+
+def spec_of(name: str, specs: Specs | None = None) -> Column:
+    """The column `name` as its table declares it, else its default (`column_spec`).
+
+    Args:
+        name: the column's name in the frame.
+        specs: the table's declared columns by name, or None (every column its default).
+
+    Returns:
+        its `Column`.
+    """
+    found = specs.get(name) if specs else None
+    return found if found is not None else column_spec(name)
+
+
+def declared(columns: Iterable[Column]) -> dict[str, Column]:
+    """Columns by name, as `spec_of` reads them.
+
+    Args:
+        columns: a table's declared columns.
+
+    Returns:
+        name -> `Column`.
+    """
+    return {c.name: c for c in columns}
+
+
+def count(name: str, label: str = "") -> Column:
+    """A column of whole counts (puzzles, epochs, levels).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="count")
+
+
+def p_value(name: str, label: str = "") -> Column:
+    """A column of p-values (3 significant digits in CSV, 2 on the page and in LaTeX, more
+    where rounding would carry one across 0.05).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="p")
+
+
+def ratio(name: str, label: str = "") -> Column:
+    """A column of ratios or means kept to 2 decimals in CSV.
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="ratio")
+
+
+def summed(name: str, label: str = "") -> Column:
+    """A column of sums of per-puzzle values: a whole count where each puzzle counts 0 or 1
+    (one epoch, or a max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2
+    decimals, not 12).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="whole_when_integral")
+
+
+#: The level column of a table by level.
+LEVEL = count("level")
+#: A pair's four counts of shared puzzles (`both`, `only_a`, `only_b`, `neither`) and the
+#: puzzles dropped to an error.
+PAIR_COUNTS = tuple(count(c) for c in ("both", "only_a", "only_b", "neither", "dropped_errors"))

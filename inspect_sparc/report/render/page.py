@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, column_spec
+from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, Specs, spec_of
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -45,22 +45,36 @@ def table_entry(
     caption: str,
     published_col: str = "",
     transpose: bool = False,
+    specs: Specs | None = None,
 ) -> dict[str, Any]:
-    """A table for the template: cells as text (rates to one decimal, each with its 95%
-    interval and n in the same cell where the table has them), rows marked published;
-    `transpose`: one column per row of `table` (for tables with many columns and few rows);
-    `folded` when it has more than `FOLD_ROWS` rows."""
-    merged = interval_cells(table)
+    """A table for the template: cells as text, each formatted by its column's spec (rates to
+    one decimal, each with its 95% interval and n in the same cell where the table has them),
+    headers by their labels, rows marked published; `folded` when it has more than
+    `FOLD_ROWS` rows.
+
+    Args:
+        table: the rows the page shows.
+        name: the table's file name under `tables/` (without suffix).
+        caption: the line above the table.
+        published_col: a boolean column marking published rows ("" for none); not shown.
+        transpose: one column per row of `table` (for tables with many columns and few rows).
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the template's table: name, caption, columns, labels, rows of cell texts, which
+        columns are numeric, and whether it is folded.
+    """
+    merged = interval_cells(table, specs)
     if transpose:
         merged = transposed(merged)
     columns = [c for c in merged if c != published_col and c not in merged.attrs["folded"]]
-    specs = [column_spec(c) for c in columns]
+    shown = [spec_of(c, None if transpose else specs) for c in columns]
     rows = []
     for _, row in merged.iterrows():
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [cell_text(row[c.name], c.whole, c.format == "p") for c in specs],
+                "cells": [cell_text(row[c.name], c.whole, c.format == "p") for c in shown],
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
@@ -68,6 +82,7 @@ def table_entry(
         "name": name,
         "caption": caption,
         "columns": columns,
+        "labels": [c.label for c in shown],
         "rows": rows,
         "numeric": numeric,
         "folded": len(rows) > FOLD_ROWS,
@@ -91,13 +106,22 @@ def transposed(merged: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
-    """A copy where each rate with interval columns reads `12.3 (8.1-17.9)` (and `n=86`
-    where its own `n_<column>` exists); the folded columns are listed in `attrs`."""
+def interval_cells(table: pd.DataFrame, specs: Specs | None = None) -> pd.DataFrame:
+    """A copy where each rate with interval columns (its spec's `interval`) reads
+    `12.3 (8.1-17.9)` (and `n=86` where its own `n_<column>` exists).
+
+    Args:
+        table: the rows the page shows.
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the copy; the interval and n columns folded into a cell are listed in its
+        `attrs["folded"]`.
+    """
     out = table.copy()
     folded: set[str] = set()
     for column in table.columns:
-        stem = column_spec(column).interval
+        stem = spec_of(column, specs).interval
         low, high, n = f"{stem}_low", f"{stem}_high", f"n_{column}"
         if low not in table or high not in table or table[column].dtype.kind not in "fi":
             continue

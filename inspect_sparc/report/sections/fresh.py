@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.report.analysis.fresh import fresh_gap_table
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL, p_value
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     error_extents,
@@ -92,7 +93,8 @@ def fresh_section(ctx: Context) -> Section | None:
     )
     caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
     ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)
-    ctx.add_table(s, gaps, "fresh_gap", "Fresh-puzzle gap (points)")
+    columns = (LEVEL, p_value("gap_p"))
+    ctx.add_table(s, gaps, "fresh_gap", "Fresh-puzzle gap (points)", columns=columns)
     return s
 
 

@@ -18,6 +18,7 @@ from inspect_sparc.report.analysis.levels import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL
 from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,
@@ -159,7 +160,7 @@ def levels_section(ctx: Context) -> Section | None:
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
     caption = "Accuracy (%) by level, 95% interval and n"
     shown = wide_levels(curve_order(levels, list(PROTOCOLS)))
-    ctx.add_table(s, levels, "levels", caption, shown_as=shown)
+    ctx.add_table(s, levels, "levels", caption, shown_as=shown, columns=(LEVEL,))
     return s
 
 

@@ -18,6 +18,7 @@ from inspect_sparc.report.analysis.paired import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, p_value, spec_of
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     distinct_labels,
@@ -107,6 +108,10 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     return fig
 
 
+#: The paired tables' columns that are not rates: the level, the counts and the p-values.
+PAIRED_COLUMNS = (LEVEL, *PAIR_COUNTS, *(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair")))
+PAIRED_SPECS = declared(PAIRED_COLUMNS)
+
 #: The page's column of the four counts of a pair's shared puzzles.
 SOLVED_BY = "both / only_a / only_b / neither"
 
@@ -125,7 +130,7 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
     simultaneous interval as text, the test's name only where the pairs' tests differ (the
     section's lead names a single one)."""
-    from inspect_sparc.report.render.page import interval_text
+    from inspect_sparc.report.render.page import cell_text, interval_text
 
     if table.empty or "run_a" not in table:
         return table
@@ -135,8 +140,9 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     page["run_a"], page["run_b"] = page["run_a"].map(short), page["run_b"].map(short)
     counts = ["both", "only_a", "only_b", "neither"]
     if all(c in page for c in counts):
+        whole = [spec_of(c, PAIRED_SPECS).whole for c in counts]
         page[SOLVED_BY] = [
-            " / ".join(f"{v:.0f}" if v == v else "–" for v in row)
+            " / ".join(cell_text(v, w) for v, w in zip(row, whole, strict=True))
             for row in page[counts].astype(float).to_numpy()
         ]
     low, high = "diff_simultaneous_low", "diff_simultaneous_high"
@@ -261,9 +267,11 @@ def paired_section(ctx: Context) -> Section | None:
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     rank = pair_rank(paired)
     caption = "Paired comparisons on shared puzzles"
-    ctx.add_table(s, paired, "paired", caption, shown_as=pair_page(paired, rank))
+    shown = pair_page(paired, rank)
+    ctx.add_table(s, paired, "paired", caption, shown_as=shown, columns=PAIRED_COLUMNS)
     caption = "Paired comparisons per level (Holm within each pair, over its levels)"
-    ctx.add_table(s, levels, "paired_levels", caption, shown_as=pair_page(levels, rank))
+    shown = pair_page(levels, rank)
+    ctx.add_table(s, levels, "paired_levels", caption, shown_as=shown, columns=PAIRED_COLUMNS)
     caption = "Power: smallest paired difference (points) found with 80% power, by discordance"
     ctx.add_table(s, power_table(), "paired_power", caption)
     return s

@@ -12,11 +12,16 @@ from inspect_sparc.report.analysis.published_paired import (
     subset_estimates,
 )
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.render.columns import LEVEL, count, p_value
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+#: The tables' columns that are not rates: the level, the counts and the p-values.
+COLUMNS = (LEVEL, *(count(c) for c in ("both", "only_run", "only_published", "neither")))
+COLUMNS += tuple(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair"))
 
 #: The overall table on the page: the counts, then the difference, the test and the reading.
 OVERALL_PAGE = [
@@ -111,10 +116,12 @@ def published_paired_section(ctx: Context) -> Section | None:
     if shown is not None:
         caption += f"; the page shows {which} (all {len(overall)} rows in the CSV)"
     parts = [[c for c in part if c in overall] for part in OVERALL_PAGE]
-    ctx.add_table(s, overall, "published_paired", caption, page=parts, shown_as=shown)
+    ctx.add_table(
+        s, overall, "published_paired", caption, page=parts, shown_as=shown, columns=COLUMNS
+    )
     caption = "Paired against the published runs per level (Holm within each pair)"
     narrow = levels.drop(columns=["power"], errors="ignore")
-    ctx.add_table(s, levels, "published_paired_levels", caption, shown_as=narrow)
+    ctx.add_table(s, levels, "published_paired_levels", caption, shown_as=narrow, columns=COLUMNS)
     caption = "Full-split accuracy estimated from a subset run (%), both estimators"
     ctx.add_table(s, estimates, "subset_estimate", caption)
     return s

@@ -11,6 +11,7 @@ from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.results import chart_rows, epochs_variance, most_accurate_first
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import count, summed
 from inspect_sparc.report.render.figures import (
     MUTED,
     PROTOCOL_TITLES,
@@ -108,6 +109,10 @@ RESULTS_PAGE = [
 ]
 
 
+#: The results table's columns that are not rates: counts and the solved sum.
+RESULTS_COLUMNS = (count("epochs"), count("errored"), summed("solved"))
+
+
 #: What the page says where a run ran a shipped subset (`-T puzzles=informative:N`).
 SUBSET_TEXT = (
     " A run on a shipped subset of the test split (estimated_from names it) shows, as its "
@@ -159,7 +164,14 @@ def results_section(ctx: Context) -> Section:
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
     shown = most_accurate_first(results)
     ctx.add_table(
-        s, results, "results", "Results per run", tex_columns=paper, page=parts, shown_as=shown
+        s,
+        results,
+        "results",
+        "Results per run",
+        tex_columns=paper,
+        page=parts,
+        shown_as=shown,
+        columns=RESULTS_COLUMNS,
     )
     caption = (
         "With epochs: the accuracy's standard error (points) split into between- and "
@@ -167,7 +179,8 @@ def results_section(ctx: Context) -> Section:
         "within part, so narrows_most says more puzzles (under a reducer other than the mean, "
         "more epochs also change what is estimated)"
     )
-    ctx.add_table(s, epochs_variance(ctx.runs, ctx.samples), "epochs_variance", caption)
+    variance = epochs_variance(ctx.runs, ctx.samples)
+    ctx.add_table(s, variance, "epochs_variance", caption, columns=(count("epochs"),))
     pub = ctx.pub_sparc
     if pub is not None and not pub.empty:
         ctx.add_table(

@@ -9,6 +9,7 @@ from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL
 from inspect_sparc.report.render.figures import (
     error_extents,
     most_accurate_first,
@@ -105,7 +106,7 @@ def tokens_section(ctx: Context) -> Section | None:
     ctx.add_figure(s, tokens_figure(ranked, ctx.results), "tokens", caption)
     shown = ranked.drop(columns=[C.LOG], errors="ignore")
     caption = "Mean tokens per sample by level"
-    ctx.add_table(s, tokens, "tokens_by_level", caption, shown_as=shown)
+    ctx.add_table(s, tokens, "tokens_by_level", caption, shown_as=shown, columns=(LEVEL,))
     return s
 
 
