@@ -14,19 +14,6 @@ from typing import Literal
 #: per-puzzle values (whole where it is, else 2 decimals).
 Format = Literal["count", "rate", "ratio", "p", "whole_when_integral"]
 
-#: Columns of counts (written as whole numbers; so is every `n_...` column).
-COUNT_COLUMNS = frozenset(
-    {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
-    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
-    | {"only_run", "only_published"}
-)
-#: Columns of p-values (3 significant digits in CSV, 2 on the page and in LaTeX).
-P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
-#: Ratios and means kept to 2 decimals in CSV.
-RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
-#: Sums of per-puzzle values: a whole count where each puzzle counts 0 or 1 (one epoch, or a
-#: max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2 decimals, not 12).
-WHOLE_WHEN_INTEGRAL = frozenset({"solved"})
 #: A rate column's interval columns when they are not `<column>_ci95_low/high`.
 INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
 #: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
@@ -63,8 +50,10 @@ class Column:
 
 
 def column_spec(name: str) -> Column:
-    """The default `Column` of `name` (the tables' naming conventions: `n_...` a count, `p` a
-    p-value, `<name>_ci95_low/high` its interval).
+    """The default `Column` of `name`, where its table declares none: the tables' two naming
+    conventions, `n` and `n_...` a count of puzzles and `<name>_ci95_low/high` its interval;
+    any other column a rate. A count, p-value, ratio or sum under another name is declared by
+    the section that shows it (`count`, `p_value`, `ratio`, `summed`).
 
     Args:
         name: the column's name in the frame.
@@ -72,15 +61,7 @@ def column_spec(name: str) -> Column:
     Returns:
         its `Column`, labelled by its name.
     """
-    fmt: Format = "rate"
-    if name in COUNT_COLUMNS or name.startswith("n_"):
-        fmt = "count"
-    elif name in P_COLUMNS:
-        fmt = "p"
-    elif name in RATIO_COLUMNS:
-        fmt = "ratio"
-    elif name in WHOLE_WHEN_INTEGRAL:
-        fmt = "whole_when_integral"
+    fmt: Format = "count" if name == "n" or name.startswith("n_") else "rate"
     return Column(name, name, fmt, INTERVAL_OF.get(name, f"{name}_ci95"))
 
 
