@@ -433,3 +433,17 @@ def tested_pairs(paired: pd.DataFrame) -> int:
         their number (0 for a table without p).
     """
     return int(paired["p"].notna().sum()) if "p" in paired else 0
+
+
+def tests_used(table: pd.DataFrame) -> list[str]:
+    """The tests the pairs of `table` were tested by, each once, in the order first met.
+
+    Args:
+        table: the paired table or the per-level one (or the page's shape of either).
+
+    Returns:
+        the tests' names (empty where the table has no `test` column or none was tested).
+    """
+    if "test" not in table:
+        return []
+    return [str(t) for t in table["test"].dropna().unique()]

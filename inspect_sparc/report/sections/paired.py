@@ -15,6 +15,7 @@ from inspect_sparc.report.analysis.paired import (
     power_table,
     ranked_pairs,
     tested_pairs,
+    tests_used,
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
@@ -157,7 +158,7 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     if C.LEVEL in page:
         kept.insert(2, C.LEVEL)
         kept += [c for c in ("p", "p_holm_in_pair") if c in page]
-    if "test" in page and page["test"].dropna().nunique() > 1:
+    if len(tests_used(page)) > 1:
         kept.append("test")
     return page[kept]
 
@@ -165,7 +166,7 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
 def one_test(table: pd.DataFrame) -> str:
     """`; every pair by ...` where every tested pair of `table` used one test (the table then
     has no test column on the page), else nothing."""
-    tests = table["test"].dropna().unique() if "test" in table else []
+    tests = tests_used(table)
     return f"; every pair tested by {tests[0]}" if len(tests) == 1 else ""
 
 
