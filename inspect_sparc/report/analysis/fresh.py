@@ -18,6 +18,7 @@ from inspect_sparc.contract import scores as K
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
+from inspect_sparc.report.analysis.split import subset_name
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.exact import two_sets, two_sets_stratified
 from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
@@ -33,10 +34,25 @@ SAME = (C.TASK, C.PROTOCOL, "prompt", "max_steps", "observation", "plot", "extra
 
 OVERALL = "all (fresh re-weighted to the test mix)"
 
+#: How `test_side` ends for a run on a shipped subset (`on`: `on_puzzles`).
+SUBSET_SIDE = "a shipped subset: test accuracy and gap on {on}, not split estimates"
 
-def overall_label(levels: list[int]) -> str:
+
+def overall_label(levels: list[int], on: str = "") -> str:
     """The overall row's label: `all` when it covers every level, else the levels it covers
-    (`levels 1-2`, `levels 1, 3`), so a partial run is never read as the whole split."""
+    (`levels 1-2`, `levels 1, 3`), so a partial run is never read as the whole split.
+
+    Args:
+        levels: the levels both sides have, ascending.
+        on: where the test side is a shipped subset, what its puzzles are (`on_puzzles`):
+            the fresh set is re-weighted to their level mix, not the split's ("" otherwise).
+
+    Returns:
+        the label.
+    """
+    if on:
+        covered = "all" if set(levels) >= set(LEVELS) else overall_label(levels).split(" (")[0]
+        return f"{covered} (fresh re-weighted to the level mix of {on})"
     if set(levels) >= set(LEVELS):
         return OVERALL
     ranged = levels == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1
@@ -74,6 +90,21 @@ def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
     if len(tests) > 1:
         why = f"the largest of {len(tests)} runs on test puzzles ({why})"
     return chosen, why
+
+
+def on_puzzles(test: Any) -> str:
+    """What a test-side run on a shipped subset was compared on: `these 100 puzzles of
+    informative:100` (its test accuracy and gaps are on them, not estimates for the split);
+    "" for a run on the split or part of it that is no shipped subset.
+
+    Args:
+        test: the test-side run's row (`test_side`, with `n_puzzles`).
+
+    Returns:
+        the words, or "".
+    """
+    subset = subset_name(test)
+    return f"these {int(test['n_puzzles'])} puzzles of {subset}" if subset else ""
 
 
 def puzzle_key(samples: pd.DataFrame) -> pd.Series:
@@ -138,11 +169,15 @@ def gap_rows(
         "fresh_runs": "; ".join(fresh[C.RUN]),
         "seeds": ", ".join(sorted({str(s).removeprefix(GENERATED) for s in fresh["source"]})),
     }
+    on = on_puzzles(test)
+    if on:  # a shipped subset: every figure of the row is on its puzzles, none the split's
+        base["test_side"] = f"{why}, {SUBSET_SIDE.format(on=on)}"
+        base["on_puzzles"] = on
     rows: list[dict[str, Any]] = []
     if not levels:  # the runs share no level: nothing to compare, not a row of zeros
         return rows
     parts: list[tuple[int | str, list[int]]] = [(lv, [lv]) for lv in levels]
-    for level, strata in [*parts, (overall_label(levels), levels)]:
+    for level, strata in [*parts, (overall_label(levels, on), levels)]:
         first, second = [mine[lv] for lv in strata], [theirs[lv] for lv in strata]
         a, b, _ = stratified_difference(first, second)
         if isinstance(level, str):
@@ -165,6 +200,21 @@ def gap_rows(
             }
         )
     return rows
+
+
+def subset_sides(gaps: pd.DataFrame) -> list[str]:
+    """What each test side on a shipped subset was compared on (`on_puzzles`), each once.
+
+    Args:
+        gaps: the fresh-gap table (`fresh_gap_table`).
+
+    Returns:
+        e.g. `["these 100 puzzles of informative:100"]`; empty where every test side is a
+        run on the split (or part of it that is no shipped subset).
+    """
+    if "on_puzzles" not in gaps:
+        return []
+    return [str(on) for on in dict.fromkeys(gaps["on_puzzles"].dropna()) if on]
 
 
 def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
