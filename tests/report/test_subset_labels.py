@@ -134,4 +134,28 @@ def test_a_run_on_the_split_has_no_subset_label(base, tmp_path):
     gaps = report.tables["fresh_gap"]
     assert "on_puzzles" not in gaps and not gaps["test_side"].str.contains("subset").any()
     page = report.index.read_text(encoding="utf-8") if report.index else ""
-    assert "not split estimates" not in page
+    assert "not split estimates" not in page and "n (puzzles run)" not in page
+
+
+def test_the_results_n_and_solved_of_a_subset_run_are_labelled_the_subsets(built):
+    results, page = built["results"], built["page"]
+    [row] = results[results["estimated_from"].notna()].to_dict("records")
+    # the counts are the subset's: its 50 puzzles and the verdicts solved among them
+    assert row["n"] == 50 and row["solved"] == sum(built["solved"].values())
+    assert row["estimated_from"] == f"50 puzzles ({SUBSET})"
+    # on the page: the columns' labels, and the caption naming the run, its subset and size
+    assert "<th>n (puzzles run)</th>" in page
+    assert "<th>solved (of puzzles run)</th>" in page
+    named = f"{row['run']}: 50 puzzles ({SUBSET})"
+    assert "n and solved count the puzzles each run ran, for a subset run its subset" in page
+    assert named in page.replace("&#39;", "'")
+    assert "not the 500-puzzle split" in page
+    assert f"50 puzzles ({SUBSET})" in built["results_tex"]  # the LaTeX caption too
+    # in the terminal: the run's row names its subset and size beside its n
+    terminal = " ".join(built["terminal"].split())
+    assert f"split estimate from 50 puzzles ({SUBSET})" in terminal
+    lines = built["terminal"].splitlines()
+    [at] = [i for i, t in enumerate(lines) if f"puzzles={SUBSET}" in t]
+    assert lines[at].split()[2] == "50"  # the row's n, right of its label
+    label = " ".join(" ".join(lines[at : at + 3]).split())
+    assert f"split estimate from 50 puzzles ({SUBSET})" in label

@@ -380,3 +380,23 @@ def most_accurate_first(results: pd.DataFrame) -> pd.DataFrame:
     """
     ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
     return ranked.drop(columns=[C.LOG], errors="ignore")
+
+
+def subset_runs(results: pd.DataFrame) -> list[tuple[str, str]]:
+    """The runs on a shipped subset, each with what its counts are of: n and solved count the
+    subset's puzzles, while its accuracy is the whole split's estimate.
+
+    Args:
+        results: the results table (`results_table`), one row per run.
+
+    Returns:
+        (run label, `100 puzzles (informative:100)`) per subset run, in the table's order;
+        empty where no run is on a subset.
+    """
+    if "estimated_from" not in results:
+        return []
+    return [
+        (str(run), source)
+        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
+        if isinstance(source, str) and source
+    ]

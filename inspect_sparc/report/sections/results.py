@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
-from inspect_sparc.report.analysis.results import chart_rows, epochs_variance, most_accurate_first
+from inspect_sparc.report.analysis.results import (
+    chart_rows,
+    epochs_variance,
+    most_accurate_first,
+    subset_runs,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.columns import count, summed
@@ -113,6 +118,31 @@ RESULTS_PAGE = [
 RESULTS_COLUMNS = (count("epochs"), count("errored"), summed("solved"))
 
 
+#: The results table's count columns where a run ran a shipped subset: its n and solved are
+#: the subset's, beside an accuracy that is the split's estimate.
+SUBSET_COLUMNS = (count("n", "n (puzzles run)"), summed("solved", "solved (of puzzles run)"))
+
+
+def subset_caption(runs: list[tuple[str, str]]) -> str:
+    """What the results table's caption adds where runs ran a shipped subset: their n and
+    solved are the subset's counts, named with its size, not the split's.
+
+    Args:
+        runs: (run label, `100 puzzles (informative:100)`) per subset run
+            (`analysis.results.subset_runs`).
+
+    Returns:
+        the words ("" without subset runs).
+    """
+    if not runs:
+        return ""
+    named = "; ".join(f"{run}: {source}" for run, source in runs)
+    return (
+        f"; n and solved count the puzzles each run ran, for a subset run its subset's ({named}),"
+        " not the 500-puzzle split's, while its accuracy is the split estimate"
+    )
+
+
 #: What the page says where a run ran a shipped subset (`-T puzzles=informative:N`).
 SUBSET_TEXT = (
     " A run on a shipped subset of the test split (estimated_from names it) shows, as its "
@@ -163,15 +193,16 @@ def results_section(ctx: Context) -> Section:
     paper = [c for c in PAPER_COLUMNS if c in results]
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
     shown = most_accurate_first(results)
+    subsets = subset_runs(results)
     ctx.add_table(
         s,
         results,
         "results",
-        "Results per run",
+        "Results per run" + subset_caption(subsets),
         tex_columns=paper,
         page=parts,
         shown_as=shown,
-        columns=RESULTS_COLUMNS,
+        columns=RESULTS_COLUMNS + (SUBSET_COLUMNS if subsets else ()),
     )
     caption = (
         "With epochs: the accuracy's standard error (points) split into between- and "
