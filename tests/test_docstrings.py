@@ -31,6 +31,12 @@ COVERED = [
     "core/search/python.py",
     "core/sources.py",
     "core/suggest.py",
+    "report/analysis",
+    "report/build.py",
+    "report/context.py",
+    "report/render",
+    "report/sections",
+    "report/table_values.py",
 ]
 
 

@@ -39,7 +39,11 @@ class Context:
     def results(self) -> pd.DataFrame:
         """The results table (`analysis.results`) with each run against the published
         accuracy of its own model (`vs_published`), made once: the results and the tokens
-        sections read it."""
+        sections read it.
+
+        Returns:
+            one row per run (`analysis.results.results_table` and `vs_published`).
+        """
         from inspect_sparc.report.analysis.results import results_table, vs_published
 
         return vs_published(results_table(self.runs, self.samples), self.against_published)
@@ -48,7 +52,11 @@ class Context:
     def against_published(self) -> pd.DataFrame:
         """Each run on test puzzles against every published row of its protocol
         (`analysis.unpaired`), made once: the results table's `vs_published` and the unpaired
-        section read it (empty without samples or with `--no-published`)."""
+        section read it (empty without samples or with `--no-published`).
+
+        Returns:
+            one row per run and published row (`analysis.unpaired.published_table`).
+        """
         import pandas as pd
 
         from inspect_sparc.report.analysis.unpaired import published_table
@@ -60,20 +68,35 @@ class Context:
     @cached_property
     def paired(self) -> pd.DataFrame:
         """The paired comparisons (`analysis.paired`), made once: the paired and the protocol
-        deltas sections read them."""
+        deltas sections read them.
+
+        Returns:
+            one row per pair of runs sharing puzzles (`analysis.paired.paired_table`).
+        """
         from inspect_sparc.report.analysis.paired import paired_table
 
         return paired_table(self.runs, self.samples)
 
     @cached_property
     def pub_sparc(self) -> pd.DataFrame | None:
-        """The published SPaRC rows for the protocols present (None with `--no-published`)."""
+        """The published SPaRC rows for the protocols present (None with `--no-published`).
+
+        Returns:
+            the published rows, or None.
+        """
         from inspect_sparc.report.published import published_results
 
         return published_results(self.runs) if self.published else None
 
     def shipped(self, name: str) -> pd.DataFrame | None:
-        """A shipped published table, or None with `--no-published`."""
+        """A shipped published table, or None with `--no-published`.
+
+        Args:
+            name: the table's name under the shipped published results (`sparc_visual`, ...).
+
+        Returns:
+            the table, or None.
+        """
         from inspect_sparc.report.published import published
 
         return published(name) if self.published else None
@@ -132,7 +155,14 @@ class Context:
             section.tables.append(entry)
 
     def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
-        """Write `fig` as PNG and PDF under `figures/` and show it in `section`."""
+        """Write `fig` as PNG and PDF under `figures/` and show it in `section`.
+
+        Args:
+            section: the section the figure is shown in.
+            fig: a matplotlib figure, or None (nothing is written).
+            name: its file name under `figures/` (without suffix); also the key in `figures`.
+            caption: its caption and alt text on the page.
+        """
         if fig is None:
             return
         paths = save(fig, name, self.out / "figures")

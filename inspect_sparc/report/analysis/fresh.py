@@ -62,14 +62,30 @@ def overall_label(levels: list[int], on: str = "") -> str:
 
 
 def is_fresh(source: Any) -> bool:
-    """True for a run on generated puzzles."""
+    """True for a run on generated puzzles.
+
+    Args:
+        source: a run's `source` setting (`generated:7`, `sample`, a path).
+
+    Returns:
+        whether it names generated puzzles.
+    """
     return str(source).startswith(GENERATED)
 
 
 def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """The runs on the benchmark's test puzzles, recognised by content: every puzzle's grid is
     one of the 500 shipped test-grid hashes (a run on generated puzzles, or on a local file of
-    them, never is), with `n_puzzles` each."""
+    them, never is), with `n_puzzles` each.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        those runs' rows with `n_puzzles` (scored puzzles, each once); no rows where the samples
+        have no grid hashes.
+    """
     if "test_grid" not in samples:
         return runs.iloc[0:0].assign(n_puzzles=0)
     scored = samples.dropna(subset=[K.CORRECT])
@@ -83,7 +99,14 @@ def test_side(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def pick_test_run(tests: pd.DataFrame) -> tuple[Any, str]:
-    """The largest test-side run (the latest of equals), and a line saying which and why."""
+    """The largest test-side run (the latest of equals), and a line saying which and why.
+
+    Args:
+        tests: test-side runs of one model and setting (`test_side`), at least one.
+
+    Returns:
+        (the chosen run's row, the words that say why it was chosen).
+    """
     ordered = tests.sort_values(["n_puzzles", "started_at"], kind="stable")
     chosen = ordered.iloc[-1]
     why = f"{chosen['n_puzzles']} test puzzles"
@@ -109,7 +132,14 @@ def on_puzzles(test: Any) -> str:
 
 def puzzle_key(samples: pd.DataFrame) -> pd.Series:
     """What makes two samples the same puzzle, whichever log they come from: the grid's hash
-    where known, else the source and id."""
+    where known, else the source and id.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one key per sample, on the samples' index.
+    """
     fallback = samples["source"].astype(str) + "/" + samples[C.ID].astype(str)
     if "grid" not in samples:
         return fallback
@@ -122,7 +152,16 @@ def level_values(
     """Per level: each puzzle's outcome over the given logs, one value per puzzle: each log's
     epochs reduced as its run's log reduced them (the mean without `runs`; a log whose
     reducer the report cannot apply is left out), then the same puzzle in several logs
-    averaged (one unit: its runs are epochs)."""
+    averaged (one unit: its runs are epochs).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        logs: the log paths whose samples are pooled.
+        runs: the runs frame, for each log's reducer; None reduces every log by the mean.
+
+    Returns:
+        level -> one value per puzzle (0-1); empty where no log gives values.
+    """
     import pandas as pd
 
     chosen = samples[samples[C.LOG].isin(logs)].dropna(subset=[K.CORRECT])
@@ -157,7 +196,19 @@ def gap_rows(
     """Per level and overall: test accuracy, fresh accuracy (seeds pooled, each puzzle once),
     the gap with the interval and p of one exact test (per level the exact unconditional
     test, overall the exact conditional test stratified by level), the test's name or why
-    there is none (per-puzzle means)."""
+    there is none (per-puzzle means).
+
+    Args:
+        test: the test-side run's row (`pick_test_run`).
+        why: why that run is the test side, for `test_side`.
+        fresh: the runs on generated puzzles compared with it.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        runs: the runs frame, for each log's reducer (None: the mean).
+
+    Returns:
+        one row per shared level and one overall (accuracies and gap in points); empty where the two
+        sides share no level.
+    """
     mine = level_values(samples, [test[C.LOG]], runs)
     theirs = level_values(samples, list(fresh[C.LOG]), runs)
     levels = sorted(set(mine) & set(theirs))
@@ -219,7 +270,15 @@ def subset_sides(gaps: pd.DataFrame) -> list[str]:
 
 def fresh_gap_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """The gap for every model with runs on the test puzzles and on generated puzzles under
-    the same protocol settings (the largest test-side run; every fresh run pooled)."""
+    the same protocol settings (the largest test-side run; every fresh run pooled).
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        the rows of `gap_rows` for every such model and setting; empty where none has both sides.
+    """
     import pandas as pd
 
     runs = eligible(runs)

@@ -30,7 +30,17 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
     """Accuracy (%) by level, long form (run, protocol, model, level, accuracy: the log's
     `level_k`), with n puzzles and the 95% interval from the samples of that level, of the
     value shown (max-reduced epochs: the max-reduced outcomes); no interval, and why, for a
-    reducer the report cannot apply."""
+    reducer the report cannot apply.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per SPaRC run and level it has (accuracy and interval in percent, n, `interval`
+        saying which); empty without SPaRC runs.
+    """
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])
@@ -70,7 +80,15 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
 
 def level_label(split: SplitEstimate, n: int) -> str:
     """A subset run's level cell: a design-based estimate for the level of the whole split,
-    from its n puzzles of the subset."""
+    from its n puzzles of the subset.
+
+    Args:
+        split: the run's whole-split estimate (`analysis.split.split_estimates`).
+        n: the subset's puzzles of the level.
+
+    Returns:
+        the words of the cell's `interval`.
+    """
     return (
         f"{ESTIMATED} for this level of the {SPLIT_SIZE}-puzzle split from {n} "
         f"puzzles ({split.subset})"
@@ -78,7 +96,15 @@ def level_label(split: SplitEstimate, n: int) -> str:
 
 
 def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
-    """The long level table as one row per run (`level_k` with its interval and n)."""
+    """The long level table as one row per run (`level_k` with its interval and n).
+
+    Args:
+        levels: the long level table (`level_table`), in the order to show.
+
+    Returns:
+        one row per log, in the order first met: run, protocol and per level `level_k`, `n_level_k`
+        and its interval columns.
+    """
     import pandas as pd
 
     rows = []

@@ -52,7 +52,14 @@ def _puzzle_key(run: Any) -> tuple[str, ...]:
 
 def candidate_pairs(runs: pd.DataFrame) -> list[tuple[Any, Any, str]]:
     """(run a, run b, scope) for every pair within a protocol and, per model, across
-    protocols; runs in started order, so a is the earlier."""
+    protocols; runs in started order, so a is the earlier.
+
+    Args:
+        runs: the eligible runs (`outcomes.eligible`).
+
+    Returns:
+        one (a, b, scope) per pair, `scope` `WITHIN` or `ACROSS`.
+    """
     pairs: list[tuple[Any, Any, str]] = []
     records = [row for _, row in runs.iterrows()]
     for a, b in combinations(records, 2):
@@ -70,7 +77,17 @@ def compare(a: pd.Series, b: pd.Series, confidence: float | None = None) -> dict
     shared): counts, the difference, and with at least `MIN_SHARED` shared puzzles the
     interval and the test it inverts (`stats.paired_comparison`: named by what the values
     are), and for 0/1 outcomes the smallest difference found with 80% exact power (none where
-    no difference reaches it). With `confidence`, the interval at that level instead."""
+    no difference reaches it). With `confidence`, the interval at that level instead.
+
+    Args:
+        a: run a's per-puzzle values (0-1) by puzzle id.
+        b: run b's, likewise.
+        confidence: the interval's level (0-1); None for 95%.
+
+    Returns:
+        the row's fields (counts, accuracies and difference in points, interval, p, test, mdd_80,
+        power), or None where the runs share no puzzle.
+    """
     shared = a.index.intersection(b.index)
     if len(shared) == 0:
         return None
@@ -107,7 +124,15 @@ NO_POWER = "no difference reaches 80% power at this n and discordance"
 
 def simultaneous(table: pd.DataFrame, pairs: list[tuple[pd.Series, pd.Series]]) -> pd.DataFrame:
     """`table` with each tested pair's interval at 1 - 0.05 / m over the m tested pairs
-    (Bonferroni: the m intervals hold together; one that excludes 0 is a pair Holm marks)."""
+    (Bonferroni: the m intervals hold together; one that excludes 0 is a pair Holm marks).
+
+    Args:
+        table: the paired rows, one per pair in `pairs`' order.
+        pairs: each row's two per-puzzle value Series (a, b).
+
+    Returns:
+        `table` with `diff_simultaneous_low/high` (points; empty for untested pairs).
+    """
     tested = table["p"].notna() if "p" in table else None
     if tested is None or not tested.any():
         return table
@@ -125,7 +150,16 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     scored, share, and lost to errors, the 2x2 table, accuracy of each on the shared puzzles,
     the difference a - b in points with the interval of the test beside it, its p and the
     Holm-adjusted p over every tested pair (the family), and the smallest difference the test
-    detects with 80% power."""
+    detects with 80% power.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per pair (percent and points; p and p_holm as fractions); empty where no two runs
+        share a puzzle.
+    """
     import pandas as pd
 
     index, means = outcome_index(samples, runs), outcome_index(samples)
@@ -173,7 +207,14 @@ def paired_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
 
 def reduction(run: Any) -> str:
     """What a run's per-puzzle value is: `mean` for one epoch (one attempt is the mean's
-    estimate too) or a mean over epochs, else its reducer (`max`: solved in any epoch)."""
+    estimate too) or a mean over epochs, else its reducer (`max`: solved in any epoch).
+
+    Args:
+        run: a run's row of the runs frame.
+
+    Returns:
+        `mean`, or the reducer's name.
+    """
     epochs = run.get("epochs")
     if epochs is None or epochs != epochs or int(epochs) <= 1:
         return "mean"
@@ -183,7 +224,15 @@ def reduction(run: Any) -> str:
 def unlike_reducers(a: Any, b: Any) -> str:
     """Empty where two runs' per-puzzle values are alike; else the note a pair of them says:
     a max-reduced run (solved in any of its epochs) against a mean-reduced one is not a
-    comparison of one thing, so both are compared on their per-puzzle means of the epochs."""
+    comparison of one thing, so both are compared on their per-puzzle means of the epochs.
+
+    Args:
+        a: run a's row of the runs frame.
+        b: run b's row.
+
+    Returns:
+        the note, or "".
+    """
     first, second = reduction(a), reduction(b)
     if first == second:
         return ""
@@ -197,7 +246,15 @@ def reading(row: Any, family: int = 1) -> str | None:
     """What a tested pair shows in words, naming the test each claim rests on: a difference
     Holm's adjustment over the `family` of tested pairs finds; one the pair's own test finds
     but Holm's does not (its own interval excludes 0, its simultaneous one need not); or none,
-    with the size of difference that cannot be excluded (mdd_80), never "no difference"."""
+    with the size of difference that cannot be excluded (mdd_80), never "no difference".
+
+    Args:
+        row: a paired row (`p`, `p_holm`, the intervals, `mdd_80`).
+        family: the number of tested pairs Holm's adjustment is over.
+
+    Returns:
+        the reading, or None for a pair that was not tested.
+    """
     p, adjusted = row.get("p"), row.get("p_holm")
     if p is None or p != p or adjusted is None or adjusted != adjusted:
         return None
@@ -229,7 +286,12 @@ SPLIT_SIZES = {"all 500 test puzzles": 500, "level 5 alone (89)": 89}
 def power_table() -> pd.DataFrame:
     """The smallest paired difference (points) found with 80% exact power on the 500-puzzle
     test split and on its level 5, by share of discordant puzzles (`exact.paired_mdd_exact`
-    of the McNemar score test the table uses); none where no difference reaches 80%."""
+    of the McNemar score test the table uses); none where no difference reaches 80%.
+
+    Returns:
+        one row per discordance (percent) with the smallest difference in points at 500 and at 89
+        puzzles (None where none reaches 80%).
+    """
     import pandas as pd
 
     rows = [
@@ -241,7 +303,17 @@ def power_table() -> pd.DataFrame:
 
 def level_pairs(runs: pd.DataFrame, samples: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
     """Each tested pair again per level (the samples' own level): counts, difference, the
-    interval and test of `compare`, and Holm's adjustment within the pair (over its levels)."""
+    interval and test of `compare`, and Holm's adjustment within the pair (over its levels).
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        paired: the paired table (`paired_table`); only its tested pairs are split by level.
+
+    Returns:
+        one row per tested pair and level (points; p as fractions); empty without tested pairs or
+        levels.
+    """
     import pandas as pd
 
     if paired.empty or "p" not in paired or samples is None or "level" not in samples:

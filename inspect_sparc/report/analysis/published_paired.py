@@ -47,7 +47,15 @@ def _setting(run: Any, key: str) -> Any:
 
 def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, str, Any]]:
     """(run, its published protocol, its per-puzzle values) for each eligible run whose every
-    puzzle is a test puzzle by content and whose task a published per-puzzle run matches."""
+    puzzle is a test puzzle by content and whose task a published per-puzzle run matches.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one (run's row, published protocol, per-puzzle values by puzzle id) per such run.
+    """
     from inspect_sparc.published_runs.pairing import published_protocol
 
     on_test = set(test_side(runs, samples)[C.LOG])
@@ -164,7 +172,16 @@ def published_paired(
     their shared puzzles (counts, both accuracies, run - published in points with the interval
     of the test beside it, p, Holm over the run's published runs, the smallest difference found
     with 80% power, a reading, what the shared puzzles are, the source); per level the same
-    with Holm within the pair over its levels."""
+    with Holm within the pair over its levels.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        (overall, per level), percent and points; two empty frames where no run pairs with a
+        published run.
+    """
 
     from inspect_sparc.published_runs.pairing import matching_runs, shared_puzzles_with
     from inspect_sparc.published_runs.verdicts import load_verdicts
@@ -280,7 +297,16 @@ def _ordered(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """For each eligible run on a shipped subset (`-T puzzles=informative:N`): its estimate of
     the full-split accuracy and 95% interval (points) by both estimators side by side, from its
-    per-puzzle values reduced as its log reduced them."""
+    per-puzzle values reduced as its log reduced them.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per run and estimator (run, method, subset, n, estimate and its interval in percent,
+        note); empty without subset runs.
+    """
     import pandas as pd
 
     from inspect_sparc.published_runs.frames import subset_estimate_frame

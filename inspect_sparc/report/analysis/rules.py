@@ -18,7 +18,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def rule_table(samples: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) over the puzzles that contain each rule kind, per SPaRC run (as the
-    Spatial-Gym rule tables), with the number of puzzles behind each cell."""
+    Spatial-Gym rule tables), with the number of puzzles behind each cell.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per scored SPaRC run: each rule's accuracy (percent) with `n_<rule>` and its
+        interval columns; empty without such runs.
+    """
     import pandas as pd
 
     sparc = samples[samples[C.TASK].isin(SPARC_TASKS)] if not samples.empty else samples

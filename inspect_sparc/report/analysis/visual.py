@@ -16,7 +16,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def visual_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Accuracy (%) of image runs by plot type and prompt, from the logs, with n and the 95%
-    interval from the samples."""
+    interval from the samples.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per image run (plot, prompt, n, accuracy and interval in percent); empty without
+        image runs.
+    """
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])

@@ -45,7 +45,11 @@ class Column:
 
     @property
     def whole(self) -> bool:
-        """True where the page prints a whole value without decimals (counts, solved)."""
+        """True where the page prints a whole value without decimals (counts, solved).
+
+        Returns:
+            whether the format is `count` or `whole_when_integral`.
+        """
         return self.format in ("count", "whole_when_integral")
 
 

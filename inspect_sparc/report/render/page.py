@@ -34,7 +34,16 @@ class Section:
 
 
 def figure_entry(name: str, png: Path, caption: str) -> dict[str, str]:
-    """A figure for the template: its PNG inlined (the page needs no other file)."""
+    """A figure for the template: its PNG inlined (the page needs no other file).
+
+    Args:
+        name: the figure's file name (without suffix).
+        png: its PNG file.
+        caption: its caption and alt text.
+
+    Returns:
+        the template's figure: name, base64 data, alt and caption.
+    """
     data = base64.b64encode(Path(png).read_bytes()).decode("ascii")
     return {"name": name, "data": data, "alt": caption, "caption": caption}
 
@@ -95,7 +104,14 @@ FOLD_ROWS = 40
 
 
 def transposed(merged: pd.DataFrame) -> pd.DataFrame:
-    """`merged` turned: its first column's values become the columns, its columns the rows."""
+    """`merged` turned: its first column's values become the columns, its columns the rows.
+
+    Args:
+        merged: a table as `interval_cells` makes it.
+
+    Returns:
+        the turned table, every cell as text.
+    """
     kept = [c for c in merged.columns if c not in merged.attrs["folded"]]
     first = kept[0]
     turned = merged[kept].astype(object).set_index(first).T
@@ -143,7 +159,16 @@ def interval_cells(table: pd.DataFrame, specs: Specs | None = None) -> pd.DataFr
 
 def interval_text(low: float, high: float, stem: str) -> str:
     """An interval as a cell prints it, `8.1–17.9` or `-1.6 to 42.0`; a difference's interval
-    that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`)."""
+    that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`).
+
+    Args:
+        low: the low end.
+        high: the high end.
+        stem: the interval's column stem (`ci95`, `diff_ci95`, ...).
+
+    Returns:
+        the text, without parentheses.
+    """
     from inspect_sparc.report.statistics.score_intervals import format_interval
 
     if stem in DIFFERENCE_INTERVALS:
@@ -164,7 +189,16 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     """A table cell: counts as integers, p-values to 2 significant digits (more where rounding
     would carry one across 0.05: `stats.format_p`), other numbers to
     one decimal (a small nonzero one as `<0.1`, so a column reads in one format), missing
-    values as a dash, long text cut at `CELL_CHARS`."""
+    values as a dash, long text cut at `CELL_CHARS`.
+
+    Args:
+        value: the cell's value.
+        count: print a whole number without decimals.
+        p: print a float as a p-value.
+
+    Returns:
+        the cell's text.
+    """
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
@@ -190,7 +224,14 @@ INTERVAL_TEXT = r"\((?:-?[\d.<>]+–-?[\d.<>]+|-?[\d.]+ to -?[\d.]+)\)"
 def breakable(text: str) -> Any:
     """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
     column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word, and
-    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`)."""
+    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`).
+
+    Args:
+        text: a cell's text.
+
+    Returns:
+        safe markup (`markupsafe.Markup`).
+    """
     import re
 
     from markupsafe import Markup, escape
@@ -214,7 +255,19 @@ def render_page(
     rescored: bool = False,
     title: str = "SPaRC / AlgoPuzzleVQA report",
 ) -> str:
-    """The page's HTML text."""
+    """The page's HTML text.
+
+    Args:
+        sections: the sections, in page order.
+        summary: one line per log or path (`build.summary_lines`).
+        n_logs: the logs read.
+        show_published: whether published results are shown (the page says so where not).
+        rescored: whether the logs were rescored (`--rescore`).
+        title: the page's title.
+
+    Returns:
+        the page's HTML text.
+    """
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from inspect_sparc import __version__

@@ -13,7 +13,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def whole_when_integral(value: object) -> object:
-    """`value` as an int when it is a whole number, else rounded to 2 decimals."""
+    """`value` as an int when it is a whole number, else rounded to 2 decimals.
+
+    Args:
+        value: a cell's value.
+
+    Returns:
+        the int, the rounded float, or `value` itself where it is no float or NaN.
+    """
     if isinstance(value, float) and value == value:
         return int(value) if value.is_integer() else round(value, 2)
     return value
@@ -57,7 +64,15 @@ def csv_frame(table: pd.DataFrame, specs: Specs | None = None) -> pd.DataFrame:
 
 def interval_ends(table: pd.DataFrame) -> dict[str, pd.Series]:
     """Per end column of a difference's interval: its ends as text, to 0.1 or, where the
-    interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`)."""
+    interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`).
+
+    Args:
+        table: the table as computed.
+
+    Returns:
+        end column -> its ends as text (None where unknown), for each difference interval the table
+        has.
+    """
     import pandas as pd
 
     from inspect_sparc.report.statistics.score_intervals import format_interval

@@ -31,7 +31,16 @@ if TYPE_CHECKING:  # pragma: no cover
 @styled
 def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy per puzzle: one coloured series per run with 95% intervals, the published
-    columns as muted open markers."""
+    columns as muted open markers.
+
+    Args:
+        by_puzzle: the per-puzzle table (`analysis.algopuzzlevqa.algopuzzlevqa_table`'s first
+            frame).
+        published: the paper's per-puzzle rows without averages, or None.
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     import numpy as np
 
     if by_puzzle.empty:
@@ -80,7 +89,14 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
 
 
 def algopuzzlevqa_section(ctx: Context) -> Section | None:
-    """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3."""
+    """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     by_puzzle, by_category = algopuzzlevqa_table(ctx.runs, ctx.samples)
     if by_puzzle.empty:
         return None

@@ -45,7 +45,14 @@ DELTAS_FIRST += ["accuracy_b"]
 
 
 def deltas_section(ctx: Context) -> Section | None:
-    """Protocol deltas per model, between runs on the same puzzles."""
+    """Protocol deltas per model, between runs on the same puzzles.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     deltas = delta_table(ctx.runs)
     if deltas.empty:
         return None

@@ -40,7 +40,14 @@ MEANING = (
 @styled
 def fresh_gap_figure(gaps: pd.DataFrame) -> Figure | None:
     """Per model and protocol: the gap (test split minus fresh puzzles, points) per level and
-    overall, with its 95% interval; 0 drawn as a line."""
+    overall, with its 95% interval; 0 drawn as a line.
+
+    Args:
+        gaps: the fresh-gap table (`analysis.fresh.fresh_gap_table`).
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if gaps.empty:
         return None
     groups = list(gaps.groupby([C.MODEL, C.PROTOCOL], sort=False))
@@ -91,7 +98,14 @@ def subset_text(on: list[str]) -> str:
 
 
 def fresh_section(ctx: Context) -> Section | None:
-    """The fresh-puzzle gap: test split against generated puzzles of the same levels."""
+    """The fresh-puzzle gap: test split against generated puzzles of the same levels.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     gaps = fresh_gap_table(ctx.runs, ctx.samples)
     if gaps.empty:
         return None

@@ -42,7 +42,15 @@ def direct_labels(
     ax: Axes, items: list[tuple[float, str]], x: float, gap: float, clear: float = 0.0
 ) -> None:
     """Labels beside their series' last values at `x`, `clear` further right (past your runs'
-    shifted points), pushed apart by at least `gap`."""
+    shifted points), pushed apart by at least `gap`.
+
+    Args:
+        ax: the panel.
+        items: (the series' last value, its label) per series.
+        x: where the series end (the last level).
+        gap: the least vertical distance between two labels (points of accuracy).
+        clear: how far right of `x` the labels start (levels).
+    """
     placed: list[float] = []
     for y, text in sorted(items):
         y_at = max([y, *(p + gap for p in placed[-1:])])
@@ -61,7 +69,13 @@ def direct_labels(
 
 def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
     """Published level curves, muted grey and thin, each named at its right end, `clear`
-    right of it (a row whose model is not named by its leaderboard row), none in the legend."""
+    right of it (a row whose model is not named by its leaderboard row), none in the legend.
+
+    Args:
+        ax: the panel.
+        rows: the published rows of the panel's protocol (`level_1..5`).
+        clear: how far right of the last level their names start.
+    """
     items = []
     for (_, row), marker in zip(rows.iterrows(), cycle(MARKERS), strict=False):
         values = [row.get(f"level_{lv}") for lv in LEVELS]
@@ -106,7 +120,15 @@ def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
 @styled
 def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy by level with 95% error bars, your runs in colour (most accurate first in the
-    legend), one panel per protocol; published rows muted and labelled at their right end."""
+    legend), one panel per protocol; published rows muted and labelled at their right end.
+
+    Args:
+        levels: the long level table (`analysis.levels.level_table`).
+        published: the published SPaRC rows, or None.
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if levels.empty:
         return None
     protocols = [p for p in PROTOCOLS if p in set(levels[C.PROTOCOL])]
@@ -140,7 +162,14 @@ SUBSET_TEXT = (
 
 
 def levels_section(ctx: Context) -> Section | None:
-    """Difficulty curves: accuracy by level, one panel per protocol."""
+    """Difficulty curves: accuracy by level, one panel per protocol.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     levels = level_table(ctx.runs, ctx.samples)
     if levels.empty:
         return None

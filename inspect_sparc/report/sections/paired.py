@@ -47,7 +47,14 @@ COLOUR_STEP = 5.0
 
 def colour_range(matrix: Any) -> float:
     """The half-range of the matrix's diverging colour scale, in points of accuracy: its largest
-    absolute difference rounded up to a multiple of `COLOUR_STEP` (at least one step)."""
+    absolute difference rounded up to a multiple of `COLOUR_STEP` (at least one step).
+
+    Args:
+        matrix: the differences (points; NaN where no pair).
+
+    Returns:
+        the half-range, in points.
+    """
     import math
 
     import numpy as np
@@ -57,7 +64,15 @@ def colour_range(matrix: Any) -> float:
 
 
 def signed_points(value: float, _position: object = None) -> str:
-    """A colour-bar tick: a signed whole number of points, "0" unsigned."""
+    """A colour-bar tick: a signed whole number of points, "0" unsigned.
+
+    Args:
+        value: the tick's value (points).
+        _position: the tick's position (matplotlib's formatter passes it; unused).
+
+    Returns:
+        `+5`, `-10` or `0`.
+    """
     return f"{value:+.0f}" if round(value) else "0"
 
 
@@ -130,7 +145,15 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     """The page's shape of the pairs (or pairs by level): one row per pair in the matrix's
     order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
     simultaneous interval as text, the test's name only where the pairs' tests differ (the
-    section's lead names a single one)."""
+    section's lead names a single one).
+
+    Args:
+        table: the paired table or the per-level one.
+        rank: each run's place (`analysis.paired.pair_rank`).
+
+    Returns:
+        the page's frame (`table` itself where it is empty or has no pairs).
+    """
     from inspect_sparc.report.render.page import cell_text, interval_text
 
     if table.empty or "run_a" not in table:
@@ -165,14 +188,25 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
 
 def one_test(table: pd.DataFrame) -> str:
     """`; every pair by ...` where every tested pair of `table` used one test (the table then
-    has no test column on the page), else nothing."""
+    has no test column on the page), else nothing.
+
+    Args:
+        table: the paired table.
+
+    Returns:
+        the words, or "".
+    """
     tests = tests_used(table)
     return f"; every pair tested by {tests[0]}" if len(tests) == 1 else ""
 
 
 def power_text() -> str:
     """What the paired test can see on the 500-puzzle split, by share of discordant puzzles
-    (exact power; none where no difference reaches 80%)."""
+    (exact power; none where no difference reaches 80%).
+
+    Returns:
+        the sentence.
+    """
 
     def mdd(n: int, d: float) -> str:
         found = mdd_points(n, d)
@@ -189,7 +223,14 @@ def power_text() -> str:
 
 
 def family_text(paired: pd.DataFrame) -> str:
-    """The family the Holm adjustment is over, and the chance of a false mark without it."""
+    """The family the Holm adjustment is over, and the chance of a false mark without it.
+
+    Args:
+        paired: the paired table.
+
+    Returns:
+        the sentence.
+    """
     tested = tested_pairs(paired)
     if tested < 2:
         return "p_holm equals p (one test)."
@@ -225,7 +266,14 @@ def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
 
 def paired_section(ctx: Context) -> Section | None:
     """Paired comparisons of runs on the same puzzles (within and across protocols): what
-    differs first, the method folded below it."""
+    differs first, the method folded below it.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no two runs share a puzzle.
+    """
     paired = ctx.paired
     if paired.empty:
         return None

@@ -53,7 +53,14 @@ def outcome_text(overall: pd.DataFrame) -> str:
 
 
 def subset_text(estimates: pd.DataFrame) -> str:
-    """What the subset table shows (nothing without a subset run)."""
+    """What the subset table shows (nothing without a subset run).
+
+    Args:
+        estimates: the subset estimates (`analysis.published_paired.subset_estimates`).
+
+    Returns:
+        the sentences, or "".
+    """
     if estimates.empty:
         return ""
     return (
@@ -75,7 +82,14 @@ def subset_text(estimates: pd.DataFrame) -> str:
 
 
 def published_paired_section(ctx: Context) -> Section | None:
-    """Runs on test puzzles against each published run of their protocol, on the same puzzles."""
+    """Runs on test puzzles against each published run of their protocol, on the same puzzles.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no run pairs with a published run and none ran a subset.
+    """
     import pandas as pd
 
     # `--no-published`: no published run, only the subset's estimates

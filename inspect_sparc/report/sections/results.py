@@ -155,7 +155,14 @@ SUBSET_TEXT = (
 
 
 def results_section(ctx: Context) -> Section:
-    """Results per run, and the published rows of the same protocols."""
+    """Results per run, and the published rows of the same protocols.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section (every report has one).
+    """
     s = Section("results", "Results per run", tables_first=True)
     s.text = (
         "One row per log (model x task x settings), most accurate first, each with n and its "

@@ -38,7 +38,14 @@ def rule_heatmap(
 
 
 def rules_section(ctx: Context) -> Section | None:
-    """Accuracy over the puzzles containing each rule kind, with the Spatial-Gym rule tables."""
+    """Accuracy over the puzzles containing each rule kind, with the Spatial-Gym rule tables.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     rules = rule_table(ctx.samples)
     if rules.empty:
         return None

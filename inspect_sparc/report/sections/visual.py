@@ -35,7 +35,14 @@ def visual_bars(visual: pd.DataFrame, published: pd.DataFrame | None) -> Figure 
 
 
 def visual_section(ctx: Context) -> Section | None:
-    """Image runs by plot type, with the published visual runs."""
+    """Image runs by plot type, with the published visual runs.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None without image runs.
+    """
     visual = visual_table(ctx.runs, ctx.samples)
     if visual.empty:
         return None
