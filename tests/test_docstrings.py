@@ -55,13 +55,8 @@ COVERED = [
     "evals/sparc/task.py",
     "evals/sparc/visual",
     "evals/worker.py",
-    "report/__init__.py",
-    "report/__main__.py",
-    "report/contents.py",
-    "report/published.py",
-    "report/read",
-    "report/statistics",
     "published_runs",
+    "report",
 ]
 
 

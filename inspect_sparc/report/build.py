@@ -36,7 +36,18 @@ class Report:
 def summary_lines(
     entries: list[LogEntry], problems: list[str], runs: pd.DataFrame, samples: pd.DataFrame
 ) -> list[dict[str, Any]]:
-    """One line per path without logs and per log: what it is, or why it was left out."""
+    """One line per path without logs and per log: what it is, or why it was left out.
+
+    Args:
+        entries: each log's header (`read.logs.read_headers`).
+        problems: `path: why` for each path that gave no log.
+        runs: the runs frame.
+        samples: the samples frame.
+
+    Returns:
+        one dict per line: `path`, `text` and `problem` (True where it was left out, failed or did
+        not finish).
+    """
     lines = []
     for problem in problems:
         path, _, text = problem.partition(": ")
@@ -76,7 +87,18 @@ def build_report(
     `tables/` to `out_dir` (the sections `contents.SECTIONS` lists, in order), telling
     `progress(stage, done, total)` how far reading and building are. Never raises on
     a bad log: it becomes a summary line; where no log of our tasks was read, nothing is
-    written (`index` is None)."""
+    written (`index` is None).
+
+    Args:
+        logs: a log file or folder (searched recursively), or several.
+        out_dir: where the page, `figures/` and `tables/` are written.
+        published: show the papers' published results beside the runs.
+        rescore: score the logged answers with the installed scorers (logs of older versions).
+        progress: called with (stage, done, total) as the build goes; None for silence.
+
+    Returns:
+        what was written and read (`Report`).
+    """
     from inspect_sparc.report.contents import build_sections
     from inspect_sparc.report.context import Context
     from inspect_sparc.report.render.page import render_page
@@ -124,14 +146,29 @@ def build_report(
 
 
 def missing_paths(logs: str | Path | Iterable[str | Path]) -> list[str]:
-    """The paths given that do not exist."""
+    """The paths given that do not exist.
+
+    Args:
+        logs: a path or several.
+
+    Returns:
+        those that do not exist, as given.
+    """
     paths = [logs] if isinstance(logs, str | Path) else list(logs)
     return [str(p) for p in paths if not Path(p).exists()]
 
 
 def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
     """One line per log whose samples disagree with its metrics (n x accuracy must equal the
-    solved count behind every interval); the run is also noted in the results table."""
+    solved count behind every interval); the run is also noted in the results table.
+
+    Args:
+        runs: the runs frame (its `notes` get the disagreement).
+        samples: the samples frame.
+
+    Returns:
+        one `path: why` line per such log.
+    """
     from inspect_sparc.report.statistics.rates import check_counts, puzzle_values
 
     found = check_counts(runs, puzzle_values(samples, [K.CORRECT]), samples)
@@ -145,7 +182,17 @@ def count_problems(runs: pd.DataFrame, samples: pd.DataFrame) -> list[str]:
 def read_entries(
     logs: str | Path | Iterable[str | Path], out: Path, rescore: bool, progress: Progress | None
 ) -> tuple[list[LogEntry], list[str]]:
-    """Every log's header (rescored copies with `--rescore`) and the lines for bad paths."""
+    """Every log's header (rescored copies with `--rescore`) and the lines for bad paths.
+
+    Args:
+        logs: a path or several.
+        out: the report's folder (rescored copies go under `rescored/`).
+        rescore: rescore each log first.
+        progress: called with (`headers`, done, total); None for silence.
+
+    Returns:
+        (the logs' headers, `path: why` lines for paths and logs that could not be used).
+    """
     entries, problems = read_headers(
         logs, progress=(lambda i, n: progress("headers", i, n)) if progress else None
     )

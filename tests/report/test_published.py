@@ -110,7 +110,7 @@ def test_published_rows_get_wilson_intervals_from_their_own_n():
 def test_no_two_published_visual_runs_read_the_same():
     """The visual runs differ by plot, prompt and seed; the figure's labels must say which
     (the shipped CSV holds three `original` runs with three prompts, three seeds of one plot)."""
-    from inspect_sparc.report.sections.visual import published_visual_labels
+    from inspect_sparc.report.analysis.visual import published_visual_labels
 
     table = published("sparc_visual")
     visual = table[table["protocol"] == "visual"]

@@ -216,8 +216,9 @@ def test_the_pair_compares_the_values_the_log_reduced(report_logs, tmp_path, red
 def test_the_page_shortens_a_long_table_and_no_published_keeps_only_the_estimates(
     scripted, tmp_path
 ):
+    from inspect_sparc.report.analysis.published_paired import page_rows
     from inspect_sparc.report.context import Context
-    from inspect_sparc.report.sections.published_paired import page_rows, published_paired_section
+    from inspect_sparc.report.sections.published_paired import published_paired_section
 
     report, _ = scripted
     table = report.tables["published_paired"]

@@ -198,8 +198,10 @@ def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_p
     import csv
 
     from inspect_sparc.report import build_report
+    from inspect_sparc.report.render.columns import declared, summed
     from inspect_sparc.report.render.page import cell_text
     from inspect_sparc.report.render.table_files import write_table
+    from inspect_sparc.report.sections.results import RESULTS_COLUMNS
 
     base = sparc_mock_log(report_logs, 1)
     ids = sorted(str(s.id) for s in base.samples)
@@ -212,10 +214,12 @@ def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_p
     assert "6.0" not in (tmp_path / "out" / "index.html").read_text().split("solved")[1][:400]
     table = report.tables["results"][["solved"]]
     frac = table.assign(solved=[11.666666])  # a sum of epoch means keeps its decimals
-    write_table(frac, "frac", tmp_path / "t", tex_columns=["solved"])
+    specs = declared(RESULTS_COLUMNS)  # the results section's own declaration of solved
+    assert specs["solved"] == summed("solved")
+    write_table(frac, "frac", tmp_path / "t", tex_columns=["solved"], specs=specs)
     assert "11.67" in (tmp_path / "t" / "frac.csv").read_text()
     assert "11.67" in (tmp_path / "t" / "frac.tex").read_text()
-    write_table(table, "whole", tmp_path / "t", tex_columns=["solved"])
+    write_table(table, "whole", tmp_path / "t", tex_columns=["solved"], specs=specs)
     assert "\n6 " in (tmp_path / "t" / "whole.tex").read_text()
     assert cell_text(6.0, True) == "6"
 

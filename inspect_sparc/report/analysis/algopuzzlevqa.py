@@ -23,7 +23,17 @@ def algopuzzlevqa_table(
     `<puzzle>` and `<group>_<category>` metrics), each with n and its 95% interval from the
     samples (a sample counts towards every category its puzzle has; a category's and the
     average's interval is clustered by puzzle type, `stats.clustered_rate`: for new puzzle
-    types; beside it the average's stratified interval, for new instances of these types)."""
+    types; beside it the average's stratified interval, for new instances of these types).
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        (per puzzle, per category): one row per AlgoPuzzleVQA run each, a column per puzzle (or
+        category) in percent with its `n_` and interval columns; two empty frames without such runs.
+    """
     import pandas as pd
 
     algo = runs[runs[C.TASK] == P.ALGOPUZZLEVQA]
@@ -59,7 +69,14 @@ def algopuzzlevqa_table(
 
 def new_instances(group: pd.DataFrame) -> dict[str, Any]:
     """The average's 95% interval (%) for new instances of the same puzzle types (stratified
-    by type, `stats.stratified_rate`), where the clustered one answers new puzzle types."""
+    by type, `stats.stratified_rate`), where the clustered one answers new puzzle types.
+
+    Args:
+        group: one run's samples (`correct` and the puzzle type of each).
+
+    Returns:
+        `average_new_instances_ci95_low/high` in percent (empty values where the samples give none).
+    """
     from inspect_sparc.report.statistics.score_intervals import stratified_rate
 
     kept = group.dropna(subset=[K.CORRECT])
@@ -70,3 +87,34 @@ def new_instances(group: pd.DataFrame) -> dict[str, Any]:
         "average_new_instances_ci95_low": 100 * interval.low,
         "average_new_instances_ci95_high": 100 * interval.high,
     }
+
+
+def puzzle_columns(by_puzzle: pd.DataFrame) -> list[str]:
+    """The puzzle columns of the per-puzzle table (not the run, setup, average, n or interval
+    columns), in its order.
+
+    Args:
+        by_puzzle: the per-puzzle table (`algopuzzlevqa_table`'s first frame).
+
+    Returns:
+        the puzzle names.
+    """
+    return [
+        c
+        for c in by_puzzle.columns
+        if c not in (C.RUN, "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
+    ]
+
+
+def published_puzzles(published: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The paper's per-puzzle rows without its averages (None stays None).
+
+    Args:
+        published: the shipped `algopuzzlevqa` table, or None (`--no-published`).
+
+    Returns:
+        its rows whose setup is not `average`, or None.
+    """
+    if published is None:
+        return None
+    return published[published["setup"] != "average"]

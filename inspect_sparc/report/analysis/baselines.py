@@ -19,7 +19,17 @@ def baselines_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> 
     """Reference marks for the puzzles in the logs: the baseline runs' accuracy, each gym log's
     exact chance level (its `chance` metric), and, per run's puzzles, the A* baseline and the
     exact chance at the run's own max_steps and traceback (overall and by level). Only
-    complete runs count: an errored or cancelled run donates no row."""
+    complete runs count: an errored or cancelled run donates no row.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per baseline run, gym log's chance and run's computed marks (accuracy in percent,
+        overall and by level); empty where there is none.
+    """
     import pandas as pd
 
     complete = runs[complete_mask(runs)]
@@ -57,7 +67,17 @@ def _steps_text(run: Any) -> str:
 
 
 def computed_baselines(runs: pd.DataFrame, samples: pd.DataFrame | None) -> list[dict[str, Any]]:
-    """Per model run's puzzles: the A* baseline and the exact chance at its own settings."""
+    """Per model run's puzzles: the A* baseline and the exact chance at its own settings.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per complete model run: its puzzles' A* baseline and exact chance (percent, overall
+        and by level); empty without samples.
+    """
     rows: list[dict[str, Any]] = []
     if samples is None or samples.empty or "astar_solves" not in samples:
         return rows

@@ -18,7 +18,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def breaks_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Share of answers (%) breaking each rule, per SPaRC run, from the logs' `breaks_*`,
-    each with its 95% interval from the samples' `breaks_*` values."""
+    each with its 95% interval from the samples' `breaks_*` values.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per SPaRC run: `n` and each rule's share of answers breaking it (percent) with its
+        interval columns; empty without such runs.
+    """
     import pandas as pd
 
     keys = [K.breaks_key(rule) for rule in BREAK_RULES]

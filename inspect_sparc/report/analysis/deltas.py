@@ -32,7 +32,15 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
     """Per model with runs of both protocols on the same puzzles: accuracy difference in
     points. Runs are paired only when prompt, source, split, subset, levels and the number of
     puzzles match (and max_steps, between two gym protocols); of several such runs the latest
-    of each protocol is taken, named in the row."""
+    of each protocol is taken, named in the row.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+
+    Returns:
+        one row per model and pair of protocols: the two runs, their accuracies, `points` (a - b)
+        and the settings they share; empty where no model has such a pair.
+    """
     import pandas as pd
 
     sparc = runs[runs[C.TASK].isin(SPARC_TASKS) & ~runs["baseline"].astype(bool)]
@@ -72,13 +80,29 @@ def delta_table(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def difference(a: float | None, b: float | None) -> float | None:
-    """a - b, or None where either is missing."""
+    """a - b, or None where either is missing.
+
+    Args:
+        a: a value, or None.
+        b: a value, or None.
+
+    Returns:
+        a - b, or None.
+    """
     return a - b if a is not None and b is not None else None
 
 
 def published_deltas(runs: pd.DataFrame) -> pd.DataFrame:
     """The protocol deltas of the published models (papers and the authors' rebuttal rows)
-    for the deltas your runs show: same model and prompt under both protocols."""
+    for the deltas your runs show: same model and prompt under both protocols.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+
+    Returns:
+        one row per published model with both protocols: its label, `points` (the published
+        difference) and no interval; empty where none matches.
+    """
     import pandas as pd
 
     from inspect_sparc.report.published import sparc_and_rebuttal
@@ -102,7 +126,16 @@ def published_deltas(runs: pd.DataFrame) -> pd.DataFrame:
 
 def with_paired_interval(deltas: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
     """Deltas with the paired 95% interval of the two runs (from the paired table, its sign
-    turned when the pair was formed the other way round)."""
+    turned when the pair was formed the other way round).
+
+    Args:
+        deltas: the deltas table (`delta_table`).
+        paired: the paired table (`analysis.paired.paired_table`).
+
+    Returns:
+        `deltas` with `ci95_low` and `ci95_high` (points; None where the two runs were not tested as
+        a pair).
+    """
     lows, highs = [], []
     index = {}
     if not paired.empty:
@@ -117,3 +150,46 @@ def with_paired_interval(deltas: pd.DataFrame, paired: pd.DataFrame) -> pd.DataF
         lows.append(low)
         highs.append(high)
     return deltas.assign(ci95_low=lows, ci95_high=highs)
+
+
+def deltas_shown(
+    deltas: pd.DataFrame, paired: pd.DataFrame, runs: pd.DataFrame, samples: pd.DataFrame
+) -> pd.DataFrame:
+    """The protocol deltas as the section shows them: each with the paired interval of its two
+    runs (`with_paired_interval`) and, for a pair of subset runs, the whole split's estimate
+    (`split.split_deltas`).
+
+    Args:
+        deltas: the deltas table (`delta_table`), not empty.
+        paired: the paired table (`analysis.paired.paired_table`).
+        runs: the runs frame.
+        samples: the samples frame.
+
+    Returns:
+        the deltas with their intervals (points).
+    """
+    from inspect_sparc.report.analysis.split import split_deltas
+
+    return split_deltas(with_paired_interval(deltas, paired), runs, samples)
+
+
+def chart_rows(deltas: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The deltas chart's rows: each model's delta labelled `model: delta`, then the published
+    deltas (`published` True), the difference in `value` (points).
+
+    Args:
+        deltas: the deltas as shown (`deltas_shown`).
+        published: the published models' deltas (`published_deltas`), or None.
+
+    Returns:
+        one row per point, with its label, value and interval.
+    """
+    import pandas as pd
+
+    rows = deltas.assign(
+        label=[f"{m}: {d}" for m, d in zip(deltas[C.MODEL], deltas["delta"], strict=True)],
+        published=False,
+    )
+    if published is not None and not published.empty:
+        rows = pd.concat([rows, published.assign(published=True)], ignore_index=True)
+    return rows.rename(columns={"points": "value"})

@@ -46,7 +46,17 @@ ENDING_SOURCES = {
 
 def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """How gym and agent episodes ended (% of episodes), from the logs' ending rates (the
-    agent is scored by the gym scorer), each with its 95% interval from the samples."""
+    agent is scored by the gym scorer), each with its 95% interval from the samples.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per gym or agent run: `n` and each ending's share of episodes (percent) with its
+        interval columns; empty without such runs.
+    """
     import pandas as pd
 
     keys = [K.CORRECT, K.REACHED_END, K.DEAD_END, K.STEP_LIMIT, K.CUT]
@@ -80,7 +90,18 @@ def endings_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd
 def behaviour_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """How gym and agent runs acted: the logs' mean steps, illegal-action and unparseable-move
     rates, tool calls per episode, no-tool-call and malformed-call rates (agent), and the median
-    backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E."""
+    backtracking ratio (Spatial-Gym Fig. 5) over the episodes that reached E.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per gym or agent run with the rates (percent), tool calls per episode, the
+        backtracking ratio and `n_reached_end`, each with its interval where the samples give one;
+        empty without such runs.
+    """
     import pandas as pd
 
     gym = runs[runs[C.TASK].isin(P.EPISODE_TASKS)]
@@ -124,7 +145,17 @@ def step_intervals(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     """95% intervals clustered by puzzle, each of the value the log shows (each value key
     reduced over a puzzle's epochs as the log reduced it; none where the samples give another
     value): the pooled rates (`POOLED_RATES`, `stats.clustered_ratio`) and tool calls per
-    episode (t interval over puzzles)."""
+    episode (t interval over puzzles).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+        run: the run's row of the runs frame.
+
+    Returns:
+        interval columns (`<name>_ci95_low/high`, percent for rates) by name; empty where the run
+        has no samples.
+    """
     if samples is None or samples.empty:
         return {}
     reducer = reducer_of(run)

@@ -23,7 +23,14 @@ LEVELS = (1, 2, 3, 4, 5)
 
 
 def human_samples(samples: pd.DataFrame) -> pd.DataFrame:
-    """The scored samples of human runs."""
+    """The scored samples of human runs.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        the rows answered on the human page with a score (no rows where there are none).
+    """
     if samples is None or samples.empty or C.MODEL not in samples:
         return samples.iloc[0:0] if samples is not None else samples
     rows = samples[samples[C.MODEL] == HUMAN]
@@ -52,7 +59,16 @@ def _row(label: str, rows: pd.DataFrame) -> dict[str, object]:
 
 def human_table(samples: pd.DataFrame, published: pd.DataFrame | None) -> pd.DataFrame:
     """One row per human run (`reference` empty), then the paper's human figures labelled
-    published and unpaired (accuracy and per level as published; n unknown)."""
+    published and unpaired (accuracy and per level as published; n unknown).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        published: the shipped SPaRC table, or None (`--no-published`).
+
+    Returns:
+        one row per human run and one published row (accuracy and levels in percent, n, gave_up,
+        median_seconds, `reference`); empty without human runs.
+    """
     import pandas as pd
 
     rows = human_samples(samples)
@@ -74,7 +90,14 @@ def human_table(samples: pd.DataFrame, published: pd.DataFrame | None) -> pd.Dat
 
 
 def participant_table(samples: pd.DataFrame) -> pd.DataFrame:
-    """One row per participant of each human run that had several (empty otherwise)."""
+    """One row per participant of each human run that had several (empty otherwise).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per run and participant with the human table's columns and `participant`.
+    """
     import pandas as pd
 
     rows = human_samples(samples)
@@ -91,7 +114,26 @@ def participant_table(samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def seconds_by_level(samples: pd.DataFrame) -> pd.DataFrame:
-    """Seconds to answer, one row per human answer with its run and level (for the figure)."""
+    """Seconds to answer, one row per human answer with its run and level (for the figure).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        `run`, `level` and `answer_seconds` per answer with a time.
+    """
     rows = human_samples(samples)
     columns = [C.RUN, C.LEVEL, "answer_seconds"]
     return rows[columns].dropna().reset_index(drop=True)
+
+
+def human_runs(table: pd.DataFrame) -> int:
+    """The human runs of these logs in the human table (its published rows not counted).
+
+    Args:
+        table: the human table (`human_table`).
+
+    Returns:
+        their number (0 for an empty table).
+    """
+    return 0 if table.empty else int((table["reference"] == "").sum())

@@ -22,12 +22,25 @@ from inspect_sparc.report.table_values import pct, per_log
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
+#: How a subset run's level cell's interval starts (`level_label`).
+ESTIMATED = "design-based estimate"
+
 
 def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Accuracy (%) by level, long form (run, protocol, model, level, accuracy: the log's
     `level_k`), with n puzzles and the 95% interval from the samples of that level, of the
     value shown (max-reduced epochs: the max-reduced outcomes); no interval, and why, for a
-    reducer the report cannot apply."""
+    reducer the report cannot apply.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per SPaRC run and level it has (accuracy and interval in percent, n, `interval`
+        saying which); empty without SPaRC runs.
+    """
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])
@@ -67,15 +80,31 @@ def level_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.D
 
 def level_label(split: SplitEstimate, n: int) -> str:
     """A subset run's level cell: a design-based estimate for the level of the whole split,
-    from its n puzzles of the subset."""
+    from its n puzzles of the subset.
+
+    Args:
+        split: the run's whole-split estimate (`analysis.split.split_estimates`).
+        n: the subset's puzzles of the level.
+
+    Returns:
+        the words of the cell's `interval`.
+    """
     return (
-        f"design-based estimate for this level of the {SPLIT_SIZE}-puzzle split from {n} "
+        f"{ESTIMATED} for this level of the {SPLIT_SIZE}-puzzle split from {n} "
         f"puzzles ({split.subset})"
     )
 
 
 def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
-    """The long level table as one row per run (`level_k` with its interval and n)."""
+    """The long level table as one row per run (`level_k` with its interval and n).
+
+    Args:
+        levels: the long level table (`level_table`), in the order to show.
+
+    Returns:
+        one row per log, in the order first met: run, protocol and per level `level_k`, `n_level_k`
+        and its interval columns.
+    """
     import pandas as pd
 
     rows = []
@@ -87,3 +116,67 @@ def wide_levels(levels: pd.DataFrame) -> pd.DataFrame:
             row[f"{key}_ci95_low"], row[f"{key}_ci95_high"] = at["ci95_low"], at["ci95_high"]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def estimated(levels: pd.DataFrame) -> pd.Series:
+    """Which rows of the level table are a subset run's whole-split estimates.
+
+    Args:
+        levels: the long level table (`level_table`).
+
+    Returns:
+        a boolean Series on `levels`' index, True for a design-based estimate's row.
+    """
+    return levels["interval"].astype(str).str.startswith(ESTIMATED)
+
+
+def panel_order(levels: pd.DataFrame) -> list[str]:
+    """The logs of one panel of the difficulty curves, most accurate first over the levels
+    shown (each level's accuracy weighted by its n; ties by log path, unknown last):
+    the order of the curves' legend.
+
+    Args:
+        levels: the long level table's rows of one panel (one protocol).
+
+    Returns:
+        the panel's log paths, in that order.
+    """
+    weight = levels["n"].astype(float).fillna(0)
+    solved = (levels["accuracy"].astype(float) * weight).groupby(levels[C.LOG]).sum()
+    overall = solved / weight.groupby(levels[C.LOG]).sum().replace(0, float("nan"))
+    return [str(log) for log in overall.sort_values(ascending=False, kind="stable").index]
+
+
+def by_logs(levels: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """`levels` with each log's rows together, the logs in `order` (a stable sort).
+
+    Args:
+        levels: the long level table (or any frame with a `log` column).
+        order: log paths; a log not named keeps its rows after the named ones.
+
+    Returns:
+        the rows reordered.
+    """
+    rank = {log: i for i, log in enumerate(order)}
+    return levels.sort_values(C.LOG, key=lambda c: c.map(rank), kind="stable")
+
+
+def curve_order(levels: pd.DataFrame, protocols: list[str]) -> pd.DataFrame:
+    """`levels` in the curves' order: protocol by protocol as the panels (`protocols` first,
+    then any other in the table's order), each panel's runs as its legend (`panel_order`).
+
+    Args:
+        levels: the long level table.
+        protocols: the protocols in the order the page draws their panels.
+
+    Returns:
+        the rows reordered, as a new frame.
+    """
+    import pandas as pd
+
+    shown = [p for p in protocols if p in set(levels[C.PROTOCOL])]
+    shown += [p for p in dict.fromkeys(levels[C.PROTOCOL]) if p not in shown]
+    order = [
+        log for protocol in shown for log in panel_order(levels[levels[C.PROTOCOL] == protocol])
+    ]
+    return pd.DataFrame(by_logs(levels, order))

@@ -17,7 +17,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def eligible(runs: pd.DataFrame) -> pd.DataFrame:
     """Runs a comparison may use: complete model runs of SPaRC tasks with an accuracy (an
-    errored or cancelled run, or a baseline solver, never enters a comparison)."""
+    errored or cancelled run, or a baseline solver, never enters a comparison).
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+
+    Returns:
+        those rows of `runs`.
+    """
     ok = complete_mask(runs) & ~runs["baseline"].astype(bool)
     ok &= runs[C.TASK].isin(SPARC_TASKS) & runs[K.ACCURACY].notna()
     return runs[ok]
@@ -27,7 +34,15 @@ def outcome_index(samples: pd.DataFrame, runs: pd.DataFrame | None = None) -> di
     """Per log: puzzle id -> its outcome over epochs, scored puzzles only: the mean, or with
     `runs`, reduced as each run's log reduced it (`max`: 0/1 again; the value its row shows).
     A log whose reducer the report cannot apply is left out (no comparison of a value that is
-    not the one shown)."""
+    not the one shown).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        runs: the runs frame, for each log's reducer; None reduces by the mean.
+
+    Returns:
+        log path -> Series of per-puzzle values (0-1) indexed by puzzle id.
+    """
     if samples is None or samples.empty or K.CORRECT not in samples:
         return {}
     scored = samples.dropna(subset=[K.CORRECT])

@@ -13,7 +13,7 @@ from inspect_sparc.report.analysis.fresh import test_side
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.analysis.paired import compare, reading, reduction
 from inspect_sparc.report.analysis.split import subset_name
-from inspect_sparc.report.analysis.unpaired import same_model
+from inspect_sparc.report.analysis.unpaired import PAGE_ROWS, same_model
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.statistics.score_intervals import ALPHA, holm
 
@@ -47,7 +47,15 @@ def _setting(run: Any, key: str) -> Any:
 
 def paired_runs(runs: pd.DataFrame, samples: pd.DataFrame) -> list[tuple[Any, str, Any]]:
     """(run, its published protocol, its per-puzzle values) for each eligible run whose every
-    puzzle is a test puzzle by content and whose task a published per-puzzle run matches."""
+    puzzle is a test puzzle by content and whose task a published per-puzzle run matches.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one (run's row, published protocol, per-puzzle values by puzzle id) per such run.
+    """
     from inspect_sparc.published_runs.pairing import published_protocol
 
     on_test = set(test_side(runs, samples)[C.LOG])
@@ -164,7 +172,16 @@ def published_paired(
     their shared puzzles (counts, both accuracies, run - published in points with the interval
     of the test beside it, p, Holm over the run's published runs, the smallest difference found
     with 80% power, a reading, what the shared puzzles are, the source); per level the same
-    with Holm within the pair over its levels."""
+    with Holm within the pair over its levels.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        (overall, per level), percent and points; two empty frames where no run pairs with a
+        published run.
+    """
 
     from inspect_sparc.published_runs.pairing import matching_runs, shared_puzzles_with
     from inspect_sparc.published_runs.verdicts import load_verdicts
@@ -280,7 +297,16 @@ def _ordered(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
 def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """For each eligible run on a shipped subset (`-T puzzles=informative:N`): its estimate of
     the full-split accuracy and 95% interval (points) by both estimators side by side, from its
-    per-puzzle values reduced as its log reduced them."""
+    per-puzzle values reduced as its log reduced them.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per run and estimator (run, method, subset, n, estimate and its interval in percent,
+        note); empty without subset runs.
+    """
     import pandas as pd
 
     from inspect_sparc.published_runs.frames import subset_estimate_frame
@@ -304,3 +330,47 @@ def subset_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
         found.insert(0, C.RUN, run[C.RUN])
         tables.append(found)
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+
+
+def page_rows(overall: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """What the page shows of a long table (None: all of it): for each run, its rows against
+    published runs of its own model where it has any, else the two nearest in accuracy on the
+    shared puzzles (the CSV has every row).
+
+    Args:
+        overall: the paired-with-published table (`published_paired`'s first frame).
+
+    Returns:
+        the rows kept (in the table's order; None where the table has at most `PAGE_ROWS`
+        rows) and the words that say which they are ("" with None).
+    """
+    import pandas as pd
+
+    if len(overall) <= PAGE_ROWS:
+        return None, ""
+    gap = (overall["accuracy_published"] - overall["accuracy_run"]).abs()
+    ranked = overall.assign(_gap=gap).sort_values("_gap", kind="stable")
+    kept = [
+        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
+        for _, rows in ranked.groupby("run", sort=False)
+    ]
+    shown = pd.concat(kept).drop(columns="_gap").sort_index()
+    return shown, "each run's rows against its own model, or else the two nearest in accuracy"
+
+
+def differing(overall: pd.DataFrame) -> tuple[int, int, int] | None:
+    """How many tested pairs differ (Holm p < 0.05 over each run's published runs), and in how
+    many of them the run is the higher.
+
+    Args:
+        overall: the paired-with-published table.
+
+    Returns:
+        (tested pairs, pairs that differ, of those where the run is higher), or None where
+        the table has no adjusted p.
+    """
+    if "p_holm" not in overall:
+        return None
+    tested = overall.dropna(subset=["p_holm"])
+    differ = tested[tested["p_holm"] < 0.05]
+    return len(tested), len(differ), int((differ["difference"] > 0).sum())

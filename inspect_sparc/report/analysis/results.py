@@ -38,7 +38,17 @@ if TYPE_CHECKING:  # pragma: no cover
 def results_table(runs: pd.DataFrame, samples: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per run: n, solved count, accuracy (the log's) and its 95% interval (Wilson over puzzles,
     of the value shown; counts from the samples), levels 1-5, mean path length or steps, invalid
-    paths, mean output and reasoning tokens (each with its interval), time, status."""
+    paths, mean output and reasoning tokens (each with its interval), time, status.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per run in the logs' order (rates in percent; a subset run's accuracy and levels the
+        split's estimates, with `subset_accuracy` and `estimated_from`).
+    """
     import pandas as pd
 
     outcomes = puzzle_values(samples, [K.CORRECT])
@@ -132,7 +142,16 @@ def _errors_as_failures(
 
 
 def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
-    """Per log: puzzles with no scored epoch (every attempt errored), left out of n."""
+    """Per log: puzzles with no scored epoch (every attempt errored), left out of n.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        log path -> that count (0 where every puzzle has a scored epoch), for every log with
+        samples.
+    """
     if samples is None or samples.empty:
         return {}
     scored = samples[K.CORRECT].notna() if K.CORRECT in samples else False
@@ -141,7 +160,17 @@ def errored_puzzles(samples: pd.DataFrame | None) -> dict[str, int]:
 
 
 def errors_as_failures(solved: float | None, n: int, errored: int) -> dict[str, Any]:
-    """The accuracy with errored puzzles counted as failures, and its Wilson interval."""
+    """The accuracy with errored puzzles counted as failures, and its Wilson interval.
+
+    Args:
+        solved: puzzles solved (a sum of per-puzzle values), or None where unknown.
+        n: puzzles scored.
+        errored: puzzles whose every attempt errored.
+
+    Returns:
+        `errors_as_failures` and its interval columns (percent; None where `solved` is unknown or
+        nothing ran).
+    """
     total = n + errored
     if solved is None or total == 0:
         return {"errors_as_failures": None}
@@ -155,7 +184,18 @@ def errors_as_failures(solved: float | None, n: int, errored: int) -> dict[str, 
 
 def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> dict[str, Any]:
     """Output tokens per solved puzzle (the cost of a solve), with a bootstrap interval over
-    puzzles of the ratio (tokens and outcome resampled together)."""
+    puzzles of the ratio (tokens and outcome resampled together).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+        log: the run's log path.
+        solved: the run's per-puzzle values (0-1), a Series by puzzle id (the solves counted).
+
+    Returns:
+        `tokens_per_solved` and its interval columns; `tokens_per_solved` alone, None, where
+        nothing was solved; empty where the run logged no tokens.
+    """
     if samples is None or samples.empty or not len(solved) or "output_tokens" not in samples:
         return {}
     rows = samples[samples[C.LOG] == log]
@@ -176,7 +216,17 @@ def tokens_per_solved(samples: pd.DataFrame | None, log: str, solved: Any) -> di
 
 def invalid_path_interval(samples: pd.DataFrame | None, run: Any) -> dict[str, Any]:
     """The 95% interval of the log's `invalid_path_rate` (Wilson over puzzles, each puzzle's
-    epochs reduced as the log reduced them), only where the samples give the value shown."""
+    epochs reduced as the log reduced them), only where the samples give the value shown.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+        run: the run's row of the runs frame.
+
+    Returns:
+        `invalid_path_rate_ci95_low/high` in percent; empty where the samples do not give the value
+        shown.
+    """
     shown = pct(run.get(K.INVALID_PATH_RATE))
     if shown is None or samples is None or samples.empty or K.INVALID_PATH not in samples:
         return {}
@@ -194,7 +244,19 @@ def tokens_per_sample(
 ) -> dict[str, Any]:
     """Mean `column` tokens per sample (the run's usage over its samples) and, where the
     samples' own usage gives the same mean, its t interval over per-puzzle means (each
-    puzzle's epochs averaged first: the puzzle is the unit)."""
+    puzzle's epochs averaged first: the puzzle is the unit).
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+        run: the run's row of the runs frame.
+        column: `output_tokens` or `reasoning_tokens`.
+        per: the run's sample count (its header's), which divides its total usage; None
+            where unknown.
+
+    Returns:
+        `<column>_per_sample` and, where it applies, its interval columns.
+    """
     name = f"{column}_per_sample"
     shown = _per(run.get(column), per)
     out: dict[str, Any] = {name: shown}
@@ -214,7 +276,15 @@ def _per(total: Any, count: Any) -> float | None:
 
 def path_lengths(samples: pd.DataFrame | None) -> dict[str, float]:
     """Mean points in the extracted path, over answers with a path (the papers' "Avg. Path
-    Length"), per single-shot log: each sample's epochs averaged first, then the samples."""
+    Length"), per single-shot log: each sample's epochs averaged first, then the samples.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        log path -> mean path length in points (logs without paths left out).
+    """
     if samples is None or samples.empty or C.PATH_LENGTH not in samples:
         return {}
     shot = samples[samples[C.PROTOCOL].isin(["single_shot", "visual"])]
@@ -230,7 +300,17 @@ def epochs_variance(runs: pd.DataFrame, samples: pd.DataFrame | None) -> pd.Data
     puzzle part and the within-puzzle part, in points (Miller 2024, `stats.variance_parts`).
     More puzzles shrink both parts (each is divided by n), more epochs only the within part,
     so per added sample more puzzles narrow the interval most (no cost model says otherwise);
-    under a reducer other than the mean, more epochs also change what is estimated."""
+    under a reducer other than the mean, more epochs also change what is estimated.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch;
+            None or empty where no samples were read.
+
+    Returns:
+        one row per such run (standard errors in points, `narrows_most`); empty where no run has
+        epochs.
+    """
     import pandas as pd
 
     rows = []
@@ -309,3 +389,94 @@ def vs_published(results: pd.DataFrame, against: pd.DataFrame) -> pd.DataFrame:
         numbers = column != "published_model"  # a number column even where every cell is empty
         out.insert(at + offset, column, pd.array(values, dtype="float") if numbers else values)
     return out
+
+
+#: The columns of the ranked chart's rows (`chart_rows`).
+CHART_COLUMNS = [C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]
+
+
+def chart_rows(results: pd.DataFrame, published: pd.DataFrame | None) -> pd.DataFrame:
+    """The ranked chart's rows: each successful run with an accuracy (`mine`), then each
+    published row with one, labelled as the chart names them.
+
+    Args:
+        results: the results table (`results_table`), one row per run.
+        published: the published SPaRC rows of the protocols present, or None
+            (`--no-published`).
+
+    Returns:
+        one row per point: protocol, label, accuracy and its 95% interval (percent), and
+        `mine` (True for a run of these logs, False for a published row).
+    """
+    import pandas as pd
+
+    mine = results.dropna(subset=["accuracy"])
+    mine = mine.assign(mine=True, label=run_labels(mine))
+    mine = mine[mine["status"] == "success"] if "status" in mine else mine
+    parts = [mine[CHART_COLUMNS]]
+    if published is not None and not published.empty:
+        pub = published.dropna(subset=["accuracy"])
+        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
+        pub = pub.assign(
+            mine=False,
+            label=[
+                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
+                for m, p in zip(pub[C.MODEL], settings, strict=True)
+            ],
+        )
+        parts.append(pub[CHART_COLUMNS])
+    return pd.concat(parts, ignore_index=True)
+
+
+def run_labels(results: pd.DataFrame) -> list[str]:
+    """Each run's label in the ranked chart; a subset run's says its point is an estimate, and
+    from how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`).
+
+    Args:
+        results: the results table, one row per run.
+
+    Returns:
+        one label per row of `results`, in its order.
+    """
+    if "estimated_from" not in results:
+        return [str(run) for run in results[C.RUN]]
+    return [
+        f"{run} (estimate from {source.split(' (')[0]})"
+        if isinstance(source, str) and source
+        else str(run)
+        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
+    ]
+
+
+def most_accurate_first(results: pd.DataFrame) -> pd.DataFrame:
+    """The results as the page lists them: most accurate first (ties in the logs' order,
+    unknown accuracy last; the CSV keeps the logs' order), without the log path.
+
+    Args:
+        results: the results table, one row per run.
+
+    Returns:
+        the same rows reordered, without the `log` column.
+    """
+    ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
+    return ranked.drop(columns=[C.LOG], errors="ignore")
+
+
+def subset_runs(results: pd.DataFrame) -> list[tuple[str, str]]:
+    """The runs on a shipped subset, each with what its counts are of: n and solved count the
+    subset's puzzles, while its accuracy is the whole split's estimate.
+
+    Args:
+        results: the results table (`results_table`), one row per run.
+
+    Returns:
+        (run label, `100 puzzles (informative:100)`) per subset run, in the table's order;
+        empty where no run is on a subset.
+    """
+    if "estimated_from" not in results:
+        return []
+    return [
+        (str(run), source)
+        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
+        if isinstance(source, str) and source
+    ]

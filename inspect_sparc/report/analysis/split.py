@@ -42,18 +42,30 @@ class SplitEstimate:
 
     @property
     def label(self) -> str:
-        """How the page names the number: an estimate, and from how many puzzles."""
+        """How the page names the number: an estimate, and from how many puzzles.
+
+        Returns:
+            `estimate for the 500-puzzle split from N puzzles`.
+        """
         return f"estimate for the {SPLIT_SIZE}-puzzle split from {self.n} puzzles"
 
     @property
     def source(self) -> str:
-        """What the estimate is from, in a few words: `100 puzzles (informative:100)`."""
+        """What the estimate is from, in a few words: `100 puzzles (informative:100)`.
+
+        Returns:
+            the subset's size and name.
+        """
         return f"{self.n} puzzles ({self.subset})"
 
     @property
     def interval_text(self) -> str:
         """The results table's `interval` cell of the run: what the number and interval are,
-        and the subset's own rate, said to be the subset's."""
+        and the subset's own rate, said to be the subset's.
+
+        Returns:
+            the cell's words.
+        """
         return (
             f"{self.label} ({self.subset}; {self.method}); "
             f"{self.subset_accuracy:.1f} on these {self.n} puzzles"
@@ -62,7 +74,14 @@ class SplitEstimate:
 
 def subset_name(run: Any) -> str | None:
     """The shipped subset a run ran (`informative:100`), or None (every puzzle, another
-    task's puzzle filter, a name no longer shipped)."""
+    task's puzzle filter, a name no longer shipped).
+
+    Args:
+        run: a run's row of the runs frame (its `puzzles` setting).
+
+    Returns:
+        the subset's name, or None.
+    """
     from inspect_sparc.published_runs.shipped import check_subset_name
 
     name = run.get("puzzles")
@@ -117,7 +136,15 @@ def with_split_estimates(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFr
     """The runs frame with each subset run's `accuracy` and `level_k` (fractions, as the logs
     hold them) set to its whole-split estimates and `subset_accuracy` to the subset's own
     rate, so that every table, ranking and figure reading a run's accuracy reads the split's
-    (the frame unchanged where no run is on a subset)."""
+    (the frame unchanged where no run is on a subset).
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        a copy with the estimates, or `runs` itself where no run is on a subset.
+    """
     found = split_estimates(runs, samples)
     if not found:
         return runs
@@ -139,7 +166,17 @@ def errors_as_failures_estimate(
 ) -> dict[str, Any]:
     """A subset run's whole-split estimate with every errored epoch counted as a failure (as
     `statistics.rates.errors_as_failures_fields` counts them), and its interval (points);
-    empty where the samples do not say."""
+    empty where the samples do not say.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        log: the run's log path.
+        reducer: the run's epoch reducer.
+        subset: the shipped subset the run ran.
+
+    Returns:
+        `errors_as_failures` and its interval columns (points), or empty.
+    """
     import pandas as pd
 
     from inspect_sparc.published_runs.frames import subset_estimates

@@ -17,7 +17,15 @@ if TYPE_CHECKING:  # pragma: no cover
 def tokens_by_level(samples: pd.DataFrame) -> pd.DataFrame:
     """Mean output (and reasoning) tokens per sample by level, per model run with tokens: each
     puzzle's epochs averaged first, then the puzzles, with the output tokens' t interval over
-    puzzles (`output_tokens_ci95_low/high`); accuracy over the same puzzles."""
+    puzzles (`output_tokens_ci95_low/high`); accuracy over the same puzzles.
+
+    Args:
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per run and level with tokens (means per sample, the output tokens' interval,
+        accuracy in percent); empty where no sample logged tokens.
+    """
     import pandas as pd
 
     sparc = samples[samples[C.TASK].isin(SPARC_TASKS)] if not samples.empty else samples

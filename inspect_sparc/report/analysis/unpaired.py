@@ -28,7 +28,18 @@ def difference(
     ka: float, na: int, kb: float, nb: float, names: tuple[str, str] = ("a", "b")
 ) -> dict[str, Any]:
     """a - b in points with Newcombe's 95% interval, and what it shows in words (`names`: how
-    the reading calls a and b)."""
+    the reading calls a and b).
+
+    Args:
+        ka: run a's solved puzzles.
+        na: run a's puzzles.
+        kb: b's solved puzzles.
+        nb: b's puzzles.
+        names: what the reading calls a and b.
+
+    Returns:
+        `difference`, `diff_ci95_low/high` (points) and `reading`.
+    """
     interval = newcombe(ka, na, kb, nb)
     low, high = 100 * interval.low, 100 * interval.high
     if low > 0 or high < 0:
@@ -72,7 +83,15 @@ def _levels_of(levels: pd.Series | None, log: str, outcomes: pd.Series) -> pd.Se
 
 def on_shared_levels(one: dict[str, Any], two: dict[str, Any]) -> tuple[Any, Any, str]:
     """Both runs' outcomes on the levels both have (a run on easier levels only would
-    otherwise look better), and those levels as text ('' where a run's levels are unknown)."""
+    otherwise look better), and those levels as text ('' where a run's levels are unknown).
+
+    Args:
+        one: a run's outcomes and levels (`_run_sets`'s entry).
+        two: the other run's.
+
+    Returns:
+        (one's outcomes, two's outcomes, the levels as text).
+    """
     if one["levels"] is None or two["levels"] is None:
         return one["outcomes"], two["outcomes"], ""
     shared = sorted(set(one["levels"].dropna()) & set(two["levels"].dropna()))
@@ -90,7 +109,15 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
     """Pairs of runs of one task and protocol that share no puzzle (by id or grid), each on
     the levels both ran: counts, accuracies and the difference a - b with Newcombe's interval.
     A model's run on the test puzzles against its run on other puzzles is the fresh-puzzle
-    gap's, which matches levels."""
+    gap's, which matches levels.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+
+    Returns:
+        one row per such pair (percent and points); empty where none.
+    """
     import pandas as pd
 
     rows = []
@@ -126,14 +153,29 @@ def unshared_table(runs: pd.DataFrame, samples: pd.DataFrame) -> pd.DataFrame:
 
 
 def name_words(text: str) -> set[str]:
-    """The words and numbers of a model name, lower case (`qwen3.1-4b`: qwen, 3, 1, 4, b)."""
+    """The words and numbers of a model name, lower case (`qwen3.1-4b`: qwen, 3, 1, 4, b).
+
+    Args:
+        text: a model name.
+
+    Returns:
+        its words and numbers.
+    """
     return set(re.findall(r"[a-z]+|\d+", text.lower()))
 
 
 def same_model(run_model: str, published_model: str) -> bool:
     """Whether a published row names the run's model: every word and number of the published
     name is in the run's (`GPT-OSS 120B` is `openai/gpt-oss-120b`, `R1 Distill 32B` is
-    `deepseek-ai/DeepSeek-R1-Distill-Qwen-32B`; `Qwen 3 14B` is not `qwen/qwen3.1-4b`)."""
+    `deepseek-ai/DeepSeek-R1-Distill-Qwen-32B`; `Qwen 3 14B` is not `qwen/qwen3.1-4b`).
+
+    Args:
+        run_model: the run's model (`provider/name`).
+        published_model: the published row's model name.
+
+    Returns:
+        whether the published name's words are all in the run's.
+    """
     words = name_words(published_model)
     return bool(words) and words <= name_words(run_model)
 
@@ -145,7 +187,17 @@ def published_table(
     with an n (`published_results` keeps the rows of the runs' prompts): run - published with
     Newcombe's interval. The published runs saw the same puzzles, but their per-puzzle outcomes
     are not published, so the pair cannot be paired: the independent interval is the wider,
-    cautious one."""
+    cautious one.
+
+    Args:
+        runs: the runs frame (`read.runs.runs_frame`), one row per log.
+        samples: the samples frame (`read.samples.samples_frame`), one row per sample and epoch.
+        published: the published SPaRC rows (`published.published_results`), or None.
+
+    Returns:
+        one row per run and published row (percent and points, `same_model`, source); empty without
+        such runs or published rows.
+    """
     import pandas as pd
 
     if published is None or published.empty:
@@ -196,7 +248,14 @@ PAGE_ROWS = 40
 
 def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
     """What the page shows of a long published comparison (None: all of it): for each run, the
-    rows of its own model where it has any, else the two published rows nearest in accuracy."""
+    rows of its own model where it has any, else the two published rows nearest in accuracy.
+
+    Args:
+        against: the runs against the published rows (`published_table`).
+
+    Returns:
+        (the rows kept, or None for all; the words that say which are kept).
+    """
     if len(against) <= PAGE_ROWS:
         return None, ""
     gap = (against["accuracy_published"] - against["accuracy"]).abs()
@@ -213,7 +272,15 @@ def page_rows(against: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
 
 def page_view(shown: pd.DataFrame | None, against: pd.DataFrame) -> pd.DataFrame | None:
     """The published comparison as the page shows it: without the long source citations
-    (the CSV and the published table have them), and `same_model` only where one matches."""
+    (the CSV and the published table have them), and `same_model` only where one matches.
+
+    Args:
+        shown: the rows kept (`page_rows`), or None for all.
+        against: the whole comparison.
+
+    Returns:
+        the page's frame, or None where `against` is empty.
+    """
     if against.empty:
         return None
     view = against if shown is None else shown

@@ -5,7 +5,8 @@ declares none, so the naming conventions the tables follow are read in this one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Literal
 
 #: How a column's numbers are written: `count` whole numbers; `rate` a rate or mean to 0.1;
@@ -13,19 +14,6 @@ from typing import Literal
 #: per-puzzle values (whole where it is, else 2 decimals).
 Format = Literal["count", "rate", "ratio", "p", "whole_when_integral"]
 
-#: Columns of counts (written as whole numbers; so is every `n_...` column).
-COUNT_COLUMNS = frozenset(
-    {"n", "epochs", "both", "only_a", "only_b", "neither", "n_a", "n_b"}
-    | {"n_shared", "n_test", "n_fresh", "n_reached_end", "level", "dropped_errors", "errored"}
-    | {"only_run", "only_published"}
-)
-#: Columns of p-values (3 significant digits in CSV, 2 on the page and in LaTeX).
-P_COLUMNS = frozenset({"p", "p_holm", "gap_p", "p_holm_in_pair"})
-#: Ratios and means kept to 2 decimals in CSV.
-RATIO_COLUMNS = frozenset({"backtracking_ratio", "tool_calls_per_episode"})
-#: Sums of per-puzzle values: a whole count where each puzzle counts 0 or 1 (one epoch, or a
-#: max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2 decimals, not 12).
-WHOLE_WHEN_INTEGRAL = frozenset({"solved"})
 #: A rate column's interval columns when they are not `<column>_ci95_low/high`.
 INTERVAL_OF = {"accuracy": "ci95", "difference": "diff_ci95", "gap": "gap_ci95"}
 #: Intervals of differences (column stems: `<stem>_low`, `<stem>_high`): where one excludes 0,
@@ -44,15 +32,32 @@ class Column:
     format: Format
     interval: str
 
+    def labelled(self, label: str) -> Column:
+        """This column under another label (name, format and interval kept).
+
+        Args:
+            label: what the page's header says.
+
+        Returns:
+            the relabelled column.
+        """
+        return replace(self, label=label)
+
     @property
     def whole(self) -> bool:
-        """True where the page prints a whole value without decimals (counts, solved)."""
+        """True where the page prints a whole value without decimals (counts, solved).
+
+        Returns:
+            whether the format is `count` or `whole_when_integral`.
+        """
         return self.format in ("count", "whole_when_integral")
 
 
 def column_spec(name: str) -> Column:
-    """The default `Column` of `name` (the tables' naming conventions: `n_...` a count, `p` a
-    p-value, `<name>_ci95_low/high` its interval).
+    """The default `Column` of `name`, where its table declares none: the tables' two naming
+    conventions, `n` and `n_...` a count of puzzles and `<name>_ci95_low/high` its interval;
+    any other column a rate. A count, p-value, ratio or sum under another name is declared by
+    the section that shows it (`count`, `p_value`, `ratio`, `summed`).
 
     Args:
         name: the column's name in the frame.
@@ -60,13 +65,97 @@ def column_spec(name: str) -> Column:
     Returns:
         its `Column`, labelled by its name.
     """
-    fmt: Format = "rate"
-    if name in COUNT_COLUMNS or name.startswith("n_"):
-        fmt = "count"
-    elif name in P_COLUMNS:
-        fmt = "p"
-    elif name in RATIO_COLUMNS:
-        fmt = "ratio"
-    elif name in WHOLE_WHEN_INTEGRAL:
-        fmt = "whole_when_integral"
+    fmt: Format = "count" if name == "n" or name.startswith("n_") else "rate"
     return Column(name, name, fmt, INTERVAL_OF.get(name, f"{name}_ci95"))
+
+
+#: A table's declared columns by name (a column not declared takes `column_spec`'s default).
+Specs = Mapping[str, Column]
+
+
+def spec_of(name: str, specs: Specs | None = None) -> Column:
+    """The column `name` as its table declares it, else its default (`column_spec`).
+
+    Args:
+        name: the column's name in the frame.
+        specs: the table's declared columns by name, or None (every column its default).
+
+    Returns:
+        its `Column`.
+    """
+    found = specs.get(name) if specs else None
+    return found if found is not None else column_spec(name)
+
+
+def declared(columns: Iterable[Column]) -> dict[str, Column]:
+    """Columns by name, as `spec_of` reads them.
+
+    Args:
+        columns: a table's declared columns.
+
+    Returns:
+        name -> `Column`.
+    """
+    return {c.name: c for c in columns}
+
+
+def count(name: str, label: str = "") -> Column:
+    """A column of whole counts (puzzles, epochs, levels).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="count")
+
+
+def p_value(name: str, label: str = "") -> Column:
+    """A column of p-values (3 significant digits in CSV, 2 on the page and in LaTeX, more
+    where rounding would carry one across 0.05).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="p")
+
+
+def ratio(name: str, label: str = "") -> Column:
+    """A column of ratios or means kept to 2 decimals in CSV.
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="ratio")
+
+
+def summed(name: str, label: str = "") -> Column:
+    """A column of sums of per-puzzle values: a whole count where each puzzle counts 0 or 1
+    (one epoch, or a max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2
+    decimals, not 12).
+
+    Args:
+        name: the column's name in the frame.
+        label: what the page's header says ("" for the name).
+
+    Returns:
+        its `Column`.
+    """
+    return replace(column_spec(name), label=label or name, format="whole_when_integral")
+
+
+#: The level column of a table by level.
+LEVEL = count("level")
+#: A pair's four counts of shared puzzles (`both`, `only_a`, `only_b`, `neither`) and the
+#: puzzles dropped to an error.
+PAIR_COUNTS = tuple(count(c) for c in ("both", "only_a", "only_b", "neither", "dropped_errors"))

@@ -56,14 +56,29 @@ STYLE: dict[RcKeyType, Any] = {
 
 
 def new_figure(width: float, height: float) -> Figure:
-    """A figure drawn with the report's style (no pyplot, so nothing global changes)."""
+    """A figure drawn with the report's style (no pyplot, so nothing global changes).
+
+    Args:
+        width: inches.
+        height: inches.
+
+    Returns:
+        an empty figure with constrained layout.
+    """
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
 
 
 def styled(draw: Draw) -> Draw:
-    """Run a drawing function under the report's rc style."""
+    """Run a drawing function under the report's rc style.
+
+    Args:
+        draw: a function that draws and returns a figure.
+
+    Returns:
+        the same function, drawing under the style.
+    """
     from functools import wraps
 
     import matplotlib
@@ -78,7 +93,15 @@ def styled(draw: Draw) -> Draw:
 
 def short_label(label: str, width: int = 48) -> str:
     """`label` cut to `width` in the middle, so the end that tells runs apart (`#2`, `x2
-    epochs`, `[error]`) stays."""
+    epochs`, `[error]`) stays.
+
+    Args:
+        label: a run's label.
+        width: the most characters kept.
+
+    Returns:
+        the label, cut with `…` where longer than `width`.
+    """
     if len(label) <= width:
         return label
     tail = min(16, width // 3)
@@ -88,7 +111,14 @@ def short_label(label: str, width: int = 48) -> str:
 def distinct_labels(labels: Sequence[str]) -> list[str]:
     """Labels without the words every one of them shares at the start and at the end (a
     provider prefix, `| single_shot`), so what tells runs apart is what is read; a label
-    left empty keeps its whole text."""
+    left empty keeps its whole text.
+
+    Args:
+        labels: the labels of the runs shown together.
+
+    Returns:
+        one label per input, in its order.
+    """
     import re
 
     if len(labels) < 2:
@@ -107,7 +137,15 @@ def distinct_labels(labels: Sequence[str]) -> list[str]:
 def fit_labels(labels: list[str], width: int) -> list[str]:
     """`labels` at most `width` characters, still distinct where they were: a long label keeps
     as much of its start as lets every label differ, then `…` and its end (the part runs
-    share, mostly in the middle, is what goes); the end alone where nothing else works."""
+    share, mostly in the middle, is what goes); the end alone where nothing else works.
+
+    Args:
+        labels: distinct labels.
+        width: the most characters each may have.
+
+    Returns:
+        one label per input, in its order.
+    """
     if all(len(label) <= width for label in labels):
         return list(labels)
 
@@ -128,7 +166,15 @@ def fit_labels(labels: list[str], width: int) -> list[str]:
 def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     """`rows` (one per run, by its `run` label) ordered as the ranked chart and the terminal
     summary are: the run's accuracy, highest first (ties and unknown accuracy keep their order,
-    unknown last). Long frames (several rows per run) keep each run's rows together."""
+    unknown last). Long frames (several rows per run) keep each run's rows together.
+
+    Args:
+        rows: a table with a `run` column.
+        runs: the runs frame (each run's `accuracy`).
+
+    Returns:
+        the rows reordered, with a fresh index (`rows` itself where there is nothing to rank by).
+    """
     from inspect_sparc.contract.scores import ACCURACY
 
     if ACCURACY not in runs or C.RUN not in rows:  # nothing to rank by: the order as it is
@@ -142,12 +188,27 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def series_styles() -> Any:
-    """(colour, marker, line style) for each user series in turn."""
+    """(colour, marker, line style) for each user series in turn.
+
+    Returns:
+        an endless iterator of (colour, marker, line style).
+    """
     return zip(cycle(PALETTE), cycle(MARKERS), cycle(LINESTYLES), strict=False)
 
 
 def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
-    """Error bar extents (below, above) from interval columns, or None without them."""
+    """Error bar extents (below, above) from interval columns, or None without them.
+
+    Args:
+        frame: the rows drawn.
+        value: the column of the points.
+        low: the column of the intervals' low ends.
+        high: the column of their high ends.
+
+    Returns:
+        a 2 x rows array of distances below and above (never negative; NaN where an end is unknown),
+        or None where `frame` lacks `low` or `high`.
+    """
     import numpy as np
 
     if low not in frame or high not in frame:
@@ -159,7 +220,14 @@ def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
 
 
 def is_trend(values: Sequence[float]) -> bool:
-    """Three or more known points that are not all equal: worth a line."""
+    """Three or more known points that are not all equal: worth a line.
+
+    Args:
+        values: a series' values, NaN where unknown.
+
+    Returns:
+        whether to draw a line through them.
+    """
     known = [v for v in values if v == v and v is not None]
     return len(known) >= 3 and len(set(known)) > 1
 
@@ -171,7 +239,14 @@ DODGE_SPAN = 0.6
 
 def dodge_step(series: int) -> float:
     """The shift along x between consecutive series of a panel (0.08 for a few runs, less for
-    many, the whole spread at most `DODGE_SPAN`)."""
+    many, the whole spread at most `DODGE_SPAN`).
+
+    Args:
+        series: the series in the panel.
+
+    Returns:
+        the shift in levels.
+    """
     return min(0.08, DODGE_SPAN / max(series, 1))
 
 
@@ -179,7 +254,14 @@ def plot_runs(ax: Axes, frame: pd.DataFrame, column: str, errors: bool = True) -
     """One coloured series per log (`column` against level), in the frame's order, with 95%
     error bars where the frame has `ci95_low`/`ci95_high`, each series shifted along x
     (`dodge_step`) so that the bars of several runs never sit on one another; a line only for
-    a trend (`is_trend`)."""
+    a trend (`is_trend`).
+
+    Args:
+        ax: the panel.
+        frame: one row per log and level (`log`, `run`, `level`, `column`, its interval).
+        column: the value drawn.
+        errors: draw the error bars.
+    """
     series = frame[C.LOG].nunique() if len(frame) else 0
     step = dodge_step(series) if errors else 0.0
     for i, ((_, group), (colour, marker, line)) in enumerate(
@@ -212,7 +294,19 @@ def dot_chart(
     label_width: int = 60,
 ) -> Figure | None:
     """One row per entry (`label`), `value` with its 95% interval (`ci95_low/high`); rows with
-    `published` True muted grey, the rest in colour."""
+    `published` True muted grey, the rest in colour.
+
+    Args:
+        rows: one row per entry (`label`, `value`, `ci95_low/high`, `published`).
+        value: the column drawn.
+        title: the chart's title.
+        xlabel: the x axis' label.
+        xlim: the x axis' range, or None for matplotlib's.
+        label_width: the most characters of a label.
+
+    Returns:
+        the figure, or None without rows.
+    """
     if rows.empty:
         return None
     rows = rows.reset_index(drop=True)
@@ -249,7 +343,16 @@ def dot_chart(
 
 
 def heatmap_cell(value: float, low: Any, high: Any) -> str:
-    """A heat-map cell: the rate, and its interval below when known."""
+    """A heat-map cell: the rate, and its interval below when known.
+
+    Args:
+        value: the rate (percent).
+        low: its interval's low end, or None/NaN.
+        high: its high end, or None/NaN.
+
+    Returns:
+        the rate to a whole number, with its interval on a second line where known; a dash for NaN.
+    """
     if value != value:
         return "–"
     if low is None or high is None or low != low or high != high:
@@ -266,7 +369,18 @@ def heatmap(
     table: pd.DataFrame, columns: Sequence[str], title: str, label: str, row_label: str = "run"
 ) -> Figure | None:
     """Rows x columns of percentages as a grey heat map, each cell printing its rate and,
-    where the table has `<column>_ci95_low/high`, its 95% interval."""
+    where the table has `<column>_ci95_low/high`, its 95% interval.
+
+    Args:
+        table: one row per run.
+        columns: the columns shown, in order.
+        title: the figure's title.
+        label: the colour bar's label.
+        row_label: the column naming each row.
+
+    Returns:
+        the figure, or None without rows.
+    """
     if table.empty:
         return None
     data = table[list(columns)].astype(float)
@@ -304,7 +418,16 @@ def heatmap(
 
 def save(fig: Figure, name: str, out_dir: Any) -> dict[str, Any]:
     """Write `fig` as PNG (150 dpi, for the page) and PDF (vector, for papers), under the
-    report's style: the PDF's font type is read when saving, not when drawing."""
+    report's style: the PDF's font type is read when saving, not when drawing.
+
+    Args:
+        fig: the figure.
+        name: the files' name (without suffix).
+        out_dir: the folder written to (made if missing).
+
+    Returns:
+        `png` and `pdf` -> the paths written.
+    """
     from pathlib import Path
 
     import matplotlib

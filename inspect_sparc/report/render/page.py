@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, column_spec
+from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, Specs, spec_of
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -34,7 +34,16 @@ class Section:
 
 
 def figure_entry(name: str, png: Path, caption: str) -> dict[str, str]:
-    """A figure for the template: its PNG inlined (the page needs no other file)."""
+    """A figure for the template: its PNG inlined (the page needs no other file).
+
+    Args:
+        name: the figure's file name (without suffix).
+        png: its PNG file.
+        caption: its caption and alt text.
+
+    Returns:
+        the template's figure: name, base64 data, alt and caption.
+    """
     data = base64.b64encode(Path(png).read_bytes()).decode("ascii")
     return {"name": name, "data": data, "alt": caption, "caption": caption}
 
@@ -45,22 +54,36 @@ def table_entry(
     caption: str,
     published_col: str = "",
     transpose: bool = False,
+    specs: Specs | None = None,
 ) -> dict[str, Any]:
-    """A table for the template: cells as text (rates to one decimal, each with its 95%
-    interval and n in the same cell where the table has them), rows marked published;
-    `transpose`: one column per row of `table` (for tables with many columns and few rows);
-    `folded` when it has more than `FOLD_ROWS` rows."""
-    merged = interval_cells(table)
+    """A table for the template: cells as text, each formatted by its column's spec (rates to
+    one decimal, each with its 95% interval and n in the same cell where the table has them),
+    headers by their labels, rows marked published; `folded` when it has more than
+    `FOLD_ROWS` rows.
+
+    Args:
+        table: the rows the page shows.
+        name: the table's file name under `tables/` (without suffix).
+        caption: the line above the table.
+        published_col: a boolean column marking published rows ("" for none); not shown.
+        transpose: one column per row of `table` (for tables with many columns and few rows).
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the template's table: name, caption, columns, labels, rows of cell texts, which
+        columns are numeric, and whether it is folded.
+    """
+    merged = interval_cells(table, specs)
     if transpose:
         merged = transposed(merged)
     columns = [c for c in merged if c != published_col and c not in merged.attrs["folded"]]
-    specs = [column_spec(c) for c in columns]
+    shown = [spec_of(c, None if transpose else specs) for c in columns]
     rows = []
     for _, row in merged.iterrows():
         rows.append(
             {
                 "published": bool(row.get(published_col)) if published_col else False,
-                "cells": [cell_text(row[c.name], c.whole, c.format == "p") for c in specs],
+                "cells": [cell_text(row[c.name], c.whole, c.format == "p") for c in shown],
             }
         )
     numeric = [merged[c].dtype.kind in "fiu" for c in columns]
@@ -68,6 +91,7 @@ def table_entry(
         "name": name,
         "caption": caption,
         "columns": columns,
+        "labels": [c.label for c in shown],
         "rows": rows,
         "numeric": numeric,
         "folded": len(rows) > FOLD_ROWS,
@@ -80,7 +104,14 @@ FOLD_ROWS = 40
 
 
 def transposed(merged: pd.DataFrame) -> pd.DataFrame:
-    """`merged` turned: its first column's values become the columns, its columns the rows."""
+    """`merged` turned: its first column's values become the columns, its columns the rows.
+
+    Args:
+        merged: a table as `interval_cells` makes it.
+
+    Returns:
+        the turned table, every cell as text.
+    """
     kept = [c for c in merged.columns if c not in merged.attrs["folded"]]
     first = kept[0]
     turned = merged[kept].astype(object).set_index(first).T
@@ -91,13 +122,22 @@ def transposed(merged: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
-    """A copy where each rate with interval columns reads `12.3 (8.1-17.9)` (and `n=86`
-    where its own `n_<column>` exists); the folded columns are listed in `attrs`."""
+def interval_cells(table: pd.DataFrame, specs: Specs | None = None) -> pd.DataFrame:
+    """A copy where each rate with interval columns (its spec's `interval`) reads
+    `12.3 (8.1-17.9)` (and `n=86` where its own `n_<column>` exists).
+
+    Args:
+        table: the rows the page shows.
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the copy; the interval and n columns folded into a cell are listed in its
+        `attrs["folded"]`.
+    """
     out = table.copy()
     folded: set[str] = set()
     for column in table.columns:
-        stem = column_spec(column).interval
+        stem = spec_of(column, specs).interval
         low, high, n = f"{stem}_low", f"{stem}_high", f"n_{column}"
         if low not in table or high not in table or table[column].dtype.kind not in "fi":
             continue
@@ -119,7 +159,16 @@ def interval_cells(table: pd.DataFrame) -> pd.DataFrame:
 
 def interval_text(low: float, high: float, stem: str) -> str:
     """An interval as a cell prints it, `8.1–17.9` or `-1.6 to 42.0`; a difference's interval
-    that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`)."""
+    that excludes 0 with the digits that keep its ends off 0 (`stats.format_interval`).
+
+    Args:
+        low: the low end.
+        high: the high end.
+        stem: the interval's column stem (`ci95`, `diff_ci95`, ...).
+
+    Returns:
+        the text, without parentheses.
+    """
     from inspect_sparc.report.statistics.score_intervals import format_interval
 
     if stem in DIFFERENCE_INTERVALS:
@@ -140,7 +189,16 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
     """A table cell: counts as integers, p-values to 2 significant digits (more where rounding
     would carry one across 0.05: `stats.format_p`), other numbers to
     one decimal (a small nonzero one as `<0.1`, so a column reads in one format), missing
-    values as a dash, long text cut at `CELL_CHARS`."""
+    values as a dash, long text cut at `CELL_CHARS`.
+
+    Args:
+        value: the cell's value.
+        count: print a whole number without decimals.
+        p: print a float as a p-value.
+
+    Returns:
+        the cell's text.
+    """
     if value is None or (isinstance(value, float) and value != value):
         return "–"
     if isinstance(value, bool):
@@ -166,7 +224,14 @@ INTERVAL_TEXT = r"\((?:-?[\d.<>]+–-?[\d.<>]+|-?[\d.]+ to -?[\d.]+)\)"
 def breakable(text: str) -> Any:
     """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
     column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word, and
-    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`)."""
+    each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`).
+
+    Args:
+        text: a cell's text.
+
+    Returns:
+        safe markup (`markupsafe.Markup`).
+    """
     import re
 
     from markupsafe import Markup, escape
@@ -190,7 +255,19 @@ def render_page(
     rescored: bool = False,
     title: str = "SPaRC / AlgoPuzzleVQA report",
 ) -> str:
-    """The page's HTML text."""
+    """The page's HTML text.
+
+    Args:
+        sections: the sections, in page order.
+        summary: one line per log or path (`build.summary_lines`).
+        n_logs: the logs read.
+        show_published: whether published results are shown (the page says so where not).
+        rescored: whether the logs were rescored (`--rescore`).
+        title: the page's title.
+
+    Returns:
+        the page's HTML text.
+    """
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from inspect_sparc import __version__

@@ -6,23 +6,39 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, column_spec
+from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, Specs, spec_of
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 
 def whole_when_integral(value: object) -> object:
-    """`value` as an int when it is a whole number, else rounded to 2 decimals."""
+    """`value` as an int when it is a whole number, else rounded to 2 decimals.
+
+    Args:
+        value: a cell's value.
+
+    Returns:
+        the int, the rounded float, or `value` itself where it is no float or NaN.
+    """
     if isinstance(value, float) and value == value:
         return int(value) if value.is_integer() else round(value, 2)
     return value
 
 
-def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """`table` rounded to what its numbers mean: rates to 0.1, p-values to 3 significant
-    digits (never rounded across 0.05), ratios to 0.01, counts exact, a difference's interval
-    that excludes 0 with the digits that show it (the in-memory tables keep every digit)."""
+def csv_frame(table: pd.DataFrame, specs: Specs | None = None) -> pd.DataFrame:
+    """`table` rounded to what its numbers mean, by each column's spec: rates to 0.1, p-values
+    to 3 significant digits (never rounded across 0.05), ratios to 0.01, counts exact, a
+    difference's interval that excludes 0 with the digits that show it (the in-memory tables
+    keep every digit).
+
+    Args:
+        table: the table as computed.
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the rounded copy.
+    """
     from inspect_sparc.report.statistics.score_intervals import format_p
 
     out = table.copy()
@@ -30,7 +46,7 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
     for column in out.select_dtypes("number").columns:
         if out[column].dtype == bool:
             continue
-        fmt = column_spec(column).format
+        fmt = spec_of(column, specs).format
         if column in ends:
             out[column] = ends[column].astype(float)
         elif fmt == "count":
@@ -48,7 +64,15 @@ def csv_frame(table: pd.DataFrame) -> pd.DataFrame:
 
 def interval_ends(table: pd.DataFrame) -> dict[str, pd.Series]:
     """Per end column of a difference's interval: its ends as text, to 0.1 or, where the
-    interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`)."""
+    interval excludes 0, to the digits that keep both ends off 0 (`stats.format_interval`).
+
+    Args:
+        table: the table as computed.
+
+    Returns:
+        end column -> its ends as text (None where unknown), for each difference interval the table
+        has.
+    """
     import pandas as pd
 
     from inspect_sparc.report.statistics.score_intervals import format_interval
@@ -73,12 +97,25 @@ def write_table(
     out_dir: Path,
     caption: str = "",
     tex_columns: list[str] | None = None,
+    specs: Specs | None = None,
 ) -> list[Path]:
     """Write `table` as CSV (rounded: `csv_frame`) and as a booktabs LaTeX table (as the
-    papers set them; only `tex_columns` when given)."""
+    papers set them), each number formatted by its column's spec.
+
+    Args:
+        table: the table as computed.
+        name: the files' name (`<name>.csv`, `<name>.tex`).
+        out_dir: the folder written to (made if missing).
+        caption: the LaTeX table's caption ("" for none).
+        tex_columns: the columns the LaTeX table sets (None: all).
+        specs: the table's declared columns by name (None: every column its default).
+
+    Returns:
+        the paths written, CSV first.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     csv = out_dir / f"{name}.csv"
-    csv_frame(table).to_csv(csv, index=False)
+    csv_frame(table, specs).to_csv(csv, index=False)
     if tex_columns:
         table = table[tex_columns]
     written = [csv]
@@ -88,7 +125,7 @@ def write_table(
     # formatted (numbers need no escaping); column names (`mean_steps`, `n_dot`) escaped too
     from inspect_sparc.report.statistics.score_intervals import format_p
 
-    fmts = {c: column_spec(c).format for c in table.columns}
+    fmts = {c: spec_of(c, specs).format for c in table.columns}
     texts = {c: table[c].map(lambda v: format_p(v) or None) for c in numeric if fmts[c] == "p"}
     texts |= {c: v for c, v in interval_ends(table).items() if c in table}
     table = table.assign(**texts)  # p-values and differences' ends as the page prints them

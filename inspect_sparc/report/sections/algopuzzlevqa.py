@@ -6,7 +6,11 @@ from __future__ import annotations
 from itertools import cycle
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.algopuzzlevqa import algopuzzlevqa_table
+from inspect_sparc.report.analysis.algopuzzlevqa import (
+    algopuzzlevqa_table,
+    published_puzzles,
+    puzzle_columns,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import (
@@ -27,16 +31,21 @@ if TYPE_CHECKING:  # pragma: no cover
 @styled
 def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy per puzzle: one coloured series per run with 95% intervals, the published
-    columns as muted open markers."""
+    columns as muted open markers.
+
+    Args:
+        by_puzzle: the per-puzzle table (`analysis.algopuzzlevqa.algopuzzlevqa_table`'s first
+            frame).
+        published: the paper's per-puzzle rows without averages, or None.
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     import numpy as np
 
     if by_puzzle.empty:
         return None
-    puzzles = [
-        c
-        for c in by_puzzle.columns
-        if c not in (C.RUN, "setup", "average") and not c.startswith("n_") and "_ci95_" not in c
-    ]
+    puzzles = puzzle_columns(by_puzzle)
     fig = new_figure(7.5, 0.6 + 0.3 * len(puzzles))
     ax = fig.add_subplot()
     for (_, row), (colour, marker, _) in zip(by_puzzle.iterrows(), series_styles(), strict=False):
@@ -80,7 +89,14 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
 
 
 def algopuzzlevqa_section(ctx: Context) -> Section | None:
-    """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3."""
+    """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     by_puzzle, by_category = algopuzzlevqa_table(ctx.runs, ctx.samples)
     if by_puzzle.empty:
         return None
@@ -90,9 +106,7 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
         "type would fare. average_new_instances_ci95_low/high beside it are stratified by "
         "type: they answer new instances of these 18 types."
     )
-    pub_algo = ctx.shipped("algopuzzlevqa")
-    if pub_algo is not None:
-        pub_algo = pub_algo[pub_algo["setup"] != "average"]
+    pub_algo = published_puzzles(ctx.shipped("algopuzzlevqa"))
     fig = algopuzzlevqa_bars(by_puzzle, pub_algo)
     ctx.add_figure(s, fig, "algopuzzlevqa_puzzles", "Accuracy per puzzle")
     caption = "Accuracy (%) per puzzle, one column per run"

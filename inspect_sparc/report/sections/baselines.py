@@ -14,7 +14,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def baselines_section(ctx: Context) -> Section | None:
-    """Baseline runs, chance levels and A* on each run's own puzzles."""
+    """Baseline runs, chance levels and A* on each run's own puzzles.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     baselines = baselines_table(ctx.runs, ctx.samples)
     if baselines.empty:
         return None

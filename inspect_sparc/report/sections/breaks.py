@@ -19,7 +19,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def breaks_heatmap(breaks: pd.DataFrame, runs: pd.DataFrame | None = None) -> Figure | None:
     """Share of answers breaking each rule, per run (with intervals; most accurate first where
-    `runs` gives their accuracy)."""
+    `runs` gives their accuracy).
+
+    Args:
+        breaks: the broken-rules table (`analysis.breaks.breaks_table`).
+        runs: the runs frame, to order the runs by accuracy (None: the table's order).
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if breaks.empty:
         return None
     rows = breaks if runs is None else most_accurate_first(breaks, runs)
@@ -34,7 +42,14 @@ BREAKS_PAGE = [
 
 
 def breaks_section(ctx: Context) -> Section | None:
-    """Share of answers breaking each rule."""
+    """Share of answers breaking each rule.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     breaks = breaks_table(ctx.runs, ctx.samples)
     if breaks.empty:
         return None

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.deltas import delta_table, published_deltas, with_paired_interval
-from inspect_sparc.report.analysis.split import split_deltas
+from inspect_sparc.report.analysis.deltas import (
+    chart_rows,
+    delta_table,
+    deltas_shown,
+    published_deltas,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.figures import dot_chart
@@ -19,18 +23,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def delta_bars(deltas: pd.DataFrame, published: pd.DataFrame | None = None) -> Figure | None:
     """Protocol deltas in accuracy points per model, with the paired 95% interval where the
-    two runs share puzzles; the published deltas (papers and rebuttal rows) muted."""
-    import pandas as pd
+    two runs share puzzles; the published deltas (papers and rebuttal rows) muted.
 
+    Args:
+        deltas: the deltas as shown (`analysis.deltas.deltas_shown`).
+        published: the published models' deltas, or None.
+
+    Returns:
+        the figure, or None without deltas.
+    """
     if deltas.empty:
         return None
-    rows = deltas.assign(
-        label=[f"{m}: {d}" for m, d in zip(deltas[C.MODEL], deltas["delta"], strict=True)],
-        published=False,
-    )
-    if published is not None and not published.empty:
-        rows = pd.concat([rows, published.assign(published=True)], ignore_index=True)
-    rows = rows.rename(columns={"points": "value"})
+    rows = chart_rows(deltas, published)
     return dot_chart(rows, "value", "Protocol deltas", "accuracy difference (points)", None)
 
 
@@ -41,7 +45,14 @@ DELTAS_FIRST += ["accuracy_b"]
 
 
 def deltas_section(ctx: Context) -> Section | None:
-    """Protocol deltas per model, between runs on the same puzzles."""
+    """Protocol deltas per model, between runs on the same puzzles.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     deltas = delta_table(ctx.runs)
     if deltas.empty:
         return None
@@ -52,7 +63,7 @@ def deltas_section(ctx: Context) -> Section | None:
         "prompt, source, split, subset, levels and the number of puzzles match (and "
         "max_steps, between two gym protocols); the latest run of each protocol is taken.",
     )
-    deltas = split_deltas(with_paired_interval(deltas, ctx.paired), ctx.runs, ctx.samples)
+    deltas = deltas_shown(deltas, ctx.paired, ctx.runs, ctx.samples)
     published = published_deltas(ctx.runs) if ctx.published else None
     fig = delta_bars(deltas, published)
     ctx.add_figure(s, fig, "protocol_deltas", "Protocol deltas (paired 95% intervals)")

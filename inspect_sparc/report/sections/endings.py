@@ -12,6 +12,7 @@ from inspect_sparc.report.analysis.endings import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import ratio
 from inspect_sparc.report.render.figures import (
     dot_chart,
     error_extents,
@@ -30,7 +31,14 @@ if TYPE_CHECKING:  # pragma: no cover
 @styled
 def endings_bars(endings: pd.DataFrame) -> Figure | None:
     """How gym and agent episodes ended: one panel per ending, each run's share of episodes
-    with its 95% interval (no legend to cover an axis)."""
+    with its 95% interval (no legend to cover an axis).
+
+    Args:
+        endings: the endings table (`analysis.endings.endings_table`).
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if endings.empty:
         return None
     fig = new_figure(10, 1.2 + 0.3 * len(endings))
@@ -63,7 +71,14 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
 
 
 def backtracking_figure(behaviour: pd.DataFrame) -> Figure | None:
-    """Median backtracking ratio (steps / path edges over episodes that reached E) per run."""
+    """Median backtracking ratio (steps / path edges over episodes that reached E) per run.
+
+    Args:
+        behaviour: the behaviour table (`analysis.endings.behaviour_table`).
+
+    Returns:
+        the figure, or None where no run has a backtracking ratio.
+    """
     if behaviour.empty or "backtracking_ratio" not in behaviour:
         return None
     rows = behaviour.dropna(subset=["backtracking_ratio"])
@@ -83,7 +98,14 @@ def backtracking_figure(behaviour: pd.DataFrame) -> Figure | None:
 
 
 def endings_section(ctx: Context) -> Section | None:
-    """How gym and agent episodes ended."""
+    """How gym and agent episodes ended.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     endings = endings_table(ctx.runs, ctx.samples)
     if endings.empty:
         return None
@@ -111,7 +133,8 @@ def endings_section(ctx: Context) -> Section | None:
     behaviour = behaviour_table(ctx.runs, ctx.samples)
     fig = backtracking_figure(behaviour)
     ctx.add_figure(s, fig, "backtracking_ratio", "Backtracking ratio per run")
-    ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted")
+    ratios = (ratio("backtracking_ratio"), ratio("tool_calls_per_episode"))
+    ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted", columns=ratios)
     return s
 
 

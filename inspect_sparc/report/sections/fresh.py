@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.fresh import fresh_gap_table
+from inspect_sparc.report.analysis.fresh import fresh_gap_table, subset_sides
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL, p_value
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     error_extents,
@@ -39,7 +40,14 @@ MEANING = (
 @styled
 def fresh_gap_figure(gaps: pd.DataFrame) -> Figure | None:
     """Per model and protocol: the gap (test split minus fresh puzzles, points) per level and
-    overall, with its 95% interval; 0 drawn as a line."""
+    overall, with its 95% interval; 0 drawn as a line.
+
+    Args:
+        gaps: the fresh-gap table (`analysis.fresh.fresh_gap_table`).
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if gaps.empty:
         return None
     groups = list(gaps.groupby([C.MODEL, C.PROTOCOL], sort=False))
@@ -63,13 +71,41 @@ def fresh_gap_figure(gaps: pd.DataFrame) -> Figure | None:
         ax.set_xticks(range(len(group)), ticks)
         ax.set_xlabel("difficulty level")
         ax.set_ylabel("test - fresh (points)")
-        ax.set_title(short_label(f"{model} | {PROTOCOL_TITLES.get(protocol, protocol)}", 70))
+        title = short_label(f"{model} | {PROTOCOL_TITLES.get(protocol, protocol)}", 70)
+        on = group["on_puzzles"].iloc[0] if "on_puzzles" in group else None
+        if isinstance(on, str) and on:  # a shipped subset: the gap is on its puzzles
+            title += f"\non {on}, not split estimates"
+        ax.set_title(title)
         ax.grid(axis="y", color="0.92")
     return fig
 
 
+def subset_text(on: list[str]) -> str:
+    """What the page adds where a test side ran a shipped subset (`-T puzzles=informative:N`).
+
+    Args:
+        on: what each such run was compared on (`analysis.fresh.subset_sides`).
+
+    Returns:
+        the sentences.
+    """
+    return (
+        f" A test side on a shipped subset is compared on its own puzzles ({'; '.join(on)}): "
+        "its test accuracy, the fresh set's re-weighting and every gap are computed on these "
+        "puzzles, not estimated for the 500-puzzle split (the results table's accuracy of the "
+        "same run is the split estimate, so the two differ)."
+    )
+
+
 def fresh_section(ctx: Context) -> Section | None:
-    """The fresh-puzzle gap: test split against generated puzzles of the same levels."""
+    """The fresh-puzzle gap: test split against generated puzzles of the same levels.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     gaps = fresh_gap_table(ctx.runs, ctx.samples)
     if gaps.empty:
         return None
@@ -90,9 +126,16 @@ def fresh_section(ctx: Context) -> Section | None:
         "means (epochs averaged) get the gap alone: no interval keeps its coverage with so "
         "few fresh puzzles, and gap_test says so. " + MEANING,
     )
+    on = subset_sides(gaps)
     caption = "Test split minus fresh puzzles, per level and overall (95% intervals)"
+    table_caption = "Fresh-puzzle gap (points)"
+    if on:
+        s.text += subset_text(on)
+        caption += f"; on {'; '.join(on)}, not split estimates"
+        table_caption += f"; test accuracy and gap on {'; '.join(on)}, not split estimates"
     ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)
-    ctx.add_table(s, gaps, "fresh_gap", "Fresh-puzzle gap (points)")
+    columns = (LEVEL, p_value("gap_p"))
+    ctx.add_table(s, gaps, "fresh_gap", table_caption, columns=columns)
     return s
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.human import (
+    human_runs,
     human_table,
     participant_table,
     seconds_by_level,
@@ -22,7 +23,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @styled
 def seconds_figure(times: pd.DataFrame) -> Any:
-    """Seconds to answer by level, one box per level and run (each answer a dot)."""
+    """Seconds to answer by level, one box per level and run (each answer a dot).
+
+    Args:
+        times: one row per human answer (`analysis.human.seconds_by_level`).
+
+    Returns:
+        the figure, or None without answers.
+    """
     if times.empty:
         return None
     fig = new_figure(6.0, 3.2)
@@ -45,11 +53,18 @@ def seconds_figure(times: pd.DataFrame) -> Any:
 
 
 def human_section(ctx: Context) -> Section | None:
-    """Human runs, the published human figures, participants, time by level."""
+    """Human runs, the published human figures, participants, time by level.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no log is a human run.
+    """
     from inspect_sparc.report.published import published
 
     table = human_table(ctx.samples, published("sparc") if ctx.published else None)
-    if table.empty or (table["reference"] == "").sum() == 0:
+    if human_runs(table) == 0:
         return None
     s = Section(
         "human",

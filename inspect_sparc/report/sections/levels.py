@@ -8,9 +8,17 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
-from inspect_sparc.report.analysis.levels import level_table, wide_levels
+from inspect_sparc.report.analysis.levels import (
+    by_logs,
+    curve_order,
+    estimated,
+    level_table,
+    panel_order,
+    wide_levels,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL
 from inspect_sparc.report.render.figures import (
     MARKERS,
     MUTED,
@@ -34,7 +42,15 @@ def direct_labels(
     ax: Axes, items: list[tuple[float, str]], x: float, gap: float, clear: float = 0.0
 ) -> None:
     """Labels beside their series' last values at `x`, `clear` further right (past your runs'
-    shifted points), pushed apart by at least `gap`."""
+    shifted points), pushed apart by at least `gap`.
+
+    Args:
+        ax: the panel.
+        items: (the series' last value, its label) per series.
+        x: where the series end (the last level).
+        gap: the least vertical distance between two labels (points of accuracy).
+        clear: how far right of `x` the labels start (levels).
+    """
     placed: list[float] = []
     for y, text in sorted(items):
         y_at = max([y, *(p + gap for p in placed[-1:])])
@@ -53,7 +69,13 @@ def direct_labels(
 
 def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
     """Published level curves, muted grey and thin, each named at its right end, `clear`
-    right of it (a row whose model is not named by its leaderboard row), none in the legend."""
+    right of it (a row whose model is not named by its leaderboard row), none in the legend.
+
+    Args:
+        ax: the panel.
+        rows: the published rows of the panel's protocol (`level_1..5`).
+        clear: how far right of the last level their names start.
+    """
     items = []
     for (_, row), marker in zip(rows.iterrows(), cycle(MARKERS), strict=False):
         values = [row.get(f"level_{lv}") for lv in LEVELS]
@@ -78,41 +100,35 @@ def plot_published(ax: Axes, rows: pd.DataFrame, clear: float = 0.0) -> None:
 
 
 def ranked_panel(levels: pd.DataFrame) -> pd.DataFrame:
-    """One panel's rows, runs most accurate first over the levels shown (weighted by n: the
+    """One panel's rows, runs most accurate first over the levels shown (`panel_order`: the
     order of the legend; the ranked chart's too, unless a reducer other than the mean makes the
     log's accuracy differ), each `run` without the words every run of the panel shares
-    (`distinct_labels`: the panel's title names the protocol)."""
-    weight = levels["n"].astype(float).fillna(0)
-    solved = (levels["accuracy"].astype(float) * weight).groupby(levels[C.LOG]).sum()
-    overall = solved / weight.groupby(levels[C.LOG]).sum().replace(0, float("nan"))
-    order = overall.sort_values(ascending=False, kind="stable", na_position="last").index
-    rank = {log: i for i, log in enumerate(order)}
-    ranked = levels.sort_values(C.LOG, key=lambda c: c.map(rank), kind="stable")
+    (`distinct_labels`: the panel's title names the protocol).
+
+    Args:
+        levels: the long level table's rows of one protocol.
+
+    Returns:
+        those rows reordered, their `run` labels shortened.
+    """
+    ranked = by_logs(levels, panel_order(levels))
     names = list(dict.fromkeys(ranked[C.RUN]))
     short = dict(zip(names, distinct_labels(names), strict=True))
     return ranked.assign(run=ranked[C.RUN].map(short))
 
 
-def as_the_curves(levels: pd.DataFrame) -> pd.DataFrame:
-    """`levels` in the curves' order: protocol by protocol as the panels, each panel's runs as
-    its legend (`ranked_panel`), with their labels as the table shows them (whole)."""
-    import pandas as pd
-
-    protocols = [p for p in PROTOCOLS if p in set(levels[C.PROTOCOL])]
-    protocols += [p for p in dict.fromkeys(levels[C.PROTOCOL]) if p not in protocols]
-    order = [
-        log
-        for protocol in protocols
-        for log in dict.fromkeys(ranked_panel(levels[levels[C.PROTOCOL] == protocol])[C.LOG])
-    ]
-    rank = {log: i for i, log in enumerate(order)}
-    return pd.DataFrame(levels.sort_values(C.LOG, key=lambda c: c.map(rank), kind="stable"))
-
-
 @styled
 def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Accuracy by level with 95% error bars, your runs in colour (most accurate first in the
-    legend), one panel per protocol; published rows muted and labelled at their right end."""
+    legend), one panel per protocol; published rows muted and labelled at their right end.
+
+    Args:
+        levels: the long level table (`analysis.levels.level_table`).
+        published: the published SPaRC rows, or None.
+
+    Returns:
+        the figure, or None where there is nothing to draw.
+    """
     if levels.empty:
         return None
     protocols = [p for p in PROTOCOLS if p in set(levels[C.PROTOCOL])]
@@ -136,8 +152,6 @@ def difficulty_curves(levels: pd.DataFrame, published: pd.DataFrame | None) -> F
     return fig
 
 
-#: How a subset run's level cell's interval starts (`analysis.levels.level_label`).
-ESTIMATED = "design-based estimate"
 #: What the page adds where a run ran a shipped subset (`-T puzzles=informative:N`).
 SUBSET_TEXT = (
     " A run on a shipped subset of the test split shows, at each level, the design-based "
@@ -148,7 +162,14 @@ SUBSET_TEXT = (
 
 
 def levels_section(ctx: Context) -> Section | None:
-    """Difficulty curves: accuracy by level, one panel per protocol."""
+    """Difficulty curves: accuracy by level, one panel per protocol.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     levels = level_table(ctx.runs, ctx.samples)
     if levels.empty:
         return None
@@ -159,15 +180,16 @@ def levels_section(ctx: Context) -> Section | None:
         "puzzles per level, one panel per protocol; published rows grey, named at the right "
         "(the human row, dashed, is from the SPaRC study, not the 500-puzzle split).",
     )
-    estimated = levels["interval"].astype(str).str.startswith(ESTIMATED)
-    if estimated.any():
+    subset_rows = estimated(levels)
+    if subset_rows.any():
         s.text += SUBSET_TEXT
     # a subset run's curve is named an estimate in the legend
-    named = levels[C.RUN].where(~estimated, levels[C.RUN] + " (split estimate)")
+    named = levels[C.RUN].where(~subset_rows, levels[C.RUN] + " (split estimate)")
     fig = difficulty_curves(levels.assign(**{C.RUN: named}), ctx.pub_sparc)
     ctx.add_figure(s, fig, "difficulty_curves", "Accuracy by difficulty level")
     caption = "Accuracy (%) by level, 95% interval and n"
-    ctx.add_table(s, levels, "levels", caption, shown_as=wide_levels(as_the_curves(levels)))
+    shown = wide_levels(curve_order(levels, list(PROTOCOLS)))
+    ctx.add_table(s, levels, "levels", caption, shown_as=shown, columns=(LEVEL,))
     return s
 
 

@@ -6,9 +6,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from inspect_sparc.report.analysis.paired import WITHIN, level_pairs, power_table
+from inspect_sparc.report.analysis.paired import (
+    level_pairs,
+    mdd_points,
+    pair_matrices,
+    pair_rank,
+    paired_outcome,
+    power_table,
+    ranked_pairs,
+    tested_pairs,
+    tests_used,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, p_value, spec_of
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     distinct_labels,
@@ -18,27 +29,11 @@ from inspect_sparc.report.render.figures import (
     styled,
 )
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
-from inspect_sparc.report.statistics.exact import paired_mdd_exact
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
-
-
-def by_accuracy(pairs: pd.DataFrame) -> list[str]:
-    """The runs of a set of pairs, most accurate first (each run's accuracy on the puzzles it
-    shares with the others, averaged over its pairs)."""
-    import pandas as pd
-
-    scores = pd.concat(
-        [
-            pairs[["run_a", "accuracy_a"]].set_axis([C.RUN, "accuracy"], axis=1),
-            pairs[["run_b", "accuracy_b"]].set_axis([C.RUN, "accuracy"], axis=1),
-        ]
-    )
-    means = scores.groupby(C.RUN, sort=False)["accuracy"].mean()
-    return list(means.sort_values(ascending=False, kind="stable").index)
 
 
 #: Runs in one protocol from which the pairs are drawn as a matrix (fewer: the table says it).
@@ -52,7 +47,14 @@ COLOUR_STEP = 5.0
 
 def colour_range(matrix: Any) -> float:
     """The half-range of the matrix's diverging colour scale, in points of accuracy: its largest
-    absolute difference rounded up to a multiple of `COLOUR_STEP` (at least one step)."""
+    absolute difference rounded up to a multiple of `COLOUR_STEP` (at least one step).
+
+    Args:
+        matrix: the differences (points; NaN where no pair).
+
+    Returns:
+        the half-range, in points.
+    """
     import math
 
     import numpy as np
@@ -62,44 +64,46 @@ def colour_range(matrix: Any) -> float:
 
 
 def signed_points(value: float, _position: object = None) -> str:
-    """A colour-bar tick: a signed whole number of points, "0" unsigned."""
+    """A colour-bar tick: a signed whole number of points, "0" unsigned.
+
+    Args:
+        value: the tick's value (points).
+        _position: the tick's position (matplotlib's formatter passes it; unused).
+
+    Returns:
+        `+5`, `-10` or `0`.
+    """
     return f"{value:+.0f}" if round(value) else "0"
 
 
 @styled
 def paired_matrix(paired: pd.DataFrame) -> Figure | None:
     """Per protocol with at least `MATRIX_FROM` runs: the paired difference (row - column,
-    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05."""
+    points) of every pair, a diverging colour-blind-safe map; `*` marks Holm-adjusted p < 0.05.
+
+    Args:
+        paired: the paired table (`analysis.paired.paired_table`).
+
+    Returns:
+        the figure, or None where no protocol has enough runs.
+    """
     import numpy as np
     from matplotlib.ticker import FuncFormatter
 
     if paired.empty:
         return None
-    within = paired[paired["scope"] == WITHIN]
-    groups = []
-    for protocol, group in within.groupby("protocol_a", sort=False):
-        runs = by_accuracy(group)
-        if len(runs) >= MATRIX_FROM:
-            groups.append((protocol, runs, group))
+    groups = pair_matrices(paired, MATRIX_FROM)
     if not groups:
         return None
-    size = max(len(r) for _, r, _ in groups)
+    size = max(len(g.runs) for g in groups)
     fig = new_figure(2.5 + 0.5 * size, (1.5 + 0.42 * size) * len(groups))
     axes = np.atleast_1d(fig.subplots(len(groups), 1, squeeze=False).ravel())
-    for ax, (protocol, runs, group) in zip(axes, groups, strict=True):
-        at = {r: i for i, r in enumerate(runs)}
-        matrix = np.full((len(runs), len(runs)), np.nan)
-        stars = np.zeros_like(matrix, dtype=bool)
-        for _, row in group.iterrows():
-            i, j = at[row["run_a"]], at[row["run_b"]]
-            matrix[i, j], matrix[j, i] = row["difference"], -row["difference"]
-            p = row.get("p_holm")
-            stars[i, j] = stars[j, i] = p is not None and p == p and p < 0.05
-        top = colour_range(matrix)
-        image = ax.imshow(matrix, cmap="PuOr", vmin=-top, vmax=top)
-        for (i, j), value in np.ndenumerate(matrix):
+    for ax, group in zip(axes, groups, strict=True):
+        top = colour_range(group.difference)
+        image = ax.imshow(group.difference, cmap="PuOr", vmin=-top, vmax=top)
+        for (i, j), value in np.ndenumerate(group.difference):
             if value == value:
-                text = (f"{value:+.0f}" if round(value) else "0") + ("*" if stars[i, j] else "")
+                text = signed_points(value) + ("*" if group.marked[i, j] else "")
                 dark = abs(value) > 0.6 * top
                 ax.text(
                     j,
@@ -110,14 +114,19 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
                     fontsize=7,
                     color="white" if dark else "black",
                 )
-        labels = [short_label(r, 36) for r in distinct_labels(runs)]
-        ax.set_xticks(range(len(runs)), labels, rotation=35, ha="right", fontsize=7.5)
-        ax.set_yticks(range(len(runs)), labels, fontsize=7.5)
-        ax.set_title(f"{PROTOCOL_TITLES.get(protocol, protocol)}: row minus column (points)")
+        labels = [short_label(r, 36) for r in distinct_labels(group.runs)]
+        ax.set_xticks(range(len(group.runs)), labels, rotation=35, ha="right", fontsize=7.5)
+        ax.set_yticks(range(len(group.runs)), labels, fontsize=7.5)
+        title = PROTOCOL_TITLES.get(group.protocol, group.protocol)
+        ax.set_title(f"{title}: row minus column (points)")
         bar = fig.colorbar(image, ax=ax, shrink=0.8, format=FuncFormatter(signed_points))
         bar.set_label("row minus column (points of accuracy)")
     return fig
 
+
+#: The paired tables' columns that are not rates: the level, the counts and the p-values.
+PAIRED_COLUMNS = (LEVEL, *PAIR_COUNTS, *(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair")))
+PAIRED_SPECS = declared(PAIRED_COLUMNS)
 
 #: The page's column of the four counts of a pair's shared puzzles.
 SOLVED_BY = "both / only_a / only_b / neither"
@@ -132,34 +141,20 @@ PAIR_ROW += ["accuracy_b", "difference", "diff_ci95_low", "diff_ci95_high", "dif
 PAIR_ROW += ["p_holm", "mdd_80", "reading"]
 
 
-def pair_rank(paired: pd.DataFrame) -> dict[str, int]:
-    """Each run's place in the matrix's order (most accurate first on the shared puzzles)."""
-    return {run: i for i, run in enumerate(by_accuracy(paired))}
-
-
-def ranked_pairs(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
-    """`table`'s rows (pairs, or pairs by level) in the matrix's order: by the better-placed
-    run of the pair, then the other (each row keeps its a and b, so the sign of its
-    difference); per level in level order within a pair."""
-    first = [
-        min(rank.get(a, len(rank)), rank.get(b, len(rank)))
-        for a, b in zip(table["run_a"], table["run_b"], strict=True)
-    ]
-    second = [
-        max(rank.get(a, len(rank)), rank.get(b, len(rank)))
-        for a, b in zip(table["run_a"], table["run_b"], strict=True)
-    ]
-    keys = table.assign(_first=first, _second=second)
-    by = ["_first", "_second"] + ([C.LEVEL] if C.LEVEL in table else [])
-    return keys.sort_values(by, kind="stable").drop(columns=["_first", "_second"])
-
-
 def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     """The page's shape of the pairs (or pairs by level): one row per pair in the matrix's
     order, runs named by what tells them apart (`fit_labels`), the four counts in one cell, the
     simultaneous interval as text, the test's name only where the pairs' tests differ (the
-    section's lead names a single one)."""
-    from inspect_sparc.report.render.page import interval_text
+    section's lead names a single one).
+
+    Args:
+        table: the paired table or the per-level one.
+        rank: each run's place (`analysis.paired.pair_rank`).
+
+    Returns:
+        the page's frame (`table` itself where it is empty or has no pairs).
+    """
+    from inspect_sparc.report.render.page import cell_text, interval_text
 
     if table.empty or "run_a" not in table:
         return table
@@ -169,8 +164,9 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     page["run_a"], page["run_b"] = page["run_a"].map(short), page["run_b"].map(short)
     counts = ["both", "only_a", "only_b", "neither"]
     if all(c in page for c in counts):
+        whole = [spec_of(c, PAIRED_SPECS).whole for c in counts]
         page[SOLVED_BY] = [
-            " / ".join(f"{v:.0f}" if v == v else "–" for v in row)
+            " / ".join(cell_text(v, w) for v, w in zip(row, whole, strict=True))
             for row in page[counts].astype(float).to_numpy()
         ]
     low, high = "diff_simultaneous_low", "diff_simultaneous_high"
@@ -185,25 +181,36 @@ def pair_page(table: pd.DataFrame, rank: dict[str, int]) -> pd.DataFrame:
     if C.LEVEL in page:
         kept.insert(2, C.LEVEL)
         kept += [c for c in ("p", "p_holm_in_pair") if c in page]
-    if "test" in page and page["test"].dropna().nunique() > 1:
+    if len(tests_used(page)) > 1:
         kept.append("test")
     return page[kept]
 
 
 def one_test(table: pd.DataFrame) -> str:
     """`; every pair by ...` where every tested pair of `table` used one test (the table then
-    has no test column on the page), else nothing."""
-    tests = table["test"].dropna().unique() if "test" in table else []
+    has no test column on the page), else nothing.
+
+    Args:
+        table: the paired table.
+
+    Returns:
+        the words, or "".
+    """
+    tests = tests_used(table)
     return f"; every pair tested by {tests[0]}" if len(tests) == 1 else ""
 
 
 def power_text() -> str:
     """What the paired test can see on the 500-puzzle split, by share of discordant puzzles
-    (exact power; none where no difference reaches 80%)."""
+    (exact power; none where no difference reaches 80%).
+
+    Returns:
+        the sentence.
+    """
 
     def mdd(n: int, d: float) -> str:
-        found = paired_mdd_exact(n, d)
-        return "none reaches 80% power" if found is None else f"{100 * found:.1f}"
+        found = mdd_points(n, d)
+        return "none reaches 80% power" if found is None else f"{found:.1f}"
 
     at_500 = ", ".join(
         f"{mdd(500, d)} points at {100 * d:.0f}% discordant puzzles" for d in (0.05, 0.15, 0.30)
@@ -216,8 +223,15 @@ def power_text() -> str:
 
 
 def family_text(paired: pd.DataFrame) -> str:
-    """The family the Holm adjustment is over, and the chance of a false mark without it."""
-    tested = int(paired["p"].notna().sum()) if "p" in paired else 0
+    """The family the Holm adjustment is over, and the chance of a false mark without it.
+
+    Args:
+        paired: the paired table.
+
+    Returns:
+        the sentence.
+    """
+    tested = tested_pairs(paired)
     if tested < 2:
         return "p_holm equals p (one test)."
     chance = 1 - 0.95**tested
@@ -229,15 +243,22 @@ def family_text(paired: pd.DataFrame) -> str:
 
 def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
     """How many tested pairs (and per-level comparisons, Holm within their pair) differ: the
-    page's short account of tables that many runs make too long to read row by row."""
-    if "p_holm" not in paired:
+    page's short account of tables that many runs make too long to read row by row.
+
+    Args:
+        paired: the paired table.
+        levels: the per-level table (`analysis.paired.level_pairs`).
+
+    Returns:
+        the sentence, or nothing where no pair has an adjusted p.
+    """
+    found = paired_outcome(paired, levels)
+    if found is None:
         return ""
-    tested = paired["p_holm"].dropna()
-    text = f"{int((tested < 0.05).sum())} of {len(tested)} tested pairs differ (Holm p < 0.05)"
-    if "p_holm_in_pair" in levels:
-        within = levels["p_holm_in_pair"].dropna()
+    text = f"{found.differ} of {found.tested} tested pairs differ (Holm p < 0.05)"
+    if found.levels_tested is not None:
         text += (
-            f"; per level, {int((within < 0.05).sum())} of {len(within)} comparisons (Holm "
+            f"; per level, {found.levels_differ} of {found.levels_tested} comparisons (Holm "
             "within their pair)"
         )
     return text + ". "
@@ -245,7 +266,14 @@ def outcome_text(paired: pd.DataFrame, levels: pd.DataFrame) -> str:
 
 def paired_section(ctx: Context) -> Section | None:
     """Paired comparisons of runs on the same puzzles (within and across protocols): what
-    differs first, the method folded below it."""
+    differs first, the method folded below it.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no two runs share a puzzle.
+    """
     paired = ctx.paired
     if paired.empty:
         return None
@@ -288,9 +316,11 @@ def paired_section(ctx: Context) -> Section | None:
     ctx.add_figure(s, paired_matrix(paired), "paired_matrix", caption)
     rank = pair_rank(paired)
     caption = "Paired comparisons on shared puzzles"
-    ctx.add_table(s, paired, "paired", caption, shown_as=pair_page(paired, rank))
+    shown = pair_page(paired, rank)
+    ctx.add_table(s, paired, "paired", caption, shown_as=shown, columns=PAIRED_COLUMNS)
     caption = "Paired comparisons per level (Holm within each pair, over its levels)"
-    ctx.add_table(s, levels, "paired_levels", caption, shown_as=pair_page(levels, rank))
+    shown = pair_page(levels, rank)
+    ctx.add_table(s, levels, "paired_levels", caption, shown_as=shown, columns=PAIRED_COLUMNS)
     caption = "Power: smallest paired difference (points) found with 80% power, by discordance"
     ctx.add_table(s, power_table(), "paired_power", caption)
     return s

@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspect_sparc.report.analysis.published_paired import published_paired, subset_estimates
+from inspect_sparc.report.analysis.published_paired import (
+    differing,
+    page_rows,
+    published_paired,
+    subset_estimates,
+)
 from inspect_sparc.report.context import Context, Spec
+from inspect_sparc.report.render.columns import LEVEL, count, p_value
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+
+#: The tables' columns that are not rates: the level, the counts and the p-values.
+COLUMNS = (LEVEL, *(count(c) for c in ("both", "only_run", "only_published", "neither")))
+COLUMNS += tuple(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair"))
 
 #: The overall table on the page: the counts, then the difference, the test and the reading.
 OVERALL_PAGE = [
@@ -22,40 +32,35 @@ OVERALL_PAGE = [
 ]
 
 
-def page_rows(overall: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
-    """What the page shows of a long table (None: all of it): for each run, its rows against
-    published runs of its own model where it has any, else the two nearest in accuracy on the
-    shared puzzles (the CSV has every row)."""
-    import pandas as pd
-
-    if len(overall) <= FOLD_ROWS:
-        return None, ""
-    gap = (overall["accuracy_published"] - overall["accuracy_run"]).abs()
-    ranked = overall.assign(_gap=gap).sort_values("_gap", kind="stable")
-    kept = [
-        rows[rows["same_model"]] if rows["same_model"].any() else rows.head(2)
-        for _, rows in ranked.groupby("run", sort=False)
-    ]
-    shown = pd.concat(kept).drop(columns="_gap").sort_index()
-    return shown, "each run's rows against its own model, or else the two nearest in accuracy"
-
-
 def outcome_text(overall: pd.DataFrame) -> str:
-    """How many of the tested pairs differ, and which way (the short account of a long table)."""
-    if "p_holm" not in overall:
+    """How many of the tested pairs differ, and which way (the short account of a long table).
+
+    Args:
+        overall: the paired-with-published table.
+
+    Returns:
+        the sentence, or nothing where the table has no adjusted p.
+    """
+    found = differing(overall)
+    if found is None:
         return ""
-    tested = overall.dropna(subset=["p_holm"])
-    differ = tested[tested["p_holm"] < 0.05]
-    higher = int((differ["difference"] > 0).sum())
+    tested, differ, higher = found
     return (
-        f"{len(differ)} of {len(tested)} tested pairs differ (Holm p < 0.05 over each run's "
+        f"{differ} of {tested} tested pairs differ (Holm p < 0.05 over each run's "
         f"published runs): the run higher in {higher}, the published run in "
-        f"{len(differ) - higher}. "
+        f"{differ - higher}. "
     )
 
 
 def subset_text(estimates: pd.DataFrame) -> str:
-    """What the subset table shows (nothing without a subset run)."""
+    """What the subset table shows (nothing without a subset run).
+
+    Args:
+        estimates: the subset estimates (`analysis.published_paired.subset_estimates`).
+
+    Returns:
+        the sentences, or "".
+    """
     if estimates.empty:
         return ""
     return (
@@ -77,7 +82,14 @@ def subset_text(estimates: pd.DataFrame) -> str:
 
 
 def published_paired_section(ctx: Context) -> Section | None:
-    """Runs on test puzzles against each published run of their protocol, on the same puzzles."""
+    """Runs on test puzzles against each published run of their protocol, on the same puzzles.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no run pairs with a published run and none ran a subset.
+    """
     import pandas as pd
 
     # `--no-published`: no published run, only the subset's estimates
@@ -118,10 +130,12 @@ def published_paired_section(ctx: Context) -> Section | None:
     if shown is not None:
         caption += f"; the page shows {which} (all {len(overall)} rows in the CSV)"
     parts = [[c for c in part if c in overall] for part in OVERALL_PAGE]
-    ctx.add_table(s, overall, "published_paired", caption, page=parts, shown_as=shown)
+    ctx.add_table(
+        s, overall, "published_paired", caption, page=parts, shown_as=shown, columns=COLUMNS
+    )
     caption = "Paired against the published runs per level (Holm within each pair)"
     narrow = levels.drop(columns=["power"], errors="ignore")
-    ctx.add_table(s, levels, "published_paired_levels", caption, shown_as=narrow)
+    ctx.add_table(s, levels, "published_paired_levels", caption, shown_as=narrow, columns=COLUMNS)
     caption = "Full-split accuracy estimated from a subset run (%), both estimators"
     ctx.add_table(s, estimates, "subset_estimate", caption)
     return s

@@ -8,9 +8,15 @@ from typing import TYPE_CHECKING
 
 from inspect_sparc.contract.protocols import PROTOCOLS
 from inspect_sparc.core.puzzle.parse import LEVELS
-from inspect_sparc.report.analysis.results import epochs_variance
+from inspect_sparc.report.analysis.results import (
+    chart_rows,
+    epochs_variance,
+    most_accurate_first,
+    subset_runs,
+)
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import count, summed
 from inspect_sparc.report.render.figures import (
     MUTED,
     PROTOCOL_TITLES,
@@ -43,25 +49,17 @@ PAPER_COLUMNS = [
 @styled
 def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figure | None:
     """Per protocol, every run and published row ranked by accuracy with its 95% interval:
-    where each of your runs (colour, bold) sits among the published models (grey)."""
-    import pandas as pd
+    where each of your runs (colour, bold) sits among the published models (grey).
 
-    mine = results.dropna(subset=["accuracy"])
-    mine = mine.assign(mine=True, label=_labels(mine))
-    mine = mine[mine["status"] == "success"] if "status" in mine else mine
-    parts = [mine[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]]]
-    if published is not None and not published.empty:
-        pub = published.dropna(subset=["accuracy"])
-        settings = pub["setting"] if "setting" in pub else [None] * len(pub)
-        pub = pub.assign(
-            mine=False,
-            label=[
-                f"{m}{f' [{p}]' if isinstance(p, str) and p else ''} (published)"
-                for m, p in zip(pub[C.MODEL], settings, strict=True)
-            ],
-        )
-        parts.append(pub[[C.PROTOCOL, "label", "accuracy", "ci95_low", "ci95_high", "mine"]])
-    table = pd.concat(parts, ignore_index=True)
+    Args:
+        results: the results table (`analysis.results.results_table`), one row per run.
+        published: the published SPaRC rows of the protocols present, or None.
+
+    Returns:
+        the figure, or None where no successful run has an accuracy.
+    """
+    table = chart_rows(results, published)
+    mine = table[table["mine"]]
     protocols = [p for p in PROTOCOLS if p in set(mine[C.PROTOCOL])]
     if not protocols:
         return None
@@ -75,19 +73,6 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
         ax.set_xlabel("accuracy (%), 95% interval")
         ax.set_ylabel("run (yours bold)")
     return fig
-
-
-def _labels(results: pd.DataFrame) -> list[str]:
-    """Each run's label in the chart; a subset run's says its point is an estimate, and from
-    how many puzzles (`100 puzzles (informative:100)` -> `(estimate from 100 puzzles)`)."""
-    if "estimated_from" not in results:
-        return [str(run) for run in results[C.RUN]]
-    return [
-        f"{run} (estimate from {source.split(' (')[0]})"
-        if isinstance(source, str) and source
-        else str(run)
-        for run, source in zip(results[C.RUN], results["estimated_from"], strict=True)
-    ]
 
 
 def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
@@ -129,6 +114,35 @@ RESULTS_PAGE = [
 ]
 
 
+#: The results table's columns that are not rates: counts and the solved sum.
+RESULTS_COLUMNS = (count("epochs"), count("errored"), summed("solved"))
+
+
+#: The results table's count columns where a run ran a shipped subset: its n and solved are
+#: the subset's, beside an accuracy that is the split's estimate.
+SUBSET_COLUMNS = (count("n", "n (puzzles run)"), summed("solved", "solved (of puzzles run)"))
+
+
+def subset_caption(runs: list[tuple[str, str]]) -> str:
+    """What the results table's caption adds where runs ran a shipped subset: their n and
+    solved are the subset's counts, named with its size, not the split's.
+
+    Args:
+        runs: (run label, `100 puzzles (informative:100)`) per subset run
+            (`analysis.results.subset_runs`).
+
+    Returns:
+        the words ("" without subset runs).
+    """
+    if not runs:
+        return ""
+    named = "; ".join(f"{run}: {source}" for run, source in runs)
+    return (
+        f"; n and solved count the puzzles each run ran, for a subset run its subset's ({named}),"
+        " not the 500-puzzle split's, while its accuracy is the split estimate"
+    )
+
+
 #: What the page says where a run ran a shipped subset (`-T puzzles=informative:N`).
 SUBSET_TEXT = (
     " A run on a shipped subset of the test split (estimated_from names it) shows, as its "
@@ -141,7 +155,14 @@ SUBSET_TEXT = (
 
 
 def results_section(ctx: Context) -> Section:
-    """Results per run, and the published rows of the same protocols."""
+    """Results per run, and the published rows of the same protocols.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section (every report has one).
+    """
     s = Section("results", "Results per run", tables_first=True)
     s.text = (
         "One row per log (model x task x settings), most accurate first, each with n and its "
@@ -178,11 +199,17 @@ def results_section(ctx: Context) -> Section:
     ctx.add_figure(s, ranked_chart(results, ctx.pub_sparc), "ranked", caption)
     paper = [c for c in PAPER_COLUMNS if c in results]
     parts = [[c for c in part if c in results] for part in RESULTS_PAGE]
-    # the page lists the runs most accurate first (the CSV keeps the logs' order)
-    ranked = results.sort_values("accuracy", ascending=False, kind="stable", na_position="last")
-    shown = ranked.drop(columns=[C.LOG], errors="ignore")
+    shown = most_accurate_first(results)
+    subsets = subset_runs(results)
     ctx.add_table(
-        s, results, "results", "Results per run", tex_columns=paper, page=parts, shown_as=shown
+        s,
+        results,
+        "results",
+        "Results per run" + subset_caption(subsets),
+        tex_columns=paper,
+        page=parts,
+        shown_as=shown,
+        columns=RESULTS_COLUMNS + (SUBSET_COLUMNS if subsets else ()),
     )
     caption = (
         "With epochs: the accuracy's standard error (points) split into between- and "
@@ -190,7 +217,8 @@ def results_section(ctx: Context) -> Section:
         "within part, so narrows_most says more puzzles (under a reducer other than the mean, "
         "more epochs also change what is estimated)"
     )
-    ctx.add_table(s, epochs_variance(ctx.runs, ctx.samples), "epochs_variance", caption)
+    variance = epochs_variance(ctx.runs, ctx.samples)
+    ctx.add_table(s, variance, "epochs_variance", caption, columns=(count("epochs"),))
     pub = ctx.pub_sparc
     if pub is not None and not pub.empty:
         ctx.add_table(

@@ -9,6 +9,7 @@ from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.report.analysis.tokens import CI_COLUMNS, tokens_by_level
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.render.columns import LEVEL
 from inspect_sparc.report.render.figures import (
     error_extents,
     most_accurate_first,
@@ -28,7 +29,15 @@ if TYPE_CHECKING:  # pragma: no cover
 @styled
 def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
     """Left: mean output tokens by level per run; right: accuracy (95% interval) against
-    output tokens. Both axes start at 0."""
+    output tokens. Both axes start at 0.
+
+    Args:
+        tokens: the tokens-by-level table (`analysis.tokens.tokens_by_level`), runs in legend order.
+        results: the results table (accuracy and output tokens per sample).
+
+    Returns:
+        the figure, or None without tokens.
+    """
     if tokens.empty:
         return None
     runs = len(set(tokens[C.RUN]) | set(results[C.RUN]))
@@ -70,13 +79,25 @@ def tokens_figure(tokens: pd.DataFrame, results: pd.DataFrame) -> Figure | None:
 
 
 def legend_columns(entries: int) -> int:
-    """Columns of a legend of `entries` runs: one up to 6, then up to 3 (6 rows or fewer)."""
+    """Columns of a legend of `entries` runs: one up to 6, then up to 3 (6 rows or fewer).
+
+    Args:
+        entries: the runs in the legend.
+
+    Returns:
+        the number of columns (1 to 3).
+    """
     return min(3, max(1, (entries + 5) // 6))
 
 
 def shared_legend(fig: Figure, axes: list[Any]) -> None:
     """One legend below the panels, each run once (a run keeps its style in both panels), in
-    columns so that many runs do not make it taller than the panels."""
+    columns so that many runs do not make it taller than the panels.
+
+    Args:
+        fig: the figure.
+        axes: its panels, whose labelled series the legend lists.
+    """
     entries: dict[str, Any] = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -93,7 +114,14 @@ def shared_legend(fig: Figure, axes: list[Any]) -> None:
 
 
 def tokens_section(ctx: Context) -> Section | None:
-    """Output tokens by level, and accuracy against tokens."""
+    """Output tokens by level, and accuracy against tokens.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where no sample logged tokens.
+    """
     tokens = tokens_by_level(ctx.samples)
     if tokens.empty:
         return None
@@ -105,7 +133,7 @@ def tokens_section(ctx: Context) -> Section | None:
     ctx.add_figure(s, tokens_figure(ranked, ctx.results), "tokens", caption)
     shown = ranked.drop(columns=[C.LOG], errors="ignore")
     caption = "Mean tokens per sample by level"
-    ctx.add_table(s, tokens, "tokens_by_level", caption, shown_as=shown)
+    ctx.add_table(s, tokens, "tokens_by_level", caption, shown_as=shown, columns=(LEVEL,))
     return s
 
 

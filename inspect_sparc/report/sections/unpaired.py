@@ -9,7 +9,14 @@ from inspect_sparc.report.render.page import Section
 
 
 def unpaired_section(ctx: Context) -> Section | None:
-    """Runs on different puzzles, and runs against the published rows."""
+    """Runs on different puzzles, and runs against the published rows.
+
+    Args:
+        ctx: what the section reads (frames, published rows) and writes to (`context.Context`).
+
+    Returns:
+        the section, or None where the logs hold nothing it shows.
+    """
     unshared = unshared_table(ctx.runs, ctx.samples)
     against = ctx.against_published
     if unshared.empty and against.empty:
