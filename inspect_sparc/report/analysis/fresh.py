@@ -20,8 +20,8 @@ from inspect_sparc.core.sources import GENERATED
 from inspect_sparc.report.analysis.outcomes import eligible
 from inspect_sparc.report.analysis.split import subset_name
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reduction_of
 from inspect_sparc.report.statistics.exact import two_sets, two_sets_stratified
-from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
 from inspect_sparc.report.statistics.score_intervals import stratified_difference
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -169,7 +169,7 @@ def level_values(
     how = {str(log): "mean" for log in logs}
     chosen_runs = runs[runs[C.LOG].isin(logs)] if runs is not None else None
     for _, run in chosen_runs.iterrows() if chosen_runs is not None else ():
-        how[str(run[C.LOG])] = REDUCERS.get(shown_reducer(run), "")
+        how[str(run[C.LOG])] = reduction_of(run) or ""
     parts = []
     for log, group in chosen.groupby(C.LOG, sort=False):
         if not how.get(str(log)):

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.analysis.outcomes import eligible, outcome_index
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import reducer_of, reduction_of
 from inspect_sparc.report.statistics.exact import paired_mdd_exact
-from inspect_sparc.report.statistics.rates import REDUCERS, shown_reducer
 from inspect_sparc.report.statistics.score_intervals import (
     ALPHA,
     CONFIDENCE,
@@ -218,7 +218,7 @@ def reduction(run: Any) -> str:
     epochs = run.get("epochs")
     if epochs is None or epochs != epochs or int(epochs) <= 1:
         return "mean"
-    return REDUCERS.get(shown_reducer(run)) or str(shown_reducer(run))
+    return reduction_of(run) or reducer_of(run)
 
 
 def unlike_reducers(a: Any, b: Any) -> str:

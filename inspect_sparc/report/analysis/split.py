@@ -180,9 +180,9 @@ def errors_as_failures_estimate(
     import pandas as pd
 
     from inspect_sparc.published_runs.frames import subset_estimates
-    from inspect_sparc.report.statistics.rates import REDUCERS
+    from inspect_sparc.report.read.reducer import REDUCTIONS
 
-    how = REDUCERS.get(reducer)
+    how = REDUCTIONS.get(reducer)
     rows = samples[samples[C.LOG] == log] if K.CORRECT in samples else samples.iloc[:0]
     if how is None or rows.empty:
         return {}

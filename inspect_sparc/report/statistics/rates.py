@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.contract import scores as K
 from inspect_sparc.report.read import columns as C
+from inspect_sparc.report.read.reducer import REDUCTIONS, reducer_of, reduction_of
 from inspect_sparc.report.statistics.score_intervals import clustered_rate, rate_interval
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,8 +113,6 @@ def interval_method(values: Any) -> str:
 
 
 #: Inspect's epoch reducers the report can apply to per-epoch values (mean: both spellings).
-REDUCERS = {"mean": "mean", K.EPOCHS_REDUCER: "mean", "max": "max", "min": "min"}
-REDUCERS |= {"median": "median"}
 
 
 def reduced_values(
@@ -121,7 +120,7 @@ def reduced_values(
 ) -> pd.Series | None:
     """Per puzzle of `log`: its value `key` (`correct`) over epochs reduced as `reducer`
     reduces it (the value the log's metrics are computed from), or None for a reducer not in
-    `REDUCERS`.
+    `REDUCTIONS`.
 
     Args:
         samples: the sample frame (one row per sample and epoch).
@@ -136,7 +135,7 @@ def reduced_values(
         rows or no such column; None for a reducer the report cannot apply."""
     import pandas as pd
 
-    how = REDUCERS.get(reducer)
+    how = REDUCTIONS.get(reducer)
     if how is None:
         return None
     rows = samples[samples[C.LOG] == log]
@@ -163,28 +162,13 @@ def shown_outcomes(
     Returns:
         The group with `key` replaced by the reduced values; the group itself under the mean
         or without samples; None for a reducer the report cannot apply."""
-    how = REDUCERS.get(shown_reducer(run))
+    how = reduction_of(run)
     if group is None or samples is None or how == "mean":
         return group
     if how is None:
         return None
-    reduced = reduced_values(samples, run[C.LOG], shown_reducer(run), key)
+    reduced = reduced_values(samples, run[C.LOG], reducer_of(run), key)
     return group.assign(**{key: group[C.ID].map(reduced)})
-
-
-def shown_reducer(run: Any) -> str:
-    """The epochs reducer whose metrics a run's row shows (the mean where there are several).
-
-    Args:
-        run: the run's row (a Series or mapping with `metrics_reducer` and `epochs_reducer`).
-
-    Returns:
-        `metrics_reducer` where set, else the first of `epochs_reducer` (joined by commas),
-        else "mean"."""
-    shown = run.get("metrics_reducer")
-    if isinstance(shown, str) and shown:
-        return shown
-    return str(run.get("epochs_reducer") or "mean").split(",")[0]
 
 
 def check_counts(
@@ -216,8 +200,8 @@ def check_counts(
             continue
         group = by_log.get(run[C.LOG])
         scored = group.dropna(subset=[K.CORRECT]) if group is not None else None
-        reducer = shown_reducer(run)
-        if scored is not None and samples is not None and REDUCERS.get(reducer) != "mean":
+        reducer = reducer_of(run)
+        if scored is not None and samples is not None and REDUCTIONS.get(reducer) != "mean":
             reduced = reduced_values(samples, run[C.LOG], reducer)
             if reduced is None:  # a reducer the report cannot apply: nothing to check
                 continue
@@ -263,7 +247,7 @@ def errors_as_failures_fields(
         `errors_as_failures` and its `_ci95_low`/`_ci95_high` (points), or {}."""
     import pandas as pd
 
-    how = REDUCERS.get(reducer)
+    how = REDUCTIONS.get(reducer)
     if samples is None or samples.empty or how is None or K.CORRECT not in samples:
         return {}
     rows = samples[samples[C.LOG] == log]
