@@ -68,7 +68,10 @@ def summary_lines(
             text += f", accuracy {100 * acc:.1f}%"
             own = run.get(K.SUBSET_ACCURACY)
             if own is not None and own == own:  # a shipped subset: the split's estimate
-                text += f" (whole-split estimate; {100 * own:.1f}% on these puzzles)"
+                text += (
+                    f" (estimate for the whole split; {100 * own:.1f}% on the puzzles of "
+                    f"{run.get('puzzles')} alone)"
+                )
         if run.get("notes"):
             text += f"; {run['notes']}"
         lines.append({"path": entry.path, "text": text, "problem": not run["complete"]})

@@ -124,8 +124,8 @@ def test_the_results_row_ranking_and_summary_show_the_estimate(runs):
     assert ranked["run"].iloc[0].startswith("m/whole")
     assert ranked["accuracy"].iloc[0] == pytest.approx(100 * sum(runs["whole"].values()) / 500)
     [line] = [s["text"] for s in report.summary if s["text"].startswith("openai/gpt-oss")]
-    assert f"accuracy {100 * expected.value:.1f}% (whole-split estimate" in line
-    assert f"{own:.1f}% on these puzzles" in line
+    assert f"accuracy {100 * expected.value:.1f}% (estimate for the whole split" in line
+    assert f"{own:.1f}% on the puzzles of {SUBSET} alone" in line
     # the page says what the number is
     page = report.index.read_text(encoding="utf-8")
     assert "split estimate from 100 puzzles" in page or "estimated_from" in page
