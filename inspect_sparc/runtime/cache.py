@@ -6,11 +6,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
 
 
-def building_lock(path: Path, waiting: str) -> Any:
+def building_lock(path: Path, waiting: str) -> AbstractContextManager[object]:
     """The lock one process holds while it builds the entry at `path`, already acquired.
 
     Args:

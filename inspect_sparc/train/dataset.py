@@ -20,7 +20,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.generate.generator import generate_puzzles
 from inspect_sparc.core.generate.grid_hashes import grid_hash
@@ -29,6 +29,9 @@ from inspect_sparc.core.prompts.single_shot import SYSTEM_PROMPT, check_prompt_k
 from inspect_sparc.core.puzzle.parse import LEVELS
 from inspect_sparc.core.sources import GENERATED, GENERATED_SET_SIZE
 from inspect_sparc.train.puzzles import PuzzleSource, is_test_source, load_puzzles
+
+if TYPE_CHECKING:  # pragma: no cover
+    from datasets import Dataset
 
 Level = int | Sequence[int] | Mapping[int, float] | None
 #: TRL's two dataset formats: messages (chat models) or one plain-text prompt.
@@ -250,7 +253,7 @@ def prompt_dataset(
     workers: int = 1,
     prompt_format: str = "conversational",
     exclude: PuzzleSource | None = None,
-) -> Any:
+) -> Dataset:
     """A `datasets.Dataset` of SPaRC prompts for training (columns: see the module docstring).
 
     `source`: `generated:SEED` (fresh puzzles, `n` of them, default 500), a file or list of

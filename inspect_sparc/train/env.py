@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from inspect_sparc.core.episode.stepper import (
@@ -274,7 +275,7 @@ class SparcEnv(gym.Env):
             return obs.one_hot_vector(self._array)
         return self._array.copy()
 
-    def action_masks(self) -> Any:
+    def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which of the 4 actions are legal now, as a bool array (sb3-contrib's `MaskablePPO`
         reads it); all False before `reset` and after the episode's end.
 
@@ -302,7 +303,7 @@ class SparcEnv(gym.Env):
             "solved": game.solved,
         }
 
-    def render(self) -> Any:
+    def render(self) -> npt.NDArray[np.uint8] | str | None:
         """`rgb_array`: the puzzle with the path drawn (the package's renderer); `ansi`: the
         text grid; None without a render mode.
 

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 import string
-from typing import Any
+from typing import TYPE_CHECKING
 
 from inspect_sparc.core.puzzle.parse import Path, Puzzle
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import numpy.typing as npt
 
 #: Channel names, in order; each is 0/1 unless `CHANNEL_HIGH` says otherwise.
 CHANNELS: tuple[str, ...] = (
@@ -46,7 +50,7 @@ PICTURE_CELL = 140
 PICTURE_BORDER = 140
 
 
-def array_high() -> Any:
+def array_high() -> npt.NDArray[np.int32]:
     """The upper bound of every entry of the array (for its `Box` space), channel by channel.
 
     Returns:
@@ -75,7 +79,7 @@ def vector_length(size: int) -> int:
     return planes * size * size
 
 
-def one_hot_vector(array: Any) -> Any:
+def one_hot_vector(array: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
     """The array observation as a flat float32 vector of 0s and 1s (what RL networks and SB3's
     checker expect): binary channels as they are, coded channels one-hot, shapes as bits.
 
@@ -110,7 +114,7 @@ def shape_bits(matrix: tuple[tuple[int, ...], ...]) -> int:
     )
 
 
-def static_array(puzzle: Puzzle, size: int) -> Any:
+def static_array(puzzle: Puzzle, size: int) -> npt.NDArray[np.int32]:
     """The array of a puzzle before any move: everything but `visited` and `agent`.
 
     Args:
@@ -179,7 +183,9 @@ def picture_shape(cells: int) -> tuple[int, int, int]:
     return (side, side, 3)
 
 
-def picture(puzzle: Puzzle, path: Path, shape: tuple[int, ...] | None = None) -> Any:
+def picture(
+    puzzle: Puzzle, path: Path, shape: tuple[int, ...] | None = None
+) -> npt.NDArray[np.uint8]:
     """The package's renderer (the visual protocol's `original` plot) with the path drawn, as an
     RGB uint8 array; padded with black to `shape` when given.
 

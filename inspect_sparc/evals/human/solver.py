@@ -89,7 +89,7 @@ def first_image(state: TaskState) -> str:
     raise ValueError("this sample has no image to show")
 
 
-def make_judge(state: TaskState) -> Any:
+def make_judge(state: TaskState) -> ChoiceJudge | GymJudge | PathJudge:
     """The judge for this sample's task: a path, a gym episode or a multiple choice.
 
     Args:
