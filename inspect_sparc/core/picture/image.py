@@ -221,8 +221,19 @@ def answer_drawing(
 ) -> Any:
     """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
     above the grid and the y of each cell row left of it, the path, numbered boxes, the first
-    illegal step, S and E; drawn at `cell / ANSWER_PIXEL` pixels a grid cell (`cell`: pixels a
-    cell as shown), each pixel then enlarged to an `ANSWER_PIXEL`-sided square."""
+    illegal step, S and E; drawn at `cell / ANSWER_PIXEL` pixels a grid cell, each pixel then
+    enlarged to an `ANSWER_PIXEL`-sided square.
+
+    Args:
+        puzzle: The puzzle drawn, as the reference renderer draws it.
+        path: The answer's points (None or empty: the bare puzzle).
+        marks: Boxed positions, or positions -> labels (the numbers of the broken rules).
+        cell: Pixels a grid cell as shown (drawn at half that with `ANSWER_PIXEL` 2).
+        step: The path's first illegal step (from, to), drawn in magenta; None for none.
+
+    Returns:
+        The RGB PIL image, `ANSWER_PIXEL` times the drawing's size.
+    """
     from PIL import Image
 
     drawing = _answer_drawing(puzzle, path, marks, cell // ANSWER_PIXEL, step)

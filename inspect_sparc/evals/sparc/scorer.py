@@ -159,7 +159,19 @@ def explain(
 ) -> str:
     """The verdict and why, and the failed path drawn (Markdown): a picture where regions matter
     (`failure_drawing`), else a text grid; first a line saying so if no path was found (the path
-    found is the score's answer, not repeated here: every sample's words cost log bytes)."""
+    found is the score's answer, not repeated here: every sample's words cost log bytes).
+
+    Args:
+        puzzle: The puzzle answered.
+        path: The extracted path; None when the answer holds none.
+        solved: Whether the path is one of the stored solutions.
+        analysis: The reference's `analyze_path` checks (name -> passed).
+        verdict: The rule engine's verdict on the path.
+        picture: Draws the answer picture (default `answer_picture`).
+
+    Returns:
+        The explanation, Markdown.
+    """
     lines: list[str] = []
     broken = set(verdict.broken_rules)
     if path is None:
@@ -217,7 +229,15 @@ def first_illegal_step(puzzle: Puzzle, path: Path) -> tuple[Step, str] | None:
 def invalid_path_words(analysis: Mapping[str, bool], empty: bool = False) -> str:
     """Why a path is not a valid line, in plain words (the reference's check names are in the
     score's metadata, `analysis`). An empty answer fails every check in the reference; it is said
-    to be empty, not to jump."""
+    to be empty, not to jump.
+
+    Args:
+        analysis: The reference's `analyze_path` checks (name -> passed).
+        empty: Whether the answer's path is empty.
+
+    Returns:
+        The words, starting "not a valid line from S to E: ".
+    """
     failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
     words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS]
     if empty or not words:
