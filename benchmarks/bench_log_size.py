@@ -27,10 +27,11 @@ Answer sets (`--answers`):
 thread: what the worker saves); `--gc-off` runs every eval with garbage collection switched off
 (the `GC s` column gives each eval's median seconds of collection, by `gc.callbacks`).
 With `--pictures`, prints instead what the answer pictures of each set cost one by one: bytes
-and milliseconds (drawing and encoding, CPU) per picture as drawn now, without the coordinate
-labels, with every coordinate labelled (lanes too), as an optimised palette PNG, and at
-smaller cell sizes. With `--webp`, what each lossless WebP method and effort would give on the
-first 40 pictures of each set (the scorer's choice: method 3, quality 0).
+and milliseconds (drawing and encoding, CPU) per picture as drawn now, drawn at full size
+(not at half size and enlarged), without the coordinate labels, with every coordinate labelled
+(lanes too), as an optimised palette PNG, and at smaller cell sizes. With `--webp`, what each
+lossless WebP method and effort would give on the first 40 pictures of each set (the scorer's
+choice: method 1, quality 50).
 Needs the `dev` extra (`sparc-puzzle`).
 """
 
@@ -274,6 +275,8 @@ def picture_costs(label: str, calls: list[tuple]) -> None:
     variants: dict[str, Callable[[], contextlib.AbstractContextManager]] = {
         "as drawn now": contextlib.nullcontext,
     }
+    if hasattr(picture, "ANSWER_PIXEL"):  # not in versions drawing at full size
+        variants["drawn at full size"] = lambda: mock.patch.object(picture, "ANSWER_PIXEL", 1)
     if hasattr(picture, "LABEL_EVERY"):  # not in versions before the coordinates
         variants["no coordinates"] = lambda: mock.patch.object(
             picture, "coordinate_spots", lambda *args: []

@@ -13,11 +13,13 @@ from sparc.process_puzzle import _astar_find_path
 from sparc_visualization.objects.board import get_board_from_data
 from sparc_visualization.plots.original_plot import OriginalPlot
 
-from inspect_sparc.core.picture.image import ANSWER_CELL
+from inspect_sparc.core.picture.image import ANSWER_CELL, ANSWER_PIXEL
 from inspect_sparc.core.puzzle.parse import Point, parse_puzzle
 from inspect_sparc.evals.sparc.scorer import PICTURED_RULES, score_answer
 
-PICTURE = re.compile(r"!\[[^\]]*\]\(data:image/(?:png|webp);base64,([A-Za-z0-9+/=]+)\)")
+PICTURE = re.compile(
+    r"!\[[^\]]*\]\(data:image/(?:png|webp)(?:;padding=0+)?;base64,([A-Za-z0-9+/=]+)\)"
+)
 
 
 def picture_of(explanation: str) -> Image.Image | None:
@@ -27,13 +29,33 @@ def picture_of(explanation: str) -> Image.Image | None:
     return Image.open(io.BytesIO(base64.b64decode(found[0]))).convert("RGB") if found else None
 
 
-def geometry(record: dict[str, Any]) -> OriginalPlot:
+class Shown:
+    """The reference renderer's plot at the scale an answer picture is drawn (`ANSWER_CELL /
+    ANSWER_PIXEL` pixels a cell), its positions, path width and (once rendered) pixels
+    enlarged `ANSWER_PIXEL` times, as the picture is shown."""
+
+    def __init__(self, plot: OriginalPlot) -> None:
+        self.plot = plot
+        k = ANSWER_PIXEL
+        self.middle_positions = [[(x * k, y * k) for x, y in row] for row in plot.middle_positions]
+        self.path_size = plot.path_size * k
+        self.x_image_size, self.y_image_size = plot.x_image_size * k, plot.y_image_size * k
+        self._img: Image.Image | None = None
+
+    def render(self) -> None:
+        self.plot.render()
+        drawn = self.plot._img
+        size = (drawn.width * ANSWER_PIXEL, drawn.height * ANSWER_PIXEL)
+        self._img = drawn.resize(size, Image.Resampling.NEAREST)
+
+
+def geometry(record: dict[str, Any]) -> Any:
     """Where the reference renderer puts each grid position at the picture's scale (the oracle
-    for pixel positions; it is never rendered here)."""
+    for pixel positions; `render()` draws the bare puzzle as the picture shows it)."""
     board = get_board_from_data(record)
-    return OriginalPlot(
-        board, size=(board.width, board.height), cell_size=ANSWER_CELL, pad_pixels=ANSWER_CELL // 2
-    )
+    drawn = ANSWER_CELL // ANSWER_PIXEL
+    size = (board.width, board.height)
+    return Shown(OriginalPlot(board, size=size, cell_size=drawn, pad_pixels=drawn // 2))
 
 
 def close(pixel, color, tolerance=24) -> bool:

@@ -26,7 +26,7 @@ from inspect_sparc.core.picture.image import (
 )
 from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.core.puzzle.rules import check
-from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, mark_labels, score_answer
+from inspect_sparc.evals.sparc.scorer import mark_labels, score_answer
 
 #: The smallest grid cell, in pixels, at which every symbol reads at the viewer's normal width.
 READABLE_CELL = 60
@@ -80,17 +80,22 @@ def test_ring_numbers_match_the_listed_broken_rules_and_their_positions(region_c
         puzzle = parse_puzzle(record)
         verdict = check(puzzle, line)
         explanation = score_answer(puzzle, answer(line)).explanation
-        assert explanation.endswith(PICTURE_CAPTION)
+        assert explanation.endswith(")")  # the picture last
         listed = re.findall(r"^(\d+)\. `(\w+)`: (.*)$", explanation, re.M)
         assert [(int(n), rule) for n, rule, _ in listed] == [
             (n, v.rule) for n, v in enumerate(verdict.violations, start=1)
         ]
         labels = mark_labels(verdict.violations)
         for n, violation in enumerate(verdict.violations, start=1):
-            for point in violation.positions:
-                assert str(n) in labels[point].split(","), (n, point)
+            # a rule naming one or two positions is numbered at each, one naming more at its
+            # first only (the others boxed)
+            named = list(dict.fromkeys(violation.positions))
+            many = len(named) > 2
+            for index, point in enumerate(named):
+                numbered = str(n) in labels[point].split(",")
+                assert numbered == (index == 0 or not many), (n, point, labels[point])
                 assert f"({point[0]},{point[1]})" in listed[n - 1][2], (n, point)
-        # each numbered position is ringed, its number badge beside the ring
+        # each named position is ringed, a number badge beside the ring where it is numbered
         picture = picture_of(explanation)
         where = geometry(record)
         radius = int(where.path_size)
@@ -98,7 +103,8 @@ def test_ring_numbers_match_the_listed_broken_rules_and_their_positions(region_c
             cx, cy = where.middle_positions[y][x]
             assert near(picture, (cx + radius, cy), MARK_COLOR, 3), (x, y)  # the ring
             corner = (cx + radius, cy - radius)
-            assert near(picture, corner, MARK_COLOR, 8), (x, y, label)  # the badge
+            if label:
+                assert near(picture, corner, MARK_COLOR, 8), (x, y, label)  # the badge
         # and no ring where no rule broke
         for y in range(1, puzzle.rows, 2):
             for x in range(1, puzzle.columns, 2):
@@ -344,13 +350,13 @@ def test_ring_labels_are_cut_to_fit_and_odd_points_skipped():
     assert _labels([(1, "x"), None, (2,), [3, 5], (7.0, 1)]) == {(3, 5): "", (7, 1): ""}
 
 
-def test_a_pictured_explanation_holds_one_image_with_alt_text_then_the_caption(region_cases):
-    """The alt text is short (the caption says the rest) but never empty: screen readers and a
-    viewer that cannot draw the image still say what was there."""
+def test_a_pictured_explanation_ends_with_one_image_with_alt_text(region_cases):
+    """The alt text is short (every sample pays for its words) but never empty: screen readers
+    and a viewer that cannot draw the image still say what was there."""
     for record, line in region_cases:
         explanation = score_answer(parse_puzzle(record), answer(line)).explanation
-        images = re.findall(r"!\[([^\]]*)\]\((data:image/[a-z]+;base64,[^)]+)\)", explanation)
+        images = re.findall(r"!\[([^\]]*)\]\((data:image/[a-z]+;[^)]*base64,[^)]+)\)", explanation)
         assert len(images) == 1, record["id"]
         alt, _ = images[0]
         assert "answer" in alt and "path" in alt, alt
-        assert explanation.endswith(f"{images[0][1]})\n\n{PICTURE_CAPTION}")
+        assert explanation.endswith(f"\n\n![{alt}]({images[0][1]})")

@@ -3,7 +3,8 @@ left of each cell row its y, in the margins (no symbol covered), in every task's
 
 Positions come from the reference renderer's own geometry (`sparc_visualization`), and each
 label is read back by matching its pixels against the shipped font's rendering of every number
-(so a label that shows the wrong number, or sits over the wrong column, fails)."""
+(so a label that shows the wrong number, or sits over the wrong column, fails); a picture
+drawn small and enlarged shows each pixel of that rendering as a square."""
 
 from __future__ import annotations
 
@@ -21,7 +22,13 @@ from picture_helpers import (  # as test_scorer_pictures.py: both read answer pi
     rule_blind_line,
 )
 
-from inspect_sparc.core.picture.image import ANSWER_CELL, FONT_PATH, LABEL_COLOR, answer_drawing
+from inspect_sparc.core.picture.image import (
+    ANSWER_CELL,
+    ANSWER_PIXEL,
+    FONT_PATH,
+    LABEL_COLOR,
+    answer_drawing,
+)
 from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.core.puzzle.rules import check
 from inspect_sparc.evals.sparc.scorer import mark_labels, score_answer
@@ -34,7 +41,8 @@ MARGIN = ANSWER_CELL // 2
 @cache
 def glyphs() -> dict[frozenset[tuple[int, int]], list[tuple[int, int]]]:
     """The shipped font's crisp rendering of every number a grid can have, at every plausible
-    size: its ink pixels (relative to their top left) -> the (number, size) pairs drawing it."""
+    size, as drawn and enlarged `ANSWER_PIXEL` times: its ink pixels (relative to their top
+    left) -> the (number, size as shown) pairs drawing it."""
     from PIL import Image, ImageDraw, ImageFont
 
     found: dict[frozenset[tuple[int, int]], list[tuple[int, int]]] = {}
@@ -52,7 +60,14 @@ def glyphs() -> dict[frozenset[tuple[int, int]], list[tuple[int, int]]]:
                 if mask.getpixel((x, y))
             ]
             x0, y0 = min(x for x, _ in ink), min(y for _, y in ink)
-            found.setdefault(frozenset((x - x0, y - y0) for x, y in ink), []).append((number, size))
+            for k in sorted({1, ANSWER_PIXEL}):
+                shown = frozenset(
+                    (k * (x - x0) + i, k * (y - y0) + j)
+                    for x, y in ink
+                    for i in range(k)
+                    for j in range(k)
+                )
+                found.setdefault(shown, []).append((number, size * k))
     return found
 
 

@@ -55,7 +55,7 @@ def test_a_subset_runs_headline_is_the_split_estimate(tmp_path, subset):
     assert first.metrics["subset_accuracy"].value == pytest.approx(own)
     assert abs(expected.value - own) > 0.01  # the two differ: the test tells them apart
     assert "stderr" not in first.metrics
-    assert log.eval.task_version == "1-G"
+    assert log.eval.task_version == "1-H"
 
 
 def test_a_run_on_every_puzzle_keeps_its_plain_accuracy_and_stderr():

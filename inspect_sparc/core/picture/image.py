@@ -136,11 +136,16 @@ def renderer_info() -> dict[str, str]:
 
 # --- Pictures of answers, for people reading a log -------------------------------------------
 
-#: Pixels per grid cell of an answer picture (the reference uses 100): 64 makes every symbol
-#: readable at `inspect view`'s normal width (a 3x3 puzzle is 358 px square, a 6x6 one 627 px)
-#: in about 1.2 KB of lossless WebP. Inspect stores an explanation twice in a sample's entry
-#: (its scores, its score event: once compressed), so the picture must stay small.
+#: Pixels per grid cell of an answer picture as shown (the reference uses 100): 64 makes every
+#: symbol readable at `inspect view`'s normal width (a 3x3 puzzle is 358 px square, a 6x6 one
+#: 627 px). Every explanation's picture is stored in the log, so it must stay small.
 ANSWER_CELL = 64
+#: Each pixel of an answer drawing is shown as a square of this many pixels a side: the picture
+#: is drawn at `ANSWER_CELL / ANSWER_PIXEL` pixels a cell and enlarged without smoothing. Its
+#: shapes are flat and its text crisp, so it reads as one drawn at full size, and a lossless
+#: encoder pays for the drawing's detail rather than its pixels: about 0.65 times the bytes
+#: (870 B against 1,340 B a picture, docs/benchmarks.md).
+ANSWER_PIXEL = 2
 #: The answer's path, the boxes around positions where a rule broke and their number badges.
 PATH_COLOR = (255, 255, 255)
 MARK_COLOR = (255, 0, 160)
@@ -199,8 +204,9 @@ def encode_answer(image: Any) -> tuple[str, bytes]:
 
     buffer = io.BytesIO()
     if features.check("webp"):
-        # method 3 at least effort: files 0.6% larger than method 1 at quality 50, a fifth faster
-        image.save(buffer, format="WEBP", lossless=True, quality=0, method=3)
+        # method 1 at middle effort: 2.5% smaller files than method 3 at least effort, 0.9 ms
+        # slower (no other setting under 500 ms is smaller: docs/benchmarks.md)
+        image.save(buffer, format="WEBP", lossless=True, quality=50, method=1)
         return "image/webp", buffer.getvalue()
     image.quantize(colors=32, dither=0).save(buffer, format="PNG", optimize=True)
     return "image/png", buffer.getvalue()
@@ -215,7 +221,34 @@ def answer_drawing(
 ) -> Any:
     """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
     above the grid and the y of each cell row left of it, the path, numbered boxes, the first
-    illegal step, S and E."""
+    illegal step, S and E; drawn at `cell / ANSWER_PIXEL` pixels a grid cell, each pixel then
+    enlarged to an `ANSWER_PIXEL`-sided square.
+
+    Args:
+        puzzle: The puzzle drawn, as the reference renderer draws it.
+        path: The answer's points (None or empty: the bare puzzle).
+        marks: Boxed positions, or positions -> labels (the numbers of the broken rules).
+        cell: Pixels a grid cell as shown (drawn at half that with `ANSWER_PIXEL` 2).
+        step: The path's first illegal step (from, to), drawn in magenta; None for none.
+
+    Returns:
+        The RGB PIL image, `ANSWER_PIXEL` times the drawing's size.
+    """
+    from PIL import Image
+
+    drawing = _answer_drawing(puzzle, path, marks, cell // ANSWER_PIXEL, step)
+    size = (drawing.width * ANSWER_PIXEL, drawing.height * ANSWER_PIXEL)
+    return drawing.resize(size, Image.Resampling.NEAREST)
+
+
+def _answer_drawing(
+    puzzle: Puzzle,
+    path: Sequence[Point] | None,
+    marks: Iterable[Point] | Mapping[Point, str],
+    cell: int,
+    step: Step | None,
+) -> Any:
+    """`answer_drawing` at `cell` pixels a grid cell, before it is enlarged."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
 
@@ -229,7 +262,7 @@ def answer_drawing(
     ex, ey = plot.middle_positions[puzzle.end[1]][puzzle.end[0]]
     dx, dy = _outward(puzzle, puzzle.end)
     reach = radius + cell // 4
-    e_box = _badge_box(plot, (ex + dx * reach, ey + dy * reach), "E", badge_size)
+    e_box = _badge_box(plot, (ex + dx * reach, ey + dy * reach), "E", badge_size, outlined=True)
     for text, box in coordinate_spots(plot, puzzle, label_size(cell), e_box):
         _ink(plot, (box[0], box[1]), text, label_size(cell), LABEL_COLOR)
     # a line longer than twice the grid positions only revisits them: draw no more of it
@@ -254,14 +287,23 @@ def answer_drawing(
     if step is not None:
         _draw_step(plot, puzzle, step, radius, stroke)
     sx, sy = plot.middle_positions[puzzle.start[1]][puzzle.start[0]]
-    for text, box in (("S", _badge_box(plot, (sx, sy), "S", badge_size)), ("E", e_box)):
+    s_box = _badge_box(plot, (sx, sy), "S", badge_size, outlined=True)
+    for text, box in (("S", s_box), ("E", e_box)):
         _badge(plot, box, text, badge_size, BADGE_FILL, BADGE_TEXT, outline=BADGE_TEXT)
     return plot._img
 
 
-def label_size(cell: int = ANSWER_CELL) -> int:
-    """Font size of the coordinate labels (12 px at 64 px a cell: a two-digit label fits a
-    lane's width, and the labels fit the margin beside the grid)."""
+def label_size(cell: int = ANSWER_CELL // ANSWER_PIXEL) -> int:
+    """Font size of the coordinate labels at `cell` pixels a grid cell as drawn (8 px at 32 px a
+    cell, shown at 16: a two-digit label fits a lane's width, and the labels fit the margin
+    beside the grid).
+
+    Args:
+        cell: Pixels a grid cell as drawn (before `ANSWER_PIXEL` enlarges it).
+
+    Returns:
+        The font size in pixels as drawn.
+    """
     return max(8, cell * 3 // 16)
 
 
@@ -322,10 +364,13 @@ def _ink(plot: Any, corner: tuple[float, float], text: str, size: int, color: An
     plot._img.paste(color, (round(corner[0]), round(corner[1])), text_mask(text, size))
 
 
-def _badge_box(plot: Any, centre: tuple[float, float], text: str, size: int) -> Box:
-    """The box of a badge holding `text` centred at `centre`, moved inside the picture."""
+def _badge_box(
+    plot: Any, centre: tuple[float, float], text: str, size: int, outlined: bool = False
+) -> Box:
+    """The box of a badge holding `text` centred at `centre`, moved inside the picture; an
+    `outlined` badge is a pixel wider on each side, so its outline keeps clear of the text."""
     width, height = text_mask(text, size).size
-    pad = max(2, height // 4)
+    pad = max(2, height // 4) + outlined
     width, height = width + 2 * pad, height + 2 * pad
     image_width, image_height = plot._img.size
     x0 = min(max(0, round(centre[0] - width / 2)), image_width - width)

@@ -157,14 +157,25 @@ def explain(
     verdict: Verdict,
     picture: Picture | None = None,
 ) -> str:
-    """What was extracted, the verdict and why, and the failed path drawn (Markdown): a picture
-    where regions matter (`failure_drawing`), else a text grid."""
+    """The verdict and why, and the failed path drawn (Markdown): a picture where regions matter
+    (`failure_drawing`), else a text grid; first a line saying so if no path was found (the path
+    found is the score's answer, not repeated here: every sample's words cost log bytes).
+
+    Args:
+        puzzle: The puzzle answered.
+        path: The extracted path; None when the answer holds none.
+        solved: Whether the path is one of the stored solutions.
+        analysis: The reference's `analyze_path` checks (name -> passed).
+        verdict: The rule engine's verdict on the path.
+        picture: Draws the answer picture (default `answer_picture`).
+
+    Returns:
+        The explanation, Markdown.
+    """
     lines: list[str] = []
     broken = set(verdict.broken_rules)
     if path is None:
         lines.append("No `(x, y)` coordinates found after the last `####` (or in the answer).")
-    else:
-        lines.append(f"Extracted a path of {len(path)} points (the score's answer).")
     if solved:
         stored = len(puzzle.solutions)
         lines.append(f"**Solved**: the path is one of the {stored} stored solutions.")
@@ -216,14 +227,22 @@ def first_illegal_step(puzzle: Puzzle, path: Path) -> tuple[Step, str] | None:
 
 
 def invalid_path_words(analysis: Mapping[str, bool], empty: bool = False) -> str:
-    """Why a path is not a valid line, in plain words first, then the reference's check names.
-    An empty answer fails every check in the reference; it is said to be empty, not to jump."""
+    """Why a path is not a valid line, in plain words (the reference's check names are in the
+    score's metadata, `analysis`). An empty answer fails every check in the reference; it is said
+    to be empty, not to jump.
+
+    Args:
+        analysis: The reference's `analyze_path` checks (name -> passed).
+        empty: Whether the answer's path is empty.
+
+    Returns:
+        The words, starting "not a valid line from S to E: ".
+    """
     failed = [key for key, ok in analysis.items() if not ok and key != "fully_valid_path"]
     words = [PLAIN_FAULTS[key] for key in failed if key in PLAIN_FAULTS]
     if empty or not words:
         words = ["it is empty (no path to check)"]
-    terms = ", ".join(f"`{key}`" for key in failed)
-    return f"not a valid line from S to E: {'; '.join(words)} (reference checks failed: {terms})"
+    return f"not a valid line from S to E: {'; '.join(words)}"
 
 
 def violation_lines(violations: Iterable[Violation]) -> list[str]:
@@ -239,21 +258,39 @@ def violation_lines(violations: Iterable[Violation]) -> list[str]:
     return lines
 
 
+#: A broken rule naming more positions than this is numbered in a picture at its first position
+#: only, its others boxed without a number (a revisit can name a whole lane: one badge each cost
+#: 5% of the pictures' bytes, docs/benchmarks.md); a pair (a jump's ends, two clashing squares)
+#: is numbered at both.
+NUMBERED_POSITIONS = 2
+
+
 def mark_labels(violations: Iterable[Violation], first: int = 1) -> dict[Point, str]:
-    """Each position a broken rule names -> the numbers of the rules naming it ("1,3")."""
+    """Each position a broken rule names -> the numbers of the rules numbered there ("1,3"), or
+    "" (boxed, unnumbered) where every rule naming it names more than `NUMBERED_POSITIONS`
+    positions and it is not their first.
+
+    Args:
+        violations: The broken rules, in the order the explanation lists them.
+        first: The list number of the first of them.
+
+    Returns:
+        Position -> label, for every position any of them names.
+    """
     numbers: dict[Point, list[str]] = {}
     for n, violation in enumerate(violations, start=first):
-        for point in violation.positions:
+        named = list(dict.fromkeys(violation.positions))  # each position once, in order
+        for index, point in enumerate(named):
             entry = numbers.setdefault(point, [])
-            if str(n) not in entry:
+            if index == 0 or len(named) <= NUMBERED_POSITIONS:
                 entry.append(str(n))
     return {point: ",".join(entry) for point, entry in numbers.items()}
 
 
-#: Under every answer picture: what it shows (the alt text alone is invisible in the viewer).
-PICTURE_CAPTION = "*The answer's path in white; numbered boxes: the broken rules above.*"
-#: The picture's alt text: short, since the caption under it says the rest, and every sample's
-#: log entry is compressed on its own, so each repeated word costs bytes in every sample.
+#: The picture's alt text: short, since every sample's log entry is compressed on its own, so
+#: each repeated word costs bytes in every sample. No caption follows the picture (it cost 18 KB
+#: of a 3.9 MB log, docs/benchmarks.md): the path is the white line from S to E, and each
+#: magenta box carries the number of the broken rule listed above it.
 PICTURE_ALT = "The answer path on the puzzle"
 
 
@@ -262,9 +299,37 @@ PICTURE_ALT = "The answer path on the puzzle"
 Picture = Callable[[Puzzle, Path, Mapping[Point, str], Step | None], str]
 
 
+#: Inspect keeps an explanation's first 1,024 characters (whole words) in its sample's summary,
+#: which the log stores twice more (in its journal and in `summaries.json`), each time
+#: compressed beside other samples' text that a picture shares nothing with. A data URI longer
+#: than this never fits there (`picture_uri`).
+SUMMARY_WIDTH = 1024
+
+
+def picture_uri(data: bytes, mime: str) -> str:
+    """The data URI of an answer picture, longer than `SUMMARY_WIDTH` characters, so that no
+    sample summary holds a picture: a small picture's URI is lengthened by a run of zeros in a
+    media type parameter (`data:image/webp;padding=000...;base64,...`), which browsers ignore
+    and the log compresses to a few bytes (docs/benchmarks.md: 27 KB of a 3.9 MB log).
+
+    Args:
+        data: The encoded picture.
+        mime: Its MIME type (`image/webp`, `image/png`).
+
+    Returns:
+        The `data:` URI.
+    """
+    uri = data_uri(data, mime)
+    short = SUMMARY_WIDTH + 1 - len(uri)
+    if short <= 0:
+        return uri
+    padding = ";padding=" + "0" * max(1, short - len(";padding="))
+    return uri.replace(";base64,", padding + ";base64,", 1)
+
+
 def picture_markdown(uri: str) -> str:
-    """The Markdown of an answer picture at `uri`, with its caption."""
-    return f"![{PICTURE_ALT}]({uri})\n\n{PICTURE_CAPTION}"
+    """The Markdown of an answer picture at `uri`."""
+    return f"![{PICTURE_ALT}]({uri})"
 
 
 def answer_picture(
@@ -273,7 +338,7 @@ def answer_picture(
     marks: Iterable[Point] | Mapping[Point, str],
     step: Step | None = None,
 ) -> str:
-    """A Markdown image of the answer drawn on the puzzle, with its caption, or "".
+    """A Markdown image of the answer drawn on the puzzle, or "".
 
     `marks` are the boxed positions, or positions -> labels (`mark_labels`). The picture is for
     people only: if drawing fails the text drawing still explains the score.
@@ -282,7 +347,7 @@ def answer_picture(
         mime, data = answer_image(puzzle, path, marks, step=step)
     except Exception:  # noqa: BLE001 - a missing picture must never change a score
         return ""
-    return picture_markdown(data_uri(data, mime))
+    return picture_markdown(picture_uri(data, mime))
 
 
 class LaterPictures:
@@ -327,7 +392,7 @@ class LaterPictures:
             except Exception:  # noqa: BLE001 - a missing picture must never change a score
                 uris[token] = None
                 continue
-            uris[token] = data_uri(data, mime)
+            uris[token] = picture_uri(data, mime)
         return uris
 
 

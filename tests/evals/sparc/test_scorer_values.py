@@ -22,7 +22,7 @@ from sparc.validation import analyze_path, validate_solution
 from inspect_sparc.core.picture.text import render
 from inspect_sparc.core.puzzle.parse import parse_puzzle
 from inspect_sparc.core.puzzle.rules import check
-from inspect_sparc.evals.sparc.scorer import PICTURE_CAPTION, PLAIN_FAULTS, score_answer
+from inspect_sparc.evals.sparc.scorer import PLAIN_FAULTS, score_answer
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "sparc"
 RECORDS = {
@@ -132,8 +132,8 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         if reference["extracted_path"] is None:
             assert first.startswith("No `(x, y)` coordinates found after the last `####`")
             continue
-        assert first == f"Extracted a path of {len(_path(answer))} points (the score's answer)."
-        second = score.explanation.splitlines()[1]
+        # the path found is the score's answer, and the explanation opens with the verdict
+        second = first
         if reference["solved"]:
             stored = len(record["solutions"])
             assert second == f"**Solved**: the path is one of the {stored} stored solutions."
@@ -144,13 +144,9 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         else:
             failed = [k for k, ok in reference["analysis"].items() if not ok]
             failed.remove("fully_valid_path")
-            # the fault in plain words first, then the reference's names for it
+            # the fault in plain words (the reference's names for it are in `analysis`)
             plain = "; ".join(PLAIN_FAULTS[k] for k in failed if k in PLAIN_FAULTS)
-            terms = ", ".join(f"`{k}`" for k in failed)
-            assert second == (
-                f"**Not solved**: not a valid line from S to E: {plain} "
-                f"(reference checks failed: {terms}):"
-            )
+            assert second == f"**Not solved**: not a valid line from S to E: {plain}:"
         listed = [line for line in score.explanation.splitlines() if re.match(r"\d+\. `", line)]
         assert [int(line.split(".")[0]) for line in listed] == list(range(1, len(listed) + 1))
         assert sorted({line.split("`")[1] for line in listed}) == broken
@@ -163,10 +159,10 @@ def test_metadata_and_explanation_of_the_real_answers() -> None:
         if no_line:
             assert "\n\nFirst illegal step, in magenta in the picture: " in score.explanation
         if no_line or region_rules & set(broken):
-            assert score.explanation.endswith("\n\n" + PICTURE_CAPTION)
-            # No apostrophe in the alt text: Inspect's viewer shows one as &apos;.
-            assert "\n\n![The answer path on the puzzle](" in score.explanation
-            assert "](data:image/" in score.explanation.splitlines()[-3]
+            # the picture ends the explanation; no apostrophe in the alt text: Inspect's
+            # viewer shows one as &apos;
+            last = score.explanation.split("\n\n")[-1]
+            assert re.fullmatch(r"!\[The answer path on the puzzle\]\(data:image/[^)\s]+\)", last)
             continue
         puzzle = parse_puzzle(record)
         marks = check(puzzle, _path(answer)).marked_positions
@@ -185,7 +181,7 @@ def test_a_rule_valid_path_left_out_of_the_stored_set_is_unlisted_valid() -> Non
     assert score.explanation is not None
     assert score.value["correct"] == 0 and not any(score.value[f"breaks_{k}"] for k in RULE_KEYS)
     assert score.metadata["unlisted_valid"] is True
-    assert score.explanation.splitlines()[1].startswith(
+    assert score.explanation.splitlines()[0].startswith(
         "**Not solved**, although the path satisfies every rule: it is not among the stored "
         "solutions (`unlisted_valid`, worth reporting to the dataset authors)."
     )
