@@ -203,28 +203,46 @@ def options(parser: argparse.ArgumentParser) -> None:
         default=8,
         help="points of the learning curve (held-out evaluations while training)",
     )
+    parser.add_argument(
+        "--curriculum",
+        type=int,
+        default=0,
+        help="train on the level-1 training puzzles alone for this many steps first (0: none)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="generator processes")
     parser.add_argument(
         "--plot", help="write the learning curve to this PNG (needs pip install matplotlib)"
     )
 
 
-def make_model(args: argparse.Namespace, train: list[dict]) -> Any:
-    """MaskablePPO on `--envs` copies of the environment over the training puzzles."""
-    from sb3_contrib import MaskablePPO
+def make_envs(args: argparse.Namespace, puzzles: list[dict]) -> Any:
+    """`--envs` copies of the environment over `puzzles`, seeded from `--seed`, stepped together."""
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from inspect_sparc.train.env import SparcEnv
 
     def make(index: int) -> Callable[[], Any]:
         def build() -> Any:
-            env = SparcEnv(puzzles=train, reward=args.reward, **SETTINGS)
+            env = SparcEnv(puzzles=puzzles, reward=args.reward, **SETTINGS)
             env.reset(seed=args.seed * 1000 + index)
             return env
 
         return build
 
-    envs = DummyVecEnv([make(i) for i in range(args.envs)])
+    return DummyVecEnv([make(i) for i in range(args.envs)])
+
+
+def first_puzzles(args: argparse.Namespace, train: list[dict]) -> list[dict]:
+    """The puzzles training starts on: the level-1 ones under `--curriculum`, else all."""
+    return [r for r in train if int(r["difficulty_level"]) == 1] if args.curriculum else train
+
+
+def make_model(args: argparse.Namespace, train: list[dict]) -> Any:
+    """MaskablePPO on `--envs` copies of the environment over the training puzzles (the
+    level-1 ones first under `--curriculum`)."""
+    from sb3_contrib import MaskablePPO
+
+    envs = make_envs(args, first_puzzles(args, train))
     policy_kwargs: dict[str, Any] = {}
     if args.policy == "cnn":
         policy_kwargs = {
@@ -246,8 +264,24 @@ def make_model(args: argparse.Namespace, train: list[dict]) -> Any:
     )
 
 
+def learn_to(args: argparse.Namespace, model: Any, steps: int, train: list[dict]) -> None:
+    """Train until `steps` environment steps; under `--curriculum`, on every training puzzle
+    once the curriculum's steps are done."""
+    switch = args.curriculum
+    if switch and model.num_timesteps < switch < steps:
+        model.learn(total_timesteps=switch - model.num_timesteps, reset_num_timesteps=False)
+    if (
+        switch
+        and model.num_timesteps >= switch
+        and len(model.get_env().get_attr("records")[0]) < len(train)
+    ):
+        model.set_env(make_envs(args, train))
+        print(f"  from {model.num_timesteps} steps on: every training puzzle", flush=True)
+    model.learn(total_timesteps=steps - model.num_timesteps, reset_num_timesteps=False)
+
+
 def learn_with_curve(
-    args: argparse.Namespace, model: Any, held_out: dict[int, list[dict]]
+    args: argparse.Namespace, model: Any, held_out: dict[int, list[dict]], train: list[dict]
 ) -> list[tuple[int, int, list[bool]]]:
     """Train for `--timesteps`, evaluating on the held-out sets at `--evaluations` points:
     (steps, level, flags) for each point and level, the untrained policy's first."""
@@ -258,7 +292,7 @@ def learn_with_curve(
         if mark > 0 and mark <= done:
             continue  # a rollout overshot this point: it was measured already
         if mark > done:
-            model.learn(total_timesteps=mark - done, reset_num_timesteps=False)
+            learn_to(args, model, mark, train)
             done = model.num_timesteps
         rates = []
         for level, records in held_out.items():
@@ -325,12 +359,13 @@ def main(args: argparse.Namespace) -> None:
     print(
         f"seeds: PPO and random legal moves {args.seed}; puzzles {TRAIN_SOURCE} (training), "
         f"{HELD_OUT_SOURCE} (held out); policy {args.policy}, reward {args.reward}, "
-        f"{args.timesteps} steps, {args.envs} environments",
+        f"{args.timesteps} steps, {args.envs} environments"
+        + (f", level 1 alone for the first {args.curriculum} steps" if args.curriculum else ""),
         flush=True,
     )
     train, held_out = build_sets(args)
     model = make_model(args, train)
-    curve = learn_with_curve(args, model, held_out)
+    curve = learn_with_curve(args, model, held_out, train)
     final = {level: flags for steps, level, flags in curve if steps == model.num_timesteps}
     chance = {
         level: solve_flags(records, random_chooser(args.seed))
