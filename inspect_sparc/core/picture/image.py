@@ -21,10 +21,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.core.puzzle.parse import Point, Puzzle
 from inspect_sparc.core.suggest import did_you_mean
+
+if TYPE_CHECKING:  # PIL is imported where it is used
+    from PIL import Image, ImageFont
 
 #: A pixel box: left, top, right, bottom.
 Box = tuple[float, float, float, float]
@@ -63,7 +66,17 @@ _RENDER_LOCK = threading.Lock()
 
 def check_plot_type(plot: str) -> str:
     """`plot` if the renderer offers it, else a ValueError listing every plot type and naming
-    the one probably meant (as every other argument check does)."""
+    the one probably meant (as every other argument check does).
+
+    Args:
+        plot: A plot type as the user wrote it, for `get_puzzle_image`'s `plot_type`.
+
+    Returns:
+        `plot` unchanged, one of `PLOT_TYPES`.
+
+    Raises:
+        ValueError: `plot` is not one of `PLOT_TYPES`.
+    """
     if plot not in PLOT_TYPES:
         hint = did_you_mean(plot, PLOT_TYPES)
         raise ValueError(f"plot must be one of {', '.join(PLOT_TYPES)}; got {plot!r}{hint}")
@@ -71,8 +84,17 @@ def check_plot_type(plot: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def pinned_font(size: int) -> Any:
-    """The shipped DejaVu Sans Mono at `size` points (a PIL FreeTypeFont)."""
+def pinned_font(size: int) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans Mono at `size` points (a PIL FreeTypeFont).
+
+    Args:
+        size: Pillow's `truetype` size: points at Pillow's 72 dpi, so the em square's height
+            in pixels.
+
+    Returns:
+        The font, the same object for every call with the same size (the last 16 sizes are
+        cached).
+    """
     from PIL import ImageFont
 
     return ImageFont.truetype(str(FONT_PATH), size=size)
@@ -83,10 +105,27 @@ def _load_pinned_font(size: int, preferred_path: str | None = None) -> Any:
     return pinned_font(size)
 
 
-def puzzle_image(record: Mapping[str, Any], plot: str = "original", path: Any = None) -> Any:
+def puzzle_image(
+    record: Mapping[str, Any], plot: str = "original", path: Any = None
+) -> Image.Image:
     """The reference renderer's PIL image of a record, its font pinned to the shipped file.
 
     `path` (points or `{"x", "y"}` dicts) is drawn over the puzzle as the reference does.
+
+    Args:
+        record: A SPaRC record with the fields the renderer reads (`grid_size`,
+            `puzzle_array`, `polyshapes`, ...; `board_record` rebuilds them from a parsed
+            puzzle). It is copied, never changed.
+        plot: The plot type, one of `PLOT_TYPES`.
+        path: The path to draw, `(x, y)` grid positions or `{"x": x, "y": y}` dicts; None
+            draws the bare puzzle.
+
+    Returns:
+        The RGB picture: an `original` plot of w by h cells is 140 * (w + 1) by
+        140 * (h + 1) pixels; other plot types add margins, shrink or rotate it.
+
+    Raises:
+        ValueError: `plot` is not one of `PLOT_TYPES`.
     """
     check_plot_type(plot)
     from importlib import import_module
@@ -100,32 +139,62 @@ def puzzle_image(record: Mapping[str, Any], plot: str = "original", path: Any = 
         for module in modules:
             module.load_plot_font = _load_pinned_font
         try:
-            return get_puzzle_image(dict(record), plot_type=plot, path=path)
+            image: Image.Image = get_puzzle_image(dict(record), plot_type=plot, path=path)
+            return image
         finally:
             for module, original in zip(modules, saved, strict=True):
                 module.load_plot_font = original
 
 
-def encode_png(image: Any) -> bytes:
-    """PNG bytes exactly as the reference encodes its images (zlib level 1, no optimize pass)."""
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes exactly as the reference encodes its images (zlib level 1, no optimize pass).
+
+    Args:
+        image: The picture to encode, as `puzzle_image` returns it.
+
+    Returns:
+        The PNG file's bytes.
+    """
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1, optimize=False)
     return buffer.getvalue()
 
 
 def puzzle_png(record: Mapping[str, Any], plot: str = "original", path: Any = None) -> bytes:
-    """The PNG a model is shown for a record and plot (and, step by step, the path so far)."""
+    """The PNG a model is shown for a record and plot (and, step by step, the path so far).
+
+    Args:
+        record: A SPaRC record, as for `puzzle_image`.
+        plot: The plot type, one of `PLOT_TYPES`.
+        path: The path drawn over the puzzle, as for `puzzle_image`; None draws none.
+
+    Returns:
+        The PNG file's bytes, the same on every machine.
+    """
     return encode_png(puzzle_image(record, plot, path))
 
 
 def data_uri(data: bytes, mime: str = "image/png") -> str:
-    """A `data:<mime>;base64,...` URI, the form the reference sends and Inspect stores."""
+    """A `data:<mime>;base64,...` URI, the form the reference sends and Inspect stores.
+
+    Args:
+        data: The file's bytes (a PNG, say).
+        mime: Its MIME type, written into the URI as given.
+
+    Returns:
+        The URI, `data` in standard base64.
+    """
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
 
 @lru_cache(maxsize=1)
 def renderer_info() -> dict[str, str]:
-    """What made the images, for the log: renderer and Pillow versions, the font and its hash."""
+    """What made the images, for the log: renderer and Pillow versions, the font and its hash.
+
+    Returns:
+        `renderer` (name and installed version), `pillow` (installed version) and `font`
+        (`FONT_NAME` and the first 16 hex digits of the font file's SHA-256), read once.
+    """
     digest = hashlib.sha256(FONT_PATH.read_bytes()).hexdigest()
     return {
         "renderer": f"sparc-visualization {metadata.version('sparc-visualization')}",
@@ -162,7 +231,17 @@ MAX_LABEL = 7
 
 
 def board_record(puzzle: Puzzle) -> dict[str, Any]:
-    """The fields the reference renderer reads, rebuilt from a parsed puzzle (any record form)."""
+    """The fields the reference renderer reads, rebuilt from a parsed puzzle (any record form).
+
+    Args:
+        puzzle: The parsed puzzle.
+
+    Returns:
+        A record in the dataset's form for `puzzle_image` and the renderer's board: its id,
+        level and difficulty score, `grid_size` in cells, `puzzle_array`, the polyshapes as a
+        JSON string and the number of solutions (their list left empty: the renderer draws
+        none).
+    """
     return {
         "id": puzzle.id,
         "difficulty_level": puzzle.level,
@@ -193,14 +272,33 @@ def answer_image(
     drawn in magenta over it (`_draw_step`). Lossless WebP (about 0.6 times the size of the same
     picture as an optimised palette PNG, in a third of the time), or that PNG where Pillow lacks
     WebP.
+
+    Args:
+        puzzle: The puzzle drawn.
+        path: The answer's `(x, y)` grid positions (None or empty: the bare puzzle).
+        marks: Positions to box, or positions -> labels (the numbers of the broken rules;
+            "" boxes a position without a label).
+        cell: Pixels a grid cell as shown.
+        step: The path's first illegal step (from, to; from None where the path starts
+            wrong), drawn in magenta; None for none.
+
+    Returns:
+        (MIME type, bytes): `image/webp`, or `image/png` where Pillow lacks WebP.
     """
     return encode_answer(answer_drawing(puzzle, path, marks, cell, step))
 
 
-def encode_answer(image: Any) -> tuple[str, bytes]:
+def encode_answer(image: Image.Image) -> tuple[str, bytes]:
     """(MIME type, bytes) of an answer drawing (`answer_drawing`): lossless WebP, or an
-    optimised palette PNG where Pillow lacks WebP. Pillow's encoders run without the GIL."""
-    from PIL import features
+    optimised palette PNG where Pillow lacks WebP. Pillow's encoders run without the GIL.
+
+    Args:
+        image: The RGB drawing `answer_drawing` returns.
+
+    Returns:
+        (`image/webp`, the WebP file's bytes), or (`image/png`, a 32-colour PNG's bytes).
+    """
+    from PIL import Image, features
 
     buffer = io.BytesIO()
     if features.check("webp"):
@@ -208,7 +306,7 @@ def encode_answer(image: Any) -> tuple[str, bytes]:
         # slower (no other setting under 500 ms is smaller: docs/benchmarks.md)
         image.save(buffer, format="WEBP", lossless=True, quality=50, method=1)
         return "image/webp", buffer.getvalue()
-    image.quantize(colors=32, dither=0).save(buffer, format="PNG", optimize=True)
+    image.quantize(colors=32, dither=Image.Dither.NONE).save(buffer, format="PNG", optimize=True)
     return "image/png", buffer.getvalue()
 
 
@@ -218,7 +316,7 @@ def answer_drawing(
     marks: Iterable[Point] | Mapping[Point, str] = (),
     cell: int = ANSWER_CELL,
     step: Step | None = None,
-) -> Any:
+) -> Image.Image:
     """The RGB PIL image behind `answer_image`: the puzzle, the x coordinate of each cell column
     above the grid and the y of each cell row left of it, the path, numbered boxes, the first
     illegal step, S and E; drawn at `cell / ANSWER_PIXEL` pixels a grid cell, each pixel then
@@ -247,7 +345,7 @@ def _answer_drawing(
     marks: Iterable[Point] | Mapping[Point, str],
     cell: int,
     step: Step | None,
-) -> Any:
+) -> Image.Image:
     """`answer_drawing` at `cell` pixels a grid cell, before it is enlarged."""
     from sparc_visualization.objects.board import get_board_from_data
     from sparc_visualization.plots.original_plot import OriginalPlot
@@ -290,7 +388,8 @@ def _answer_drawing(
     s_box = _badge_box(plot, (sx, sy), "S", badge_size, outlined=True)
     for text, box in (("S", s_box), ("E", e_box)):
         _badge(plot, box, text, badge_size, BADGE_FILL, BADGE_TEXT, outline=BADGE_TEXT)
-    return plot._img
+    image: Image.Image = plot._img
+    return image
 
 
 def label_size(cell: int = ANSWER_CELL // ANSWER_PIXEL) -> int:
@@ -315,6 +414,17 @@ def coordinate_spots(plot: Any, puzzle: Puzzle, size: int, avoid: Box) -> list[t
     even number between two labels (`LABEL_EVERY`). A label the E badge (`avoid`) would touch
     (E on the top or left edge at a labelled coordinate) goes to the opposite margin, below or
     right of the grid.
+
+    Args:
+        plot: The reference's rendered `OriginalPlot` of the puzzle: its cell centres
+            (`middle_positions`), margin (`pad_pixels`) and image size place the labels.
+        puzzle: The puzzle drawn; its columns and rows say which coordinates are labelled.
+        size: The labels' font size in pixels as drawn (`label_size`).
+        avoid: The E badge's box in pixels (left, top, right, bottom).
+
+    Returns:
+        (label, box in pixels) for each labelled coordinate: the columns' x left to right,
+        then the rows' y top to bottom.
     """
     image_width, image_height = plot._img.size
     edge = plot.pad_pixels * 9 // 16  # the labels' side nearer the grid
@@ -344,14 +454,24 @@ def _overlap(a: Box, b: Box, margin: int = 2) -> bool:
 
 
 @lru_cache(maxsize=512)
-def text_mask(text: str, size: int) -> Any:
+def text_mask(text: str, size: int) -> Image.Image:
     """The ink of `text` in the pinned font at `size`, cropped to it: a 1-bit PIL mask, crisp
     (no antialiasing: few colours, a small lossless picture), cached (the same few labels recur
-    in every picture)."""
+    in every picture).
+
+    Args:
+        text: The text, a coordinate or a badge's label ("S", "1,3").
+        size: The font size in pixels (`pinned_font`).
+
+    Returns:
+        A mode "1" image the size of the ink's bounding box, 1 where the text is inked (1 by 1
+        pixel, blank, for text without ink). Shared by every caller: paste it, never change it.
+    """
     from PIL import Image, ImageDraw
 
     font = pinned_font(size)
-    left, top, right, bottom = font.getbbox(text, mode="1")
+    # whole pixels without a stroke (typed float, for stroked text)
+    left, top, right, bottom = (int(edge) for edge in font.getbbox(text, mode="1"))
     mask = Image.new("1", (max(1, right - left), max(1, bottom - top)))
     draw = ImageDraw.Draw(mask)
     draw.fontmode = "1"
