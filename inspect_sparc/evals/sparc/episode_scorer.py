@@ -63,7 +63,12 @@ from inspect_sparc.evals.sparc.scorer import (
 
 @metric
 def episode_ending_rates() -> Metric:
-    """How episodes ended, as shares of episodes (`ENDING_METRICS`)."""
+    """How episodes ended, as shares of episodes (`ENDING_METRICS`).
+
+    Returns:
+        The metric, logging `reached_end_rate`, `dead_end_rate`, `step_limit_rate` and
+        `cut_rate` (NaN each with no scores).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return means(scores, ENDING_METRICS)
@@ -73,7 +78,12 @@ def episode_ending_rates() -> Metric:
 
 @metric
 def step_counts() -> Metric:
-    """Mean steps per episode, and illegal and unreadable moves as shares of all steps."""
+    """Mean steps per episode, and illegal and unreadable moves as shares of all steps.
+
+    Returns:
+        The metric, logging `mean_steps` and the pooled `illegal_action_rate` and
+        `unparseable_rate` (NaN where no step was taken).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return {**means(scores, {MEAN_STEPS: STEPS}), **ratios(scores, STEP_SHARES)}
@@ -89,7 +99,11 @@ CHANCE_PROBABILITY = "chance_probability"
 @metric
 def chance_level() -> Metric:
     """Mean probability that uniformly random legal moves solve the puzzle (no traceback): the
-    exact mean (`math.fsum`) of each score's `metadata["chance_probability"]`."""
+    exact mean (`math.fsum`) of each score's `metadata["chance_probability"]`.
+
+    Returns:
+        The metric, logging `chance` (NaN with no scores).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         values = [float((s.score.metadata or {})[CHANCE_PROBABILITY]) for s in scores]
@@ -101,7 +115,17 @@ def chance_level() -> Metric:
 def episode_metrics(traceback: bool = False, puzzles: str = ALL_PUZZLES) -> list[Metric]:
     """Accuracy first, then per level, endings, steps, the chance level (no traceback), and the
     puzzle rules' breaks: an episode's path is always a line (the stepper moves only to open
-    neighbours and pops on a step back), so no structural rule is ever broken."""
+    neighbours and pops on a step back), so no structural rule is ever broken.
+
+    Args:
+        traceback: Whether the task lets the model step back; its chance level is not
+            computed, so the `chance` metric is left out.
+        puzzles: The task's `puzzles=`: "all" (`ALL_PUZZLES`) or a shipped subset's name, as
+            for `sparc_metrics`.
+
+    Returns:
+        The metrics, in the order the log lists them.
+    """
     metrics = [*headline_metrics(puzzles), level_metrics(puzzles), episode_ending_rates()]
     metrics.append(step_counts())
     if not traceback:
@@ -111,7 +135,20 @@ def episode_metrics(traceback: bool = False, puzzles: str = ALL_PUZZLES) -> list
 
 def score_episode(env: Stepper, picture: Picture | None = None) -> Score:
     """Score one finished (or cut) episode; pure apart from building the Score (`picture`: as
-    for `score_answer`)."""
+    for `score_answer`).
+
+    Args:
+        env: The episode after its moves: puzzle, final path, how it ended (None: cut by a
+            sample limit) and its counts.
+        picture: Draws the answer picture, as for `score_answer` (None: `answer_picture`).
+
+    Returns:
+        The score: value `correct` and how the episode ended (0 or 1 each), its step, illegal,
+        unreadable and back counts, and `breaks_<rule>` (1 only for a path that reached E
+        unsolved); answer the final path; a Markdown explanation; metadata the moves, the
+        ending, path length, broken rules, steps and, without traceback, the chance level in
+        words and as a probability.
+    """
     puzzle = env.puzzle
     path = env.final_path
     reached = env.ended == REACHED_END
@@ -170,7 +207,18 @@ def explain_episode(
     picture: Picture | None = None,
 ) -> str:
     """The verdict, how the episode ended (where, for a dead end), the broken rules numbered
-    with their positions, the moves, the counts and chance level, the final path (Markdown)."""
+    with their positions, the moves, the counts and chance level, the final path (Markdown).
+
+    Args:
+        env: The episode after its moves.
+        violations: The rules the final path breaks (empty unless it reached E unsolved).
+        chance: Probability that random legal moves solve the puzzle; None leaves it unsaid
+            (traceback: not computed).
+        picture: Draws the answer picture, as for `score_answer` (None: `answer_picture`).
+
+    Returns:
+        The explanation, Markdown.
+    """
     puzzle: Puzzle = env.puzzle
     lines = []
     if env.solved:
@@ -206,13 +254,27 @@ def explain_episode(
 
 
 def steps_text(steps: int) -> str:
-    """`1 step`, `7 steps`."""
+    """`1 step`, `7 steps`.
+
+    Args:
+        steps: A number of steps.
+
+    Returns:
+        The number and "step", plural but for 1.
+    """
     return f"{steps} step" if steps == 1 else f"{steps} steps"
 
 
 def readable_chance(probability: float) -> str:
     """A probability people can read at any size, as odds and a percentage with two significant
-    digits, never in exponent notation: `1 in 99,533 (0.0010%)`, `1 in 2 (50%)`."""
+    digits, never in exponent notation: `1 in 99,533 (0.0010%)`, `1 in 2 (50%)`.
+
+    Args:
+        probability: A probability, 0 to 1.
+
+    Returns:
+        The odds and percentage; "0" for a probability of 0 (or less).
+    """
     if probability <= 0:
         return "0"
     percent = probability * 100
@@ -221,7 +283,15 @@ def readable_chance(probability: float) -> str:
 
 
 async def score_recorded_episode(state: TaskState) -> Score:
-    """Replay the episode's recorded moves and score the final path against the solutions."""
+    """Replay the episode's recorded moves and score the final path against the solutions.
+
+    Args:
+        state: The sample's state: metadata `puzzle` (the compact record) and the episode's
+            settings, and the moves recorded in its store.
+
+    Returns:
+        The score `score_episode` gives, its answer picture encoded in the worker thread.
+    """
     settings = EpisodeSettings.from_metadata(state.metadata)
     env = replay_episode(state.metadata["puzzle"], settings, state.store)
     pictures = LaterPictures()

@@ -66,7 +66,12 @@ PICTURED_RULES = frozenset({"square", "star", "triangle", "polyshape"})
 
 @metric
 def invalid_path_rate() -> Metric:
-    """Share of answers that are not a valid line from S to E (the paper's "invalid path")."""
+    """Share of answers that are not a valid line from S to E (the paper's "invalid path").
+
+    Returns:
+        The metric, logged as `invalid_path_rate`: the mean of the scores' `invalid_path`
+        values (NaN with no scores).
+    """
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return plainly(INVALID_PATH_RATE, mean_of(scores, INVALID_PATH))
@@ -97,13 +102,29 @@ def rule_break_rates(rules: Sequence[str] | None = None) -> Metric:
 
 def sparc_metrics(puzzles: str = ALL_PUZZLES) -> list[Metric]:
     """Headline accuracy first (on a shipped subset `puzzles`, the whole split's estimate),
-    then stderr, invalid paths, accuracy per level, rule breaks."""
+    then stderr, invalid paths, accuracy per level, rule breaks.
+
+    Args:
+        puzzles: The task's `puzzles=`: "all" (`ALL_PUZZLES`) or a shipped subset's name,
+            from which the accuracy and per-level metrics then estimate the whole split's.
+
+    Returns:
+        The metrics, in the order the log lists them.
+    """
     headline = headline_metrics(puzzles)
     return [*headline, invalid_path_rate(), level_metrics(puzzles), rule_break_rates()]
 
 
 def answer_text(path: Path | None) -> str:
-    """The extracted path for `Score.answer`, cut short past any real path's length."""
+    """The extracted path for `Score.answer`, cut short past any real path's length.
+
+    Args:
+        path: The extracted path, or None when the answer holds none.
+
+    Returns:
+        The points as `(x,y), (x,y), ...` ("" for None or an empty path); a path longer than
+        `MAX_ANSWER_POINTS` is cut to that many, followed by `, ... (N more points)`.
+    """
     if path is None or len(path) <= MAX_ANSWER_POINTS:
         return format_path(path)
     more = len(path) - MAX_ANSWER_POINTS
@@ -114,7 +135,18 @@ def score_answer(puzzle: Puzzle, completion: str, picture: Picture | None = None
     """Score one answer text against one puzzle (pure function; never raises on any text).
 
     `picture` draws the answer picture of an explanation (default `answer_picture`; the Inspect
-    scorer passes `LaterPictures.picture`, which leaves the encoding for the worker thread)."""
+    scorer passes `LaterPictures.picture`, which leaves the encoding for the worker thread).
+
+    Args:
+        puzzle: The parsed puzzle, with its stored solutions.
+        completion: The model's whole answer text (the path is read by `extract_path`).
+        picture: Draws the answer picture (None: `answer_picture`).
+
+    Returns:
+        The score: value `correct`, `invalid_path` and one `breaks_<rule>` per rule, each 0
+        or 1; answer the extracted path (`answer_text`); a Markdown explanation; metadata the
+        reference's `analysis`, the broken rules and `unlisted_valid`.
+    """
     path = extract_path(completion, puzzle.end)
     solved = is_solved(puzzle, path)
     analysis = reference_analysis(puzzle, path)
@@ -203,7 +235,18 @@ def explain(
 
 def first_illegal_step(puzzle: Puzzle, path: Path) -> tuple[Step, str] | None:
     """Where a path first stops being a line from S to E, walking it from its first point: the
-    step (from, to) and what is wrong with it in words; None for a line from S to E."""
+    step (from, to) and what is wrong with it in words; None for a line from S to E.
+
+    Args:
+        puzzle: The puzzle answered (its start, end and grid size).
+        path: The extracted path, `(x, y)` grid positions.
+
+    Returns:
+        ((from, to), words): the step that leaves the grid, jumps, enters a rule cell or
+        returns to a visited position; (None, first point) for a path not starting at S and
+        (None, last point) for one stopping short of E. None for an empty path or a line from
+        S to E (the puzzle's rules are not checked here).
+    """
     if not path:
         return None
     if tuple(path[0]) != tuple(puzzle.start):
@@ -249,6 +292,13 @@ def violation_lines(violations: Iterable[Violation]) -> list[str]:
     """The broken rules as a numbered Markdown list; the numbers label the boxes in a picture.
 
     A message that names none of its rule's positions (a region's shapes, say) gets them added.
+
+    Args:
+        violations: The broken rules, in the order the rule engine lists them.
+
+    Returns:
+        One Markdown list item per rule, numbered from 1: the rule's name, its message
+        and, where the message names none of them, its positions.
     """
     lines = []
     for n, v in enumerate(violations, start=1):
@@ -328,7 +378,15 @@ def picture_uri(data: bytes, mime: str) -> str:
 
 
 def picture_markdown(uri: str) -> str:
-    """The Markdown of an answer picture at `uri`."""
+    """The Markdown of an answer picture at `uri`.
+
+    Args:
+        uri: The picture's data URI (`picture_uri`), or the placeholder `LaterPictures`
+            replaces with it.
+
+    Returns:
+        `![PICTURE_ALT](uri)`.
+    """
     return f"![{PICTURE_ALT}]({uri})"
 
 
@@ -342,6 +400,18 @@ def answer_picture(
 
     `marks` are the boxed positions, or positions -> labels (`mark_labels`). The picture is for
     people only: if drawing fails the text drawing still explains the score.
+
+    Args:
+        puzzle: The puzzle answered.
+        path: The extracted path, `(x, y)` grid positions (points off the grid are skipped).
+        marks: Positions to box, or positions -> labels (`mark_labels`: the numbers of the
+            broken rules; "" boxes a position without one).
+        step: The path's first illegal step (from, to; from None where the path starts away
+            from S or stops short of E), drawn in magenta; None for none.
+
+    Returns:
+        The Markdown image, its data URI longer than `SUMMARY_WIDTH`; "" where drawing or
+        encoding failed.
     """
     try:
         mime, data = answer_image(puzzle, path, marks, step=step)
@@ -362,7 +432,21 @@ class LaterPictures:
     def picture(
         self, puzzle: Puzzle, path: Path, marks: Mapping[Point, str], step: Step | None = None
     ) -> str:
-        """`answer_picture`, its image drawn now and its data URI left as a placeholder."""
+        """`answer_picture`, its image drawn now and its data URI left as a placeholder.
+
+        Args:
+            puzzle: The puzzle answered.
+            path: The extracted path, `(x, y)` grid positions (points off the grid are
+                skipped).
+            marks: Position -> label of each box (`mark_labels`: the numbers of the broken
+                rules; "" boxes a position without one).
+            step: The path's first illegal step (from, to; from None where the path starts away
+                from S or stops short of E), drawn in magenta; None for none.
+
+        Returns:
+            The Markdown image with a placeholder token for its URI (`finish` replaces it),
+            or "" where drawing failed.
+        """
         try:
             drawing = answer_drawing(puzzle, path, marks, step=step)
         except Exception:  # noqa: BLE001 - as `answer_picture`: the text grid explains instead
@@ -373,7 +457,14 @@ class LaterPictures:
 
     async def finish(self, score: Score) -> Score:
         """`score` with every placeholder replaced by its picture's data URI (or, should
-        encoding fail, the picture by a line saying so: the text still explains the score)."""
+        encoding fail, the picture by a line saying so: the text still explains the score).
+
+        Args:
+            score: A score whose explanation holds the placeholders `picture` returned.
+
+        Returns:
+            `score` itself when no picture was drawn, else a copy with the new explanation.
+        """
         if not self._drawings:
             return score
         uris = await in_worker(self._encode_all)
@@ -409,7 +500,22 @@ def failure_drawing(
     default `answer_picture`) when `line` (a line from S to E, not a solution) fails where
     regions decide (`PICTURED_RULES`, or no broken rule at all: an unlisted valid path) or when
     a path that is no line has its first illegal `step` marked, else the compact text grid,
-    also when drawing fails."""
+    also when drawing fails.
+
+    Args:
+        puzzle: The puzzle answered.
+        path: The failed path, `(x, y)` grid positions.
+        labels: Position -> label of each box (`mark_labels`; "" boxes without a number).
+        broken: The rules the path breaks (names as in `Violation.rule`).
+        line: Whether the path is a line from S to E (the caller passes False for a solution).
+        picture: Draws the answer picture (None: `answer_picture`).
+        step: The first illegal step of a path that is no line (`first_illegal_step`); None
+            for none.
+
+    Returns:
+        The explanation's closing lines: a blank line, then the Markdown picture, or the text
+        grid (`render`) in a code fence.
+    """
     pictured = line and (not broken or bool(PICTURED_RULES & broken))
     drawn = ""
     if pictured or step is not None:
@@ -421,7 +527,12 @@ def failure_drawing(
 
 @scorer(metrics=sparc_metrics())
 def sparc_scorer() -> Scorer:
-    """Exact match against every stored solution, with the reference invalid-path analysis."""
+    """Exact match against every stored solution, with the reference invalid-path analysis.
+
+    Returns:
+        The scorer: `score_answer` on the sample's puzzle and completion, its answer pictures
+        encoded in the worker thread.
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         pictures = LaterPictures()
