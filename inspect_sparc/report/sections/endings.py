@@ -12,7 +12,7 @@ from inspect_sparc.report.analysis.endings import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import ratio
+from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     dot_chart,
     error_extents,
@@ -133,7 +133,10 @@ def endings_section(ctx: Context) -> Section | None:
     behaviour = behaviour_table(ctx.runs, ctx.samples)
     fig = backtracking_figure(behaviour)
     ctx.add_figure(s, fig, "backtracking_ratio", "Backtracking ratio per run")
-    ratios = (ratio("backtracking_ratio"), ratio("tool_calls_per_episode"))
+    ratios = (
+        formatted("backtracking_ratio", "ratio"),
+        formatted("tool_calls_per_episode", "ratio"),
+    )
     ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted", columns=ratios)
     return s
 

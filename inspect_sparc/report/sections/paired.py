@@ -19,7 +19,7 @@ from inspect_sparc.report.analysis.paired import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, p_value, spec_of
+from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, formatted, spec_of
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     distinct_labels,
@@ -125,7 +125,11 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
 
 
 #: The paired tables' columns that are not rates: the level, the counts and the p-values.
-PAIRED_COLUMNS = (LEVEL, *PAIR_COUNTS, *(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair")))
+PAIRED_COLUMNS = (
+    LEVEL,
+    *PAIR_COUNTS,
+    *(formatted(c, "p") for c in ("p", "p_holm", "p_holm_in_pair")),
+)
 PAIRED_SPECS = declared(PAIRED_COLUMNS)
 
 #: The page's column of the four counts of a pair's shared puzzles.

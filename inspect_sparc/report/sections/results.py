@@ -16,7 +16,7 @@ from inspect_sparc.report.analysis.results import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import count, summed
+from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     MUTED,
     PROTOCOL_TITLES,
@@ -115,12 +115,19 @@ RESULTS_PAGE = [
 
 
 #: The results table's columns that are not rates: counts and the solved sum.
-RESULTS_COLUMNS = (count("epochs"), count("errored"), summed("solved"))
+RESULTS_COLUMNS = (
+    formatted("epochs", "count"),
+    formatted("errored", "count"),
+    formatted("solved", "whole_when_integral"),
+)
 
 
 #: The results table's count columns where a run ran a shipped subset: its n and solved are
 #: the subset's, beside an accuracy that is the split's estimate.
-SUBSET_COLUMNS = (count("n", "n (puzzles run)"), summed("solved", "solved (of puzzles run)"))
+SUBSET_COLUMNS = (
+    formatted("n", "count", "n (puzzles run)"),
+    formatted("solved", "whole_when_integral", "solved (of puzzles run)"),
+)
 
 
 def subset_caption(runs: list[tuple[str, str]]) -> str:
@@ -218,7 +225,7 @@ def results_section(ctx: Context) -> Section:
         "more epochs also change what is estimated)"
     )
     variance = epochs_variance(ctx.runs, ctx.samples)
-    ctx.add_table(s, variance, "epochs_variance", caption, columns=(count("epochs"),))
+    ctx.add_table(s, variance, "epochs_variance", caption, columns=(formatted("epochs", "count"),))
     pub = ctx.pub_sparc
     if pub is not None and not pub.empty:
         ctx.add_table(
