@@ -219,6 +219,43 @@ def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
     return np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
 
 
+def interval_dot(
+    ax: Axes,
+    row: pd.DataFrame,
+    value: str,
+    at: float,
+    style: tuple[str, str],
+    bounds: tuple[str, str] = ("ci95_low", "ci95_high"),
+    markersize: float | None = None,
+    elinewidth: float | None = None,
+) -> None:
+    """One entry of a ranked or dot chart: `value` as a point at height `at`, its 95% interval
+    as a horizontal bar, so that every such chart draws its entries alike.
+
+    Args:
+        ax: the panel.
+        row: a one-row frame holding `value` and the interval's columns.
+        value: the column drawn (its x).
+        at: the entry's place on the y axis.
+        style: (colour, marker).
+        bounds: the columns of the interval's low and high ends (no bar where they are absent).
+        markersize: the point's size (None: matplotlib's default).
+        elinewidth: the bar's width (None: matplotlib's default).
+    """
+    colour, marker = style
+    ax.errorbar(
+        [row[value].iloc[0]],
+        [at],
+        xerr=error_extents(row, value, *bounds),
+        marker=marker,
+        color=colour,
+        capsize=2,
+        linestyle="none",
+        markersize=markersize,
+        elinewidth=elinewidth,
+    )
+
+
 def is_trend(values: Sequence[float]) -> bool:
     """Three or more known points that are not all equal: worth a line.
 
@@ -317,17 +354,8 @@ def dot_chart(
     styles = series_styles()
     for i, row in rows.iterrows():
         colour, marker, _ = (MUTED, "o", "") if row["published"] else next(styles)
-        err = error_extents(rows.loc[[i]], value, "ci95_low", "ci95_high")
-        ax.errorbar(
-            [row[value]],
-            [i],
-            xerr=err,
-            marker=marker,
-            color=colour,
-            capsize=2,
-            linestyle="none",
-            markersize=3 if row["published"] else 5,
-        )
+        size = 3 if row["published"] else 5
+        interval_dot(ax, rows.loc[[i]], value, i, (colour, marker), markersize=size)
     labels = [short_label(str(t), label_width) for t in rows["label"]]
     ax.set_yticks(range(len(rows)), labels, fontsize=6.5)
     for tick, pub in zip(ax.get_yticklabels(), rows["published"], strict=True):
@@ -358,6 +386,28 @@ def heatmap_cell(value: float, low: Any, high: Any) -> str:
     if low is None or high is None or low != low or high != high:
         return f"{value:.0f}"
     return f"{value:.0f}\n({low:.0f}–{high:.0f})"
+
+
+def cell_text(ax: Axes, i: int, j: int, text: str, dark: bool, fontsize: float) -> None:
+    """A matrix cell's text, centred on the cell, white on a dark cell and black on a pale one.
+
+    Args:
+        ax: the panel holding the matrix.
+        i: the cell's row.
+        j: the cell's column.
+        text: what the cell prints.
+        dark: whether the cell's colour is dark.
+        fontsize: the text's size (points).
+    """
+    ax.text(
+        j,
+        i,
+        text,
+        ha="center",
+        va="center",
+        fontsize=fontsize,
+        color="white" if dark else "black",
+    )
 
 
 #: Inches all the cells of a heat map row take at most (the labels and colour bar aside).
@@ -399,16 +449,7 @@ def heatmap(
             text = heatmap_cell(
                 value, row.get(f"{column}_ci95_low"), row.get(f"{column}_ci95_high")
             )
-            dark = value == value and value > 55
-            ax.text(
-                j,
-                i,
-                text,
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if dark else "black",
-            )
+            cell_text(ax, i, j, text, value == value and value > 55, 8)
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label=label, shrink=0.8)
     for spine in ax.spines.values():

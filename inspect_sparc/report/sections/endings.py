@@ -15,7 +15,7 @@ from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     dot_chart,
-    error_extents,
+    interval_dot,
     new_figure,
     series_styles,
     short_label,
@@ -45,22 +45,11 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
     axes = fig.subplots(1, len(ENDING_COLUMNS), sharey=True)
     labels = [short_label(r, 40) for r in endings[C.RUN]]
     for ax, ending in zip(axes, ENDING_COLUMNS, strict=True):
-        for i, ((_, row), (colour, marker, _)) in enumerate(
-            zip(endings.iterrows(), series_styles(), strict=False)
+        bounds = (f"{ending}_ci95_low", f"{ending}_ci95_high")
+        for i, (name, (colour, marker, _)) in enumerate(
+            zip(endings.index, series_styles(), strict=False)
         ):
-            frame = endings.loc[[row.name]].rename(
-                columns={f"{ending}_ci95_low": "ci95_low", f"{ending}_ci95_high": "ci95_high"}
-            )
-            err = error_extents(frame, ending, "ci95_low", "ci95_high")
-            ax.errorbar(
-                [row[ending]],
-                [i],
-                xerr=err,
-                marker=marker,
-                color=colour,
-                capsize=2,
-                linestyle="none",
-            )
+            interval_dot(ax, endings.loc[[name]], ending, i, (colour, marker), bounds)
         ax.set_title(ending, fontsize=8)
         ax.set_xlim(-3, 103)
         ax.grid(axis="x", color="0.92")

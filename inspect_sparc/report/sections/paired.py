@@ -22,6 +22,7 @@ from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, formatted, spec_of
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
+    cell_text,
     distinct_labels,
     fit_labels,
     new_figure,
@@ -104,16 +105,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
         for (i, j), value in np.ndenumerate(group.difference):
             if value == value:
                 text = signed_points(value) + ("*" if group.marked[i, j] else "")
-                dark = abs(value) > 0.6 * top
-                ax.text(
-                    j,
-                    i,
-                    text,
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if dark else "black",
-                )
+                cell_text(ax, i, j, text, abs(value) > 0.6 * top, 7)
         labels = [short_label(r, 36) for r in distinct_labels(group.runs)]
         ax.set_xticks(range(len(group.runs)), labels, rotation=35, ha="right", fontsize=7.5)
         ax.set_yticks(range(len(group.runs)), labels, fontsize=7.5)

@@ -20,7 +20,7 @@ from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     MUTED,
     PROTOCOL_TITLES,
-    error_extents,
+    interval_dot,
     new_figure,
     series_styles,
     short_label,
@@ -79,19 +79,10 @@ def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
     """One protocol's ranked rows: yours in colour with markers, published grey."""
     styles = series_styles()
     for i, row in rows.iterrows():
-        err = error_extents(rows.loc[[i]], "accuracy", "ci95_low", "ci95_high")
         colour, marker, _ = next(styles) if row["mine"] else (MUTED, "o", "")
-        ax.errorbar(
-            [row["accuracy"]],
-            [i],
-            xerr=err,
-            marker=marker,
-            color=colour,
-            capsize=2,
-            markersize=5 if row["mine"] else 3,
-            elinewidth=1.0 if row["mine"] else 0.6,
-            linestyle="none",
-        )
+        size, width = (5, 1.0) if row["mine"] else (3, 0.6)
+        style = (colour, marker)
+        interval_dot(ax, rows.loc[[i]], "accuracy", i, style, markersize=size, elinewidth=width)
     ax.set_yticks(range(len(rows)), [short_label(str(t), 80) for t in rows["label"]], fontsize=6.5)
     for tick, mine in zip(ax.get_yticklabels(), rows["mine"], strict=True):
         tick.set_fontweight("bold" if mine else "normal")
