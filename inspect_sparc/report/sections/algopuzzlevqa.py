@@ -113,15 +113,12 @@ def algopuzzlevqa_section(ctx: Context) -> Section | None:
     ctx.add_table(s, by_puzzle, "algopuzzlevqa_puzzles", caption, transpose=True)
     caption = "Accuracy (%) per category, one column per run"
     ctx.add_table(s, by_category, "algopuzzlevqa_categories", caption, transpose=True)
-    pub_categories = ctx.shipped("algopuzzlevqa_by_category")
-    if pub_categories is not None:
-        ctx.add_table(
-            s,
-            pub_categories.assign(published=True),
-            "published_algopuzzlevqa_categories",
-            "Published: AlgoPuzzleVQA Table 3 (accuracy per category)",
-            published_col="published",
-        )
+    ctx.add_published_table(
+        s,
+        ctx.shipped("algopuzzlevqa_by_category"),
+        "published_algopuzzlevqa_categories",
+        "Published: AlgoPuzzleVQA Table 3 (accuracy per category)",
+    )
     return s
 
 

@@ -217,15 +217,12 @@ def results_section(ctx: Context) -> Section:
     )
     variance = epochs_variance(ctx.runs, ctx.samples)
     ctx.add_table(s, variance, "epochs_variance", caption, columns=(formatted("epochs", "count"),))
-    pub = ctx.pub_sparc
-    if pub is not None and not pub.empty:
-        ctx.add_table(
-            s,
-            pub.assign(published=True),
-            "published_sparc",
-            "Published SPaRC results for the protocols above (matched by protocol and prompt)",
-            published_col="published",
-        )
+    ctx.add_published_table(
+        s,
+        ctx.pub_sparc,
+        "published_sparc",
+        "Published SPaRC results for the protocols above (matched by protocol and prompt)",
+    )
     return s
 
 
