@@ -219,41 +219,43 @@ def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
     return np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
 
 
-def interval_dot(
+def interval_rows(
     ax: Axes,
-    row: pd.DataFrame,
+    rows: pd.DataFrame,
     value: str,
-    at: float,
-    style: tuple[str, str],
+    own: Sequence[bool] | None = None,
     bounds: tuple[str, str] = ("ci95_low", "ci95_high"),
-    markersize: float | None = None,
-    elinewidth: float | None = None,
+    markersizes: tuple[float, float] | None = None,
+    elinewidths: tuple[float, float] | None = None,
 ) -> None:
-    """One entry of a ranked or dot chart: `value` as a point at height `at`, its 95% interval
-    as a horizontal bar, so that every such chart draws its entries alike.
+    """The entries of a ranked or dot chart, row i at height i: `value` as a point with its
+    95% interval as a horizontal bar, your rows in the series' colours and markers in turn,
+    published rows muted grey, so that every such chart draws its entries alike.
 
     Args:
         ax: the panel.
-        row: a one-row frame holding `value` and the interval's columns.
+        rows: the entries in the order drawn, holding `value` and the interval's columns.
         value: the column drawn (its x).
-        at: the entry's place on the y axis.
-        style: (colour, marker).
-        bounds: the columns of the interval's low and high ends (no bar where they are absent).
-        markersize: the point's size (None: matplotlib's default).
-        elinewidth: the bar's width (None: matplotlib's default).
+        own: per row, whether it is yours (None: every row is).
+        bounds: the columns of the intervals' low and high ends (no bars where they are absent).
+        markersizes: the points' sizes, (yours, published) (None: matplotlib's default).
+        elinewidths: the bars' widths, (yours, published) (None: matplotlib's default).
     """
-    colour, marker = style
-    ax.errorbar(
-        [row[value].iloc[0]],
-        [at],
-        xerr=error_extents(row, value, *bounds),
-        marker=marker,
-        color=colour,
-        capsize=2,
-        linestyle="none",
-        markersize=markersize,
-        elinewidth=elinewidth,
-    )
+    styles = series_styles()
+    for i, mine in enumerate([True] * len(rows) if own is None else own):
+        colour, marker, _ = next(styles) if mine else (MUTED, "o", "")
+        pick = 0 if mine else 1
+        ax.errorbar(
+            [rows[value].iloc[i]],
+            [i],
+            xerr=error_extents(rows.iloc[[i]], value, *bounds),
+            marker=marker,
+            color=colour,
+            capsize=2,
+            linestyle="none",
+            markersize=markersizes[pick] if markersizes else None,
+            elinewidth=elinewidths[pick] if elinewidths else None,
+        )
 
 
 def is_trend(values: Sequence[float]) -> bool:
@@ -351,11 +353,8 @@ def dot_chart(
         rows = rows.assign(published=False)
     fig = new_figure(7.5, 0.9 + 0.28 * len(rows))
     ax = fig.add_subplot()
-    styles = series_styles()
-    for i, row in rows.iterrows():
-        colour, marker, _ = (MUTED, "o", "") if row["published"] else next(styles)
-        size = 3 if row["published"] else 5
-        interval_dot(ax, rows.loc[[i]], value, i, (colour, marker), markersize=size)
+    own = [not published for published in rows["published"]]
+    interval_rows(ax, rows, value, own, markersizes=(5, 3))
     labels = [short_label(str(t), label_width) for t in rows["label"]]
     ax.set_yticks(range(len(rows)), labels, fontsize=6.5)
     for tick, pub in zip(ax.get_yticklabels(), rows["published"], strict=True):

@@ -15,9 +15,8 @@ from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     dot_chart,
-    interval_dot,
+    interval_rows,
     new_figure,
-    series_styles,
     short_label,
     styled,
 )
@@ -45,11 +44,7 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
     axes = fig.subplots(1, len(ENDING_COLUMNS), sharey=True)
     labels = [short_label(r, 40) for r in endings[C.RUN]]
     for ax, ending in zip(axes, ENDING_COLUMNS, strict=True):
-        bounds = (f"{ending}_ci95_low", f"{ending}_ci95_high")
-        for i, (name, (colour, marker, _)) in enumerate(
-            zip(endings.index, series_styles(), strict=False)
-        ):
-            interval_dot(ax, endings.loc[[name]], ending, i, (colour, marker), bounds)
+        interval_rows(ax, endings, ending, bounds=(f"{ending}_ci95_low", f"{ending}_ci95_high"))
         ax.set_title(ending, fontsize=8)
         ax.set_xlim(-3, 103)
         ax.grid(axis="x", color="0.92")

@@ -18,11 +18,9 @@ from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
 from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
-    MUTED,
     PROTOCOL_TITLES,
-    interval_dot,
+    interval_rows,
     new_figure,
-    series_styles,
     short_label,
     styled,
 )
@@ -77,12 +75,8 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
 
 def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
     """One protocol's ranked rows: yours in colour with markers, published grey."""
-    styles = series_styles()
-    for i, row in rows.iterrows():
-        colour, marker, _ = next(styles) if row["mine"] else (MUTED, "o", "")
-        size, width = (5, 1.0) if row["mine"] else (3, 0.6)
-        style = (colour, marker)
-        interval_dot(ax, rows.loc[[i]], "accuracy", i, style, markersize=size, elinewidth=width)
+    mine = list(rows["mine"])
+    interval_rows(ax, rows, "accuracy", mine, markersizes=(5, 3), elinewidths=(1.0, 0.6))
     ax.set_yticks(range(len(rows)), [short_label(str(t), 80) for t in rows["label"]], fontsize=6.5)
     for tick, mine in zip(ax.get_yticklabels(), rows["mine"], strict=True):
         tick.set_fontweight("bold" if mine else "normal")
