@@ -88,6 +88,7 @@ def algopuzzlevqa_bars(by_puzzle: pd.DataFrame, published: pd.DataFrame | None) 
     return fig
 
 
+# Repeated code kept: every section builder shares this docstring and empty-table guard (`Spec`).
 def algopuzzlevqa_section(ctx: Context) -> Section | None:
     """AlgoPuzzleVQA per puzzle and per category, with the paper's Tables 2 and 3.
 
