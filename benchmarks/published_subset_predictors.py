@@ -154,25 +154,18 @@ def lofo(
 ) -> dict[str, list[tuple[float, bool, float]]]:
     """Per predictor, (signed error, covered, width) of every leave-one-family-out trial."""
     from inspect_sparc.published_runs.estimators import difference_estimate
-    from inspect_sparc.published_runs.irt import fit_2pl
     from inspect_sparc.published_runs.subsets import balanced_subset
-    from inspect_sparc.published_runs.validation import family
+    from inspect_sparc.published_runs.validation import held_out_families
     from inspect_sparc.published_runs.verdicts import load_verdicts
 
     verdicts = load_verdicts()
     solved = verdicts.solved
-    families = [family(r.model) for r in verdicts.runs]
     found: dict[str, list[tuple[float, bool, float]]] = {name: [] for name in PREDICTORS}
-    for name in sorted(set(families)):
-        out = np.array([f == name for f in families])
-        held = [i for i in np.flatnonzero(out) if not np.isnan(solved[i]).any()]
-        if not held:
-            continue
-        others = solved[~out]
-        model = fit_2pl(others)
+    for fold in held_out_families(verdicts):
+        model, others = fold.model, fold.others
         for draw in range(draws):
             subset = balanced_subset(100, verdicts.levels, others, model, draw, "", share)
-            for i in held:
+            for i in fold.held:
                 row, truth = solved[i], float(solved[i].mean())
                 values = row[subset.chosen]
                 case = Case(model, subset, values, others, row, verdicts.levels)
@@ -180,7 +173,7 @@ def lofo(
                     predicted, at_sample = predictor(case)
                     e = difference_estimate(subset, values, predicted, at_sample)
                     found[label].append((e.value - truth, e.low <= truth <= e.high, e.high - e.low))
-        progress(name)
+        progress(fold.family)
     return found
 
 

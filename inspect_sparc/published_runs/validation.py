@@ -6,7 +6,7 @@ simulated models far stronger than the published ones."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from inspect_sparc.published_runs.estimators import (
     model_based,
     wilson_bounds,
 )
-from inspect_sparc.published_runs.irt import fit_2pl
+from inspect_sparc.published_runs.irt import ItemModel, fit_2pl
 from inspect_sparc.published_runs.subsets import (
     UNSOLVED_SHARE,
     Subset,
@@ -186,6 +186,41 @@ def family(model: str) -> str:
     return f"Qwen 3 {found.group(1)}" if found else name
 
 
+@dataclass(frozen=True)
+class HeldOut:
+    """One model family held out whole: its runs that ran all 500 puzzles (rows of the
+    verdicts), the other families' verdicts and the 2PL fitted to them alone."""
+
+    family: str
+    #: The family's place among all families, `k/N` (by name).
+    place: str
+    held: list[Any]
+    others: np.ndarray
+    model: ItemModel
+
+
+def held_out_families(verdicts: Verdicts) -> Iterator[HeldOut]:
+    """Each model family in turn (by name), held out whole for leave-one-family-out checks:
+    the 2PL refitted without it, so nothing of the family informs its own estimate.
+
+    Args:
+        verdicts: the published verdicts.
+
+    Yields:
+        a `HeldOut` per family with at least one run on all 500 puzzles (the others, which
+        have nothing to check, are passed over unfitted).
+    """
+    solved = verdicts.solved
+    families = [family(r.model) for r in verdicts.runs]
+    names = sorted(set(families))
+    for count, name in enumerate(names, 1):
+        out = np.array([f == name for f in families])
+        held = [i for i in np.flatnonzero(out) if not np.isnan(solved[i]).any()]
+        if held:
+            others = solved[~out]
+            yield HeldOut(name, f"{count}/{len(names)}", held, others, fit_2pl(others))
+
+
 def _estimates(
     model: Any, subset: Any, values: np.ndarray, methods: Sequence[str]
 ) -> dict[str, Estimate]:
@@ -226,22 +261,15 @@ def leave_one_family_out(
         The trials."""
     verdicts = verdicts or load_verdicts()
     solved = verdicts.solved
-    families = [family(r.model) for r in verdicts.runs]
-    names = sorted(set(families))
     trials = []
-    for count, name in enumerate(names, 1):
-        out = np.array([f == name for f in families])
-        held = [i for i in np.flatnonzero(out) if not np.isnan(solved[i]).any()]
-        if not held:
-            continue
-        others = solved[~out]
-        model = fit_2pl(others)
+    for fold in held_out_families(verdicts):
+        model = fold.model
         for size in sizes:
             for draw in range(draws):
                 subset = balanced_subset(
-                    size, verdicts.levels, others, model, draw, unsolved_share=unsolved_share
+                    size, verdicts.levels, fold.others, model, draw, unsolved_share=unsolved_share
                 )
-                for i in held:
+                for i in fold.held:
                     truth, row = float(solved[i].mean()), solved[i]
                     found = _estimates(model, subset, row[subset.chosen], methods)
                     rng = np.random.default_rng([draw, int(i)])
@@ -251,7 +279,7 @@ def leave_one_family_out(
                     run_id = verdicts.runs[i].run_id
                     trials += [Trial(run_id, size, draw, m, truth, e) for m, e in found.items()]
         if progress:
-            progress(f"{count}/{len(names)} {name}")
+            progress(f"{fold.place} {fold.family}")
     return trials
 
 

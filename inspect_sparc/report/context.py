@@ -154,6 +154,23 @@ class Context:
             entry = table_entry(shown[kept], name, label, published_col, transpose, specs)
             section.tables.append(entry)
 
+    def add_published_table(
+        self, section: Section, table: pd.DataFrame | None, name: str, caption: str
+    ) -> None:
+        """Show shipped published rows as a table of their own, every row marked published
+        (muted on the page), as `add_table` writes and shows any table.
+
+        Args:
+            section: the section the table is shown in.
+            table: the published rows (None or empty: nothing is written or shown).
+            name: its file name under `tables/` (without suffix); also the key in `tables`.
+            caption: the line above it on the page and its LaTeX caption.
+        """
+        if table is None or table.empty:
+            return
+        marked = table.assign(published=True)
+        self.add_table(section, marked, name, caption, published_col="published")
+
     def add_figure(self, section: Section, fig: Any, name: str, caption: str) -> None:
         """Write `fig` as PNG and PDF under `figures/` and show it in `section`.
 

@@ -24,6 +24,16 @@ def blocks(language: str) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.DOTALL)
 
 
+def printed_by(command: str, *extra: str) -> str:
+    """What the page's `python benchmarks/<command>...` line prints, run with this Python."""
+    [line] = [b.strip() for b in blocks("bash") if command in b]
+    words = shlex.split(line)
+    assert words[0] == "python"
+    return subprocess.run(
+        [sys.executable, *words[1:], *extra], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+
+
 def test_the_python_example_runs_and_prints_the_paired_rows(capsys):
     [code] = blocks("python")
     exec(compile(code, str(PAGE), "exec"), {})
@@ -48,27 +58,14 @@ def test_the_subset_eval_line_runs_the_subset(tmp_path):
 
 @pytest.mark.slow
 def test_the_benchmark_command_prints_the_table_on_the_page(tmp_path):
-    [line] = [b.strip() for b in blocks("bash") if "published_subset_loro" in b]
-    words = shlex.split(line)
-    assert words[0] == "python"
-    out = subprocess.run(
-        [sys.executable, *words[1:], "--out", str(tmp_path)],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    out = printed_by("published_subset_loro", "--out", str(tmp_path))
     assert out.strip() in PAGE.read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
 def test_the_validation_command_prints_the_figures_on_the_page():
     # the page's leave-one-family-out and shipped-subset rows are what the command prints
-    [line] = [b.strip() for b in blocks("bash") if "published_subset_validation" in b]
-    words = shlex.split(line)
-    out = subprocess.run(
-        [sys.executable, *words[1:]], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+    out = printed_by("published_subset_validation")
     page = PAGE.read_text(encoding="utf-8")
     family = out.split("## Leave one family out")[1]
     shipped = out.split("## The shipped subsets")[1].split("## Simulated")[0]
@@ -87,11 +84,7 @@ def test_the_validation_command_prints_the_figures_on_the_page():
 @pytest.mark.slow
 def test_the_predictor_command_prints_the_tables_on_the_page():
     # every row it prints (leave-one-family-out per prediction, and the residual variances)
-    [line] = [b.strip() for b in blocks("bash") if "published_subset_predictors" in b]
-    words = shlex.split(line)
-    out = subprocess.run(
-        [sys.executable, *words[1:]], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+    out = printed_by("published_subset_predictors")
     rows = [r for r in out.splitlines() if r.startswith("| ") and "---" not in r]
     assert len(rows) == 2 + 5 + 3  # two headers, five predictions, three variances
     page = PAGE.read_text(encoding="utf-8")

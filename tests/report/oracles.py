@@ -5,16 +5,33 @@ test by enumerating every table with statsmodels' own test."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import cast
 
 import numpy as np
 
 
+def constrained_maximum(
+    minus_log_likelihood: Callable[[float], float], low: float, high: float
+) -> float:
+    """The parameter in (low, high) that maximises a likelihood (its minus log minimised to
+    1e-13, the ends kept out so that no log meets 0): the constrained estimate every score
+    statistic's oracle needs."""
+    from scipy.optimize import minimize_scalar
+
+    return float(
+        minimize_scalar(
+            minus_log_likelihood,
+            bounds=(low + 1e-12, high - 1e-12),
+            method="bounded",
+            options={"xatol": 1e-13},
+        ).x
+    )
+
+
 def tango_score(b: int, c: int, n: int, delta: float) -> float:
     """(b - c - n delta) over its standard error at the multinomial likelihood maximised
     numerically under p(a only) - p(b only) = delta."""
-    from scipy.optimize import minimize_scalar
-
     rest = n - b - c
 
     def minus_log_likelihood(p21: float) -> float:
@@ -23,12 +40,7 @@ def tango_score(b: int, c: int, n: int, delta: float) -> float:
         return -cast("float", sum(k * np.log(p) for k, p in terms if k))
 
     low, high = max(0.0, -delta), (1 - delta) / 2
-    p21 = minimize_scalar(
-        minus_log_likelihood,
-        bounds=(low + 1e-12, high - 1e-12),
-        method="bounded",
-        options={"xatol": 1e-13},
-    ).x
+    p21 = constrained_maximum(minus_log_likelihood, low, high)
     return float((b - c - n * delta) / np.sqrt(n * (2 * p21 + delta * (1 - delta))))
 
 

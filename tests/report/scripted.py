@@ -105,6 +105,16 @@ def scripted_log(
     return path
 
 
+#: A run on generated puzzles: its source, its ids' prefix and its grids (none a test grid).
+GENERATED_7: dict[str, Any] = {"source": "generated:7", "id_prefix": "gen7-", "grid": rolled}
+
+
+def fresh_log(base: Any, outcomes: dict[str, int], path: Path, started: str) -> Path:
+    """Write model m/A's run on generated puzzles (`GENERATED_7`), solved as `outcomes` says:
+    the fresh side of a gap."""
+    return scripted_log(base, outcomes, path, model="m/A", started=started, **GENERATED_7)
+
+
 def scripted_runs(
     base: Any, folder: Path, solves: dict[str, Iterable[int]], prefix: str = "m/"
 ) -> dict[str, dict[str, int]]:

@@ -6,7 +6,7 @@ with the reason). Real 2-epoch logs with scripted outcomes whose truth is known.
 from __future__ import annotations
 
 import pytest
-from scripted import epochs_log, rolled, sparc_mock_log
+from scripted import GENERATED_7, epochs_log, sparc_mock_log
 
 proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
 
@@ -34,9 +34,7 @@ def reduced(request, report_logs, tmp_path_factory):
         model="m/A",
         started=start.format(1),
         reducer=reducer,
-        source="generated:7",
-        id_prefix="gen7-",
-        grid=rolled,
+        **GENERATED_7,
     )
     report = build_report(folder, tmp_path_factory.mktemp(f"reduced-{reducer}-report"))
     levels = {str(s.id): s.metadata["level"] for s in base.samples}

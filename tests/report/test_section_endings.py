@@ -38,6 +38,7 @@ def test_agent_runs_have_endings():
 
 
 def test_behaviour_shows_the_step_and_tool_metrics_and_the_backtracking_ratio():
+    # repeated code kept: a run's metrics by keyword, alike in shape only to search layout counts
     agent = agent_run(
         max_steps=10,
         illegal_action_rate=0.25,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from oracles import brute_force_stratified_p
-from scripted import rolled, rolled_twice, scripted_log
+from scripted import fresh_log, rolled, rolled_twice, scripted_log
 
 
 def stamp(minute: int) -> str:
@@ -130,16 +130,7 @@ def test_a_run_on_some_levels_labels_its_overall_gap_by_them(base, tmp_path):
     part.samples = [s for s in part.samples if s.metadata["level"] in (1, 2)]
     solved = {str(s.id): int(k % 2 == 0) for k, s in enumerate(part.samples)}
     scripted_log(part, solved, tmp_path / "logs" / "test.eval", model="m/A", started=stamp(0))
-    scripted_log(
-        part,
-        solved,
-        tmp_path / "logs" / "fresh.eval",
-        model="m/A",
-        source="generated:7",
-        id_prefix="gen7-",
-        grid=rolled,
-        started=stamp(1),
-    )
+    fresh_log(part, solved, tmp_path / "logs" / "fresh.eval", started=stamp(1))
     table = build_report(tmp_path / "logs", tmp_path / "out").tables["fresh_gap"]
     labels = [str(level) for level in table["level"]]
     assert labels[:2] == ["1", "2"] and len(labels) == 3

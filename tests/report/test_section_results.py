@@ -198,7 +198,7 @@ def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_p
     import csv
 
     from inspect_sparc.report import build_report
-    from inspect_sparc.report.render.columns import declared, summed
+    from inspect_sparc.report.render.columns import declared, formatted
     from inspect_sparc.report.render.page import cell_text
     from inspect_sparc.report.render.table_files import write_table
     from inspect_sparc.report.sections.results import RESULTS_COLUMNS
@@ -215,7 +215,7 @@ def test_solved_prints_as_a_whole_count_in_csv_latex_and_page(report_logs, tmp_p
     table = report.tables["results"][["solved"]]
     frac = table.assign(solved=[11.666666])  # a sum of epoch means keeps its decimals
     specs = declared(RESULTS_COLUMNS)  # the results section's own declaration of solved
-    assert specs["solved"] == summed("solved")
+    assert specs["solved"] == formatted("solved", "whole_when_integral")
     write_table(frac, "frac", tmp_path / "t", tex_columns=["solved"], specs=specs)
     assert "11.67" in (tmp_path / "t" / "frac.csv").read_text()
     assert "11.67" in (tmp_path / "t" / "frac.tex").read_text()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from scripted import on_puzzles, rolled, scripted_log
+from scripted import fresh_log, on_puzzles, scripted_log
 from shipped_csvs import GPT_OSS, shipped
 
 if TYPE_CHECKING:
@@ -61,16 +61,7 @@ def built(base, tmp_path_factory) -> dict[str, Any]:
     scripted_log(log, solved, folder / "logs" / "subset.eval", model="m/A", started="2026-01-01")
     ids = sorted(str(s.id) for s in base.samples)
     fresh = {i: int(k % 3 == 0) for k, i in enumerate(ids)}
-    scripted_log(
-        base,
-        fresh,
-        folder / "logs" / "fresh.eval",
-        model="m/A",
-        source="generated:7",
-        id_prefix="gen7-",
-        grid=rolled,
-        started="2026-01-02",
-    )
+    fresh_log(base, fresh, folder / "logs" / "fresh.eval", started="2026-01-02")
     terminal = io.StringIO()
     with contextlib.redirect_stdout(terminal):
         code = main([str(folder / "logs"), "--out", str(folder / "out")])
@@ -120,16 +111,7 @@ def test_a_run_on_the_split_has_no_subset_label(base, tmp_path):
     ids = sorted(str(s.id) for s in base.samples)
     outcomes = {i: int(k < 4) for k, i in enumerate(ids)}
     scripted_log(base, outcomes, tmp_path / "logs" / "test.eval", model="m/A", started="2026-01-01")
-    scripted_log(
-        base,
-        outcomes,
-        tmp_path / "logs" / "fresh.eval",
-        model="m/A",
-        source="generated:7",
-        id_prefix="gen7-",
-        grid=rolled,
-        started="2026-01-02",
-    )
+    fresh_log(base, outcomes, tmp_path / "logs" / "fresh.eval", started="2026-01-02")
     report = build_report(tmp_path / "logs", tmp_path / "out")
     gaps = report.tables["fresh_gap"]
     assert "on_puzzles" not in gaps and not gaps["test_side"].str.contains("subset").any()

@@ -45,7 +45,7 @@ def test_csv_cells_are_rounded_to_what_they_mean(report):
 
 def test_p_values_and_differences_keep_the_digits_that_show_significance(tmp_path):
     # issue: 13 vs 4 of 500 printed "1.8 (0.0-2.9)" beside p 0.049; p-values printed as rates
-    from inspect_sparc.report.render.columns import declared, p_value
+    from inspect_sparc.report.render.columns import declared, formatted
     from inspect_sparc.report.render.page import cell_text, interval_text
 
     table = pd.DataFrame(
@@ -57,7 +57,12 @@ def test_p_values_and_differences_keep_the_digits_that_show_significance(tmp_pat
             "p_holm_in_pair": [0.0502, 0.5],
         }
     )
-    write_table(table, "t", tmp_path, specs=declared([p_value("p"), p_value("p_holm_in_pair")]))
+    write_table(
+        table,
+        "t",
+        tmp_path,
+        specs=declared([formatted("p", "p"), formatted("p_holm_in_pair", "p")]),
+    )
     csv = pd.read_csv(tmp_path / "t.csv")
     assert csv["diff_ci95_low"].tolist() == [0.04, -66.80]
     assert csv["diff_ci95_high"].tolist() == [2.94, -0.04]
@@ -77,7 +82,7 @@ def test_a_column_is_formatted_by_its_tables_spec_not_by_its_name(report, tmp_pa
     # endings: formatted by name, the ending read `0` beside `0.0` and `40.0`
     import csv
 
-    from inspect_sparc.report.render.columns import declared, summed
+    from inspect_sparc.report.render.columns import declared, formatted
 
     with open(report.out_dir / "tables" / "gym_endings.csv", encoding="utf-8") as handle:
         endings = list(csv.DictReader(handle))
@@ -86,7 +91,9 @@ def test_a_column_is_formatted_by_its_tables_spec_not_by_its_name(report, tmp_pa
         for column in ("solved", "dead end", "solved_ci95_low"):
             assert r[column].partition(".")[2] != "", (column, r[column])  # one decimal each
     table = pd.DataFrame({"solved": [6.0], "accuracy": [6.0]})
-    write_table(table, "count", tmp_path, specs=declared([summed("solved")]))
+    write_table(
+        table, "count", tmp_path, specs=declared([formatted("solved", "whole_when_integral")])
+    )
     write_table(table, "rate", tmp_path)
     assert (tmp_path / "count.csv").read_text().splitlines()[1] == "6,6.0"
     assert (tmp_path / "rate.csv").read_text().splitlines()[1] == "6.0,6.0"

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from inspect_sparc.published_runs.pairing import SharedPuzzles
     from inspect_sparc.published_runs.verdicts import PublishedRun
 
+# Repeated code kept: a literal name map, alike in shape only to `report.published.FILES`.
 #: compare()'s names for a and b -> this table's (the run is a, the published run b).
 RENAMED = {
     "accuracy_a": "accuracy_run",

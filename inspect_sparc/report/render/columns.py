@@ -57,7 +57,7 @@ def column_spec(name: str) -> Column:
     """The default `Column` of `name`, where its table declares none: the tables' two naming
     conventions, `n` and `n_...` a count of puzzles and `<name>_ci95_low/high` its interval;
     any other column a rate. A count, p-value, ratio or sum under another name is declared by
-    the section that shows it (`count`, `p_value`, `ratio`, `summed`).
+    the section that shows it (`formatted`).
 
     Args:
         name: the column's name in the frame.
@@ -99,63 +99,29 @@ def declared(columns: Iterable[Column]) -> dict[str, Column]:
     return {c.name: c for c in columns}
 
 
-def count(name: str, label: str = "") -> Column:
-    """A column of whole counts (puzzles, epochs, levels).
+def formatted(name: str, fmt: Format, label: str = "") -> Column:
+    """The column `name` with its numbers written as `fmt`: `count` for whole counts (puzzles,
+    epochs, levels); `p` for p-values (3 significant digits in CSV, 2 on the page and in LaTeX,
+    more where rounding would carry one across 0.05); `ratio` for ratios or means kept to 2
+    decimals in CSV; `whole_when_integral` for sums of per-puzzle values (a whole count where
+    each puzzle counts 0 or 1 - one epoch, or a max or mode reducer -, else a sum of epoch
+    means: 11.67, kept to 2 decimals, not 12).
 
     Args:
         name: the column's name in the frame.
+        fmt: how its numbers are written (`Format`).
         label: what the page's header says ("" for the name).
 
     Returns:
-        its `Column`.
+        its `Column`, with the interval of its default (`column_spec`).
     """
-    return replace(column_spec(name), label=label or name, format="count")
-
-
-def p_value(name: str, label: str = "") -> Column:
-    """A column of p-values (3 significant digits in CSV, 2 on the page and in LaTeX, more
-    where rounding would carry one across 0.05).
-
-    Args:
-        name: the column's name in the frame.
-        label: what the page's header says ("" for the name).
-
-    Returns:
-        its `Column`.
-    """
-    return replace(column_spec(name), label=label or name, format="p")
-
-
-def ratio(name: str, label: str = "") -> Column:
-    """A column of ratios or means kept to 2 decimals in CSV.
-
-    Args:
-        name: the column's name in the frame.
-        label: what the page's header says ("" for the name).
-
-    Returns:
-        its `Column`.
-    """
-    return replace(column_spec(name), label=label or name, format="ratio")
-
-
-def summed(name: str, label: str = "") -> Column:
-    """A column of sums of per-puzzle values: a whole count where each puzzle counts 0 or 1
-    (one epoch, or a max or mode reducer), a sum of epoch means otherwise (11.67, kept to 2
-    decimals, not 12).
-
-    Args:
-        name: the column's name in the frame.
-        label: what the page's header says ("" for the name).
-
-    Returns:
-        its `Column`.
-    """
-    return replace(column_spec(name), label=label or name, format="whole_when_integral")
+    return replace(column_spec(name), label=label or name, format=fmt)
 
 
 #: The level column of a table by level.
-LEVEL = count("level")
+LEVEL = formatted("level", "count")
 #: A pair's four counts of shared puzzles (`both`, `only_a`, `only_b`, `neither`) and the
 #: puzzles dropped to an error.
-PAIR_COUNTS = tuple(count(c) for c in ("both", "only_a", "only_b", "neither", "dropped_errors"))
+PAIR_COUNTS = tuple(
+    formatted(c, "count") for c in ("both", "only_a", "only_b", "neither", "dropped_errors")
+)

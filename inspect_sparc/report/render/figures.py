@@ -219,6 +219,45 @@ def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
     return np.vstack([np.clip(v - lo, 0, None), np.clip(hi - v, 0, None)])
 
 
+def interval_rows(
+    ax: Axes,
+    rows: pd.DataFrame,
+    value: str,
+    own: Sequence[bool] | None = None,
+    bounds: tuple[str, str] = ("ci95_low", "ci95_high"),
+    markersizes: tuple[float, float] | None = None,
+    elinewidths: tuple[float, float] | None = None,
+) -> None:
+    """The entries of a ranked or dot chart, row i at height i: `value` as a point with its
+    95% interval as a horizontal bar, your rows in the series' colours and markers in turn,
+    published rows muted grey, so that every such chart draws its entries alike.
+
+    Args:
+        ax: the panel.
+        rows: the entries in the order drawn, holding `value` and the interval's columns.
+        value: the column drawn (its x).
+        own: per row, whether it is yours (None: every row is).
+        bounds: the columns of the intervals' low and high ends (no bars where they are absent).
+        markersizes: the points' sizes, (yours, published) (None: matplotlib's default).
+        elinewidths: the bars' widths, (yours, published) (None: matplotlib's default).
+    """
+    styles = series_styles()
+    for i, mine in enumerate([True] * len(rows) if own is None else own):
+        colour, marker, _ = next(styles) if mine else (MUTED, "o", "")
+        pick = 0 if mine else 1
+        ax.errorbar(
+            [rows[value].iloc[i]],
+            [i],
+            xerr=error_extents(rows.iloc[[i]], value, *bounds),
+            marker=marker,
+            color=colour,
+            capsize=2,
+            linestyle="none",
+            markersize=markersizes[pick] if markersizes else None,
+            elinewidth=elinewidths[pick] if elinewidths else None,
+        )
+
+
 def is_trend(values: Sequence[float]) -> bool:
     """Three or more known points that are not all equal: worth a line.
 
@@ -314,20 +353,8 @@ def dot_chart(
         rows = rows.assign(published=False)
     fig = new_figure(7.5, 0.9 + 0.28 * len(rows))
     ax = fig.add_subplot()
-    styles = series_styles()
-    for i, row in rows.iterrows():
-        colour, marker, _ = (MUTED, "o", "") if row["published"] else next(styles)
-        err = error_extents(rows.loc[[i]], value, "ci95_low", "ci95_high")
-        ax.errorbar(
-            [row[value]],
-            [i],
-            xerr=err,
-            marker=marker,
-            color=colour,
-            capsize=2,
-            linestyle="none",
-            markersize=3 if row["published"] else 5,
-        )
+    own = [not published for published in rows["published"]]
+    interval_rows(ax, rows, value, own, markersizes=(5, 3))
     labels = [short_label(str(t), label_width) for t in rows["label"]]
     ax.set_yticks(range(len(rows)), labels, fontsize=6.5)
     for tick, pub in zip(ax.get_yticklabels(), rows["published"], strict=True):
@@ -358,6 +385,28 @@ def heatmap_cell(value: float, low: Any, high: Any) -> str:
     if low is None or high is None or low != low or high != high:
         return f"{value:.0f}"
     return f"{value:.0f}\n({low:.0f}–{high:.0f})"
+
+
+def cell_text(ax: Axes, i: int, j: int, text: str, dark: bool, fontsize: float) -> None:
+    """A matrix cell's text, centred on the cell, white on a dark cell and black on a pale one.
+
+    Args:
+        ax: the panel holding the matrix.
+        i: the cell's row.
+        j: the cell's column.
+        text: what the cell prints.
+        dark: whether the cell's colour is dark.
+        fontsize: the text's size (points).
+    """
+    ax.text(
+        j,
+        i,
+        text,
+        ha="center",
+        va="center",
+        fontsize=fontsize,
+        color="white" if dark else "black",
+    )
 
 
 #: Inches all the cells of a heat map row take at most (the labels and colour bar aside).
@@ -399,16 +448,7 @@ def heatmap(
             text = heatmap_cell(
                 value, row.get(f"{column}_ci95_low"), row.get(f"{column}_ci95_high")
             )
-            dark = value == value and value > 55
-            ax.text(
-                j,
-                i,
-                text,
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if dark else "black",
-            )
+            cell_text(ax, i, j, text, value == value and value > 55, 8)
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label=label, shrink=0.8)
     for spine in ax.spines.values():

@@ -44,6 +44,7 @@ DELTAS_FIRST = [C.MODEL, "delta", "n", "points", "ci95_low", "ci95_high", "accur
 DELTAS_FIRST += ["accuracy_b"]
 
 
+# Repeated code kept: every section builder shares this docstring and empty-table guard (`Spec`).
 def deltas_section(ctx: Context) -> Section | None:
     """Protocol deltas per model, between runs on the same puzzles.
 

@@ -12,12 +12,11 @@ from inspect_sparc.report.analysis.endings import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import ratio
+from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
     dot_chart,
-    error_extents,
+    interval_rows,
     new_figure,
-    series_styles,
     short_label,
     styled,
 )
@@ -28,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 
+# Repeated code kept: every figure builder shares this docstring and empty-table guard.
 @styled
 def endings_bars(endings: pd.DataFrame) -> Figure | None:
     """How gym and agent episodes ended: one panel per ending, each run's share of episodes
@@ -45,22 +45,7 @@ def endings_bars(endings: pd.DataFrame) -> Figure | None:
     axes = fig.subplots(1, len(ENDING_COLUMNS), sharey=True)
     labels = [short_label(r, 40) for r in endings[C.RUN]]
     for ax, ending in zip(axes, ENDING_COLUMNS, strict=True):
-        for i, ((_, row), (colour, marker, _)) in enumerate(
-            zip(endings.iterrows(), series_styles(), strict=False)
-        ):
-            frame = endings.loc[[row.name]].rename(
-                columns={f"{ending}_ci95_low": "ci95_low", f"{ending}_ci95_high": "ci95_high"}
-            )
-            err = error_extents(frame, ending, "ci95_low", "ci95_high")
-            ax.errorbar(
-                [row[ending]],
-                [i],
-                xerr=err,
-                marker=marker,
-                color=colour,
-                capsize=2,
-                linestyle="none",
-            )
+        interval_rows(ax, endings, ending, bounds=(f"{ending}_ci95_low", f"{ending}_ci95_high"))
         ax.set_title(ending, fontsize=8)
         ax.set_xlim(-3, 103)
         ax.grid(axis="x", color="0.92")
@@ -133,7 +118,10 @@ def endings_section(ctx: Context) -> Section | None:
     behaviour = behaviour_table(ctx.runs, ctx.samples)
     fig = backtracking_figure(behaviour)
     ctx.add_figure(s, fig, "backtracking_ratio", "Backtracking ratio per run")
-    ratios = (ratio("backtracking_ratio"), ratio("tool_calls_per_episode"))
+    ratios = (
+        formatted("backtracking_ratio", "ratio"),
+        formatted("tool_calls_per_episode", "ratio"),
+    )
     ctx.add_table(s, behaviour, "gym_behaviour", "How gym and agent runs acted", columns=ratios)
     return s
 

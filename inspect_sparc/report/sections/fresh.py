@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from inspect_sparc.report.analysis.fresh import fresh_gap_table, subset_sides
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import LEVEL, p_value
+from inspect_sparc.report.render.columns import LEVEL, formatted
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
     error_extents,
@@ -134,7 +134,7 @@ def fresh_section(ctx: Context) -> Section | None:
         caption += f"; on {'; '.join(on)}, not split estimates"
         table_caption += f"; test accuracy and gap on {'; '.join(on)}, not split estimates"
     ctx.add_figure(s, fresh_gap_figure(gaps), "fresh_gap", caption)
-    columns = (LEVEL, p_value("gap_p"))
+    columns = (LEVEL, formatted("gap_p", "p"))
     ctx.add_table(s, gaps, "fresh_gap", table_caption, columns=columns)
     return s
 

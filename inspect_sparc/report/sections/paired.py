@@ -19,9 +19,10 @@ from inspect_sparc.report.analysis.paired import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, p_value, spec_of
+from inspect_sparc.report.render.columns import LEVEL, PAIR_COUNTS, declared, formatted, spec_of
 from inspect_sparc.report.render.figures import (
     PROTOCOL_TITLES,
+    cell_text,
     distinct_labels,
     fit_labels,
     new_figure,
@@ -104,16 +105,7 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
         for (i, j), value in np.ndenumerate(group.difference):
             if value == value:
                 text = signed_points(value) + ("*" if group.marked[i, j] else "")
-                dark = abs(value) > 0.6 * top
-                ax.text(
-                    j,
-                    i,
-                    text,
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if dark else "black",
-                )
+                cell_text(ax, i, j, text, abs(value) > 0.6 * top, 7)
         labels = [short_label(r, 36) for r in distinct_labels(group.runs)]
         ax.set_xticks(range(len(group.runs)), labels, rotation=35, ha="right", fontsize=7.5)
         ax.set_yticks(range(len(group.runs)), labels, fontsize=7.5)
@@ -125,7 +117,11 @@ def paired_matrix(paired: pd.DataFrame) -> Figure | None:
 
 
 #: The paired tables' columns that are not rates: the level, the counts and the p-values.
-PAIRED_COLUMNS = (LEVEL, *PAIR_COUNTS, *(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair")))
+PAIRED_COLUMNS = (
+    LEVEL,
+    *PAIR_COUNTS,
+    *(formatted(c, "p") for c in ("p", "p_holm", "p_holm_in_pair")),
+)
 PAIRED_SPECS = declared(PAIRED_COLUMNS)
 
 #: The page's column of the four counts of a pair's shared puzzles.

@@ -12,7 +12,7 @@ from inspect_sparc.report.analysis.published_paired import (
     subset_estimates,
 )
 from inspect_sparc.report.context import Context, Spec
-from inspect_sparc.report.render.columns import LEVEL, count, p_value
+from inspect_sparc.report.render.columns import LEVEL, formatted
 from inspect_sparc.report.render.page import FOLD_ROWS, Section
 from inspect_sparc.report.statistics.score_intervals import MIN_SHARED
 
@@ -20,8 +20,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: The tables' columns that are not rates: the level, the counts and the p-values.
-COLUMNS = (LEVEL, *(count(c) for c in ("both", "only_run", "only_published", "neither")))
-COLUMNS += tuple(p_value(c) for c in ("p", "p_holm", "p_holm_in_pair"))
+COLUMNS = (
+    LEVEL,
+    *(formatted(c, "count") for c in ("both", "only_run", "only_published", "neither")),
+)
+COLUMNS += tuple(formatted(c, "p") for c in ("p", "p_holm", "p_holm_in_pair"))
 
 #: The overall table on the page: the counts, then the difference, the test and the reading.
 OVERALL_PAGE = [

@@ -16,13 +16,11 @@ from inspect_sparc.report.analysis.results import (
 )
 from inspect_sparc.report.context import Context, Spec
 from inspect_sparc.report.read import columns as C
-from inspect_sparc.report.render.columns import count, summed
+from inspect_sparc.report.render.columns import formatted
 from inspect_sparc.report.render.figures import (
-    MUTED,
     PROTOCOL_TITLES,
-    error_extents,
+    interval_rows,
     new_figure,
-    series_styles,
     short_label,
     styled,
 )
@@ -77,21 +75,8 @@ def ranked_chart(results: pd.DataFrame, published: pd.DataFrame | None) -> Figur
 
 def _ranked_panel(ax: Axes, rows: pd.DataFrame) -> None:
     """One protocol's ranked rows: yours in colour with markers, published grey."""
-    styles = series_styles()
-    for i, row in rows.iterrows():
-        err = error_extents(rows.loc[[i]], "accuracy", "ci95_low", "ci95_high")
-        colour, marker, _ = next(styles) if row["mine"] else (MUTED, "o", "")
-        ax.errorbar(
-            [row["accuracy"]],
-            [i],
-            xerr=err,
-            marker=marker,
-            color=colour,
-            capsize=2,
-            markersize=5 if row["mine"] else 3,
-            elinewidth=1.0 if row["mine"] else 0.6,
-            linestyle="none",
-        )
+    mine = list(rows["mine"])
+    interval_rows(ax, rows, "accuracy", mine, markersizes=(5, 3), elinewidths=(1.0, 0.6))
     ax.set_yticks(range(len(rows)), [short_label(str(t), 80) for t in rows["label"]], fontsize=6.5)
     for tick, mine in zip(ax.get_yticklabels(), rows["mine"], strict=True):
         tick.set_fontweight("bold" if mine else "normal")
@@ -115,12 +100,19 @@ RESULTS_PAGE = [
 
 
 #: The results table's columns that are not rates: counts and the solved sum.
-RESULTS_COLUMNS = (count("epochs"), count("errored"), summed("solved"))
+RESULTS_COLUMNS = (
+    formatted("epochs", "count"),
+    formatted("errored", "count"),
+    formatted("solved", "whole_when_integral"),
+)
 
 
 #: The results table's count columns where a run ran a shipped subset: its n and solved are
 #: the subset's, beside an accuracy that is the split's estimate.
-SUBSET_COLUMNS = (count("n", "n (puzzles run)"), summed("solved", "solved (of puzzles run)"))
+SUBSET_COLUMNS = (
+    formatted("n", "count", "n (puzzles run)"),
+    formatted("solved", "whole_when_integral", "solved (of puzzles run)"),
+)
 
 
 def subset_caption(runs: list[tuple[str, str]]) -> str:
@@ -218,16 +210,13 @@ def results_section(ctx: Context) -> Section:
         "more epochs also change what is estimated)"
     )
     variance = epochs_variance(ctx.runs, ctx.samples)
-    ctx.add_table(s, variance, "epochs_variance", caption, columns=(count("epochs"),))
-    pub = ctx.pub_sparc
-    if pub is not None and not pub.empty:
-        ctx.add_table(
-            s,
-            pub.assign(published=True),
-            "published_sparc",
-            "Published SPaRC results for the protocols above (matched by protocol and prompt)",
-            published_col="published",
-        )
+    ctx.add_table(s, variance, "epochs_variance", caption, columns=(formatted("epochs", "count"),))
+    ctx.add_published_table(
+        s,
+        ctx.pub_sparc,
+        "published_sparc",
+        "Published SPaRC results for the protocols above (matched by protocol and prompt)",
+    )
     return s
 
 
