@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.table import Table
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -124,7 +127,7 @@ STAGES = {
 WIDTH = 80
 
 
-def summary_table(results: Any, width: int = WIDTH) -> Any:
+def summary_table(results: Any, width: int = WIDTH) -> Table:
     """The runs as a table `width` columns wide (at least 80), most accurate first: labels
     without what every run shares (`distinct_labels`), wrapped between words where they are
     longer than the room left, never cut inside a word; numbers never split; `vs pub` (the

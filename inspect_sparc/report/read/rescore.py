@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspect_sparc.report.read.logs import LogEntry, short_task
+
+if TYPE_CHECKING:  # pragma: no cover
+    from inspect_ai.scorer import Scorer
 
 
 def _sparc_scorer() -> Any:
@@ -45,7 +48,7 @@ SCORERS: dict[str, Callable[[], Any]] = {
 }
 
 
-def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
+def installed_scorer(name: str, params: dict[str, Any] | None) -> Scorer:
     """The installed scorer of that registry name (`inspect_sparc/sparc_scorer`), imported from
     the one module that defines it (a KeyError for a scorer the package does not have).
 
@@ -59,7 +62,8 @@ def installed_scorer(name: str, params: dict[str, Any] | None) -> Any:
 
     Raises:
         KeyError: for a name not in `SCORERS`."""
-    return SCORERS[short_task(name)]()(**(params or {}))
+    made: Scorer = SCORERS[short_task(name)]()(**(params or {}))
+    return made
 
 
 def rescore_logs(entries: list[LogEntry], out_dir: Path) -> tuple[list[str], list[str]]:

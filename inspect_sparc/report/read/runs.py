@@ -200,7 +200,7 @@ def ids_text(ids: Any) -> str | None:
     return ",".join(listed[:IDS_SHOWN]) + (f" +{more}" if more > 0 else "")
 
 
-def limit_text(limit: Any) -> Any:
+def limit_text(limit: Any) -> str | int | None:
     """`--limit` as a setting: a count, or a range of samples as `10-20`.
 
     Args:

@@ -21,6 +21,7 @@ from inspect_sparc.report.read.runs import SPARC_TASKS, run_steps, runs_frame, s
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from inspect_ai.log import EvalSampleSummary
 
 #: The rules a scorer reports breaking, in the scorers' order (`breaks_<rule>` keys and metrics).
 BREAK_RULES = RULES
@@ -131,7 +132,7 @@ def answer_points(answer: str) -> int:
     return len(POINT.findall(answer)) + (int(more.group(1)) if more else 0)
 
 
-def read_summaries(path: str) -> list[Any]:
+def read_summaries(path: str) -> list[EvalSampleSummary]:
     """A log's sample summaries (scores, metadata, usage, times; no messages): what the report
     reads of every sample. A cancelled log has the samples it finished.
 

@@ -11,13 +11,15 @@ drawn as points, never as a line (two points are not a trend). Figures are built
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import cycle
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from inspect_sparc.report.read import columns as C
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import numpy.typing as npt
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -187,7 +189,7 @@ def most_accurate_first(rows: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     return rows.iloc[order.index].reset_index(drop=True)
 
 
-def series_styles() -> Any:
+def series_styles() -> Iterator[tuple[str, str, str]]:
     """(colour, marker, line style) for each user series in turn.
 
     Returns:
@@ -196,7 +198,9 @@ def series_styles() -> Any:
     return zip(cycle(PALETTE), cycle(MARKERS), cycle(LINESTYLES), strict=False)
 
 
-def error_extents(frame: pd.DataFrame, value: str, low: str, high: str) -> Any:
+def error_extents(
+    frame: pd.DataFrame, value: str, low: str, high: str
+) -> npt.NDArray[np.float64] | None:
     """Error bar extents (below, above) from interval columns, or None without them.
 
     Args:

@@ -16,6 +16,7 @@ from inspect_sparc.report.render.columns import DIFFERENCE_INTERVALS, Specs, spe
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from markupsafe import Markup
 
 
 @dataclass
@@ -221,7 +222,7 @@ def cell_text(value: Any, count: bool = False, p: bool = False) -> str:
 INTERVAL_TEXT = r"\((?:-?[\d.<>]+–-?[\d.<>]+|-?[\d.]+ to -?[\d.]+)\)"
 
 
-def breakable(text: str) -> Any:
+def breakable(text: str) -> Markup:
     """`text` escaped, with a line-break opportunity after each `/ _ | , ;` so a narrow
     column breaks a label where it reads (`inspect_sparc/` `mean`), never inside a word, and
     each interval kept on one line (`12.3` above `(8.1–17.9)`, never `(8.1–` above `17.9)`).

@@ -4,7 +4,7 @@ runs' paired comparisons with model runs are in the paired section, as any run's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from inspect_sparc.report.analysis.human import (
     human_runs,
@@ -19,10 +19,11 @@ from inspect_sparc.report.render.page import Section
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
+    from matplotlib.figure import Figure
 
 
 @styled
-def seconds_figure(times: pd.DataFrame) -> Any:
+def seconds_figure(times: pd.DataFrame) -> Figure | None:
     """Seconds to answer by level, one box per level and run (each answer a dot).
 
     Args:
