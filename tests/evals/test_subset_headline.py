@@ -123,8 +123,12 @@ PART_OF_SUBSET = "runs part of puzzles=informative:50, not a random part of each
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("option", [["--limit", "2"], ["--sample-id", "x,y"]])
-def test_the_inspect_cli_says_once_when_part_of_a_subset_runs(tmp_path, option):
+@pytest.mark.parametrize(
+    "option, display",
+    [(["--limit", "2"], "plain"), (["--sample-id", "x,y"], "plain")]
+    + [(["--limit", "1"], mode) for mode in ("full", "rich", "log", "none", "conversation")],
+)
+def test_the_inspect_cli_says_once_when_part_of_a_subset_runs(tmp_path, option, display):
     subset = "informative:50"
     puzzle, answer = one_solution(subset)
     option = [option[0], option[1].replace("x,y", puzzle)]
@@ -132,7 +136,7 @@ def test_the_inspect_cli_says_once_when_part_of_a_subset_runs(tmp_path, option):
     command = [sys.executable, "-m", "inspect_ai", "eval", "inspect_sparc/sparc", *option]
     command += ["-T", f"source={SPLIT}", "-T", f"puzzles={subset}"]
     command += ["--model", "inspect_sparc/replay", "-M", f"answer_file={tmp_path / 'answer.txt'}"]
-    command += ["--display", "plain", "--log-dir", str(tmp_path / "logs")]
+    command += ["--display", display, "--log-dir", str(tmp_path / "logs")]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stderr.count(PART_OF_SUBSET) == 1
